@@ -1,0 +1,197 @@
+import Foundation
+import Mustache
+
+/// Compiles a pack into system prompts. Parses the stack's templates once; each
+/// ``compile(_:fileSystem:)`` is then pure and deterministic: the same inputs give the same
+/// bytes.
+public struct Compiler: Sendable {
+    /// The pack being compiled.
+    public let pack: Pack
+    private let layers: [(layer: Stack.Layer, template: MustacheTemplate, condition: Condition?)]
+    private let header: MustacheTemplate
+    private let library: MustacheLibrary
+    private let placeholderTemplates: [(name: String, template: MustacheTemplate)]
+    private let screener: Screener
+
+    /// The header used when a stack declares none.
+    public static let defaultHeader = "=== {{title}} ==="
+
+    /// Prepares a compiler.
+    /// - Throws: ``CoachLabError`` when a template or condition does not parse (lint reports
+    ///   these with their locations first).
+    public init(pack: Pack) throws {
+        self.pack = pack
+        var diagnostics = Diagnostics()
+        func parse(_ source: Located<String>, what: String) -> MustacheTemplate? {
+            do {
+                return try MustacheTemplate(string: Compiler.prepare(source.value, placeholders: pack.stack.placeholders.map(\.name)))
+            } catch {
+                diagnostics.error("\(what) does not parse as Mustache: \(error)", at: source.location)
+                return nil
+            }
+        }
+        var parsed: [(Stack.Layer, MustacheTemplate, Condition?)] = []
+        for layer in pack.stack.layers {
+            guard let template = parse(layer.template, what: "template of layer '\(layer.id)'") else { continue }
+            var condition: Condition?
+            if let when = layer.when {
+                do { condition = try Condition(parsing: when.value) } catch {
+                    diagnostics.error("condition of layer '\(layer.id)' does not parse", at: when.location)
+                }
+            }
+            parsed.append((layer, template, condition))
+        }
+        var library = MustacheLibrary()
+        for partial in pack.stack.partials {
+            if let template = parse(partial.template, what: "partial '\(partial.name)'") {
+                library.register(template, named: partial.name)
+            }
+        }
+        let headerSource = pack.stack.header ?? Located(Compiler.defaultHeader, at: pack.stack.value.location)
+        let header = parse(headerSource, what: "stack header")
+        placeholderTemplates = pack.stack.placeholders.compactMap { placeholder in
+            parse(placeholder.template, what: "placeholder '\(placeholder.name)'").map { (placeholder.name, $0) }
+        }
+        guard let header, !diagnostics.hasErrors else { throw CoachLabError(.content, diagnostics.sorted) }
+        self.layers = parsed
+        self.header = header
+        self.library = library
+        self.screener = Screener(rules: pack.rules)
+    }
+
+    /// Compiles one prompt.
+    /// - Throws: ``CoachLabError`` when an input names something the pack lacks.
+    public func compile(_ inputs: CompileInputs, fileSystem: FileSystem = .live) throws -> CompiledPrompt {
+        try compile(ResolvedInputs(inputs, pack: pack, fileSystem: fileSystem), variant: inputs.variant)
+    }
+
+    /// Compiles one prompt from inputs already resolved.
+    public func compile(_ inputs: ResolvedInputs, variant: String? = nil, screening: ScreeningResult? = nil) -> CompiledPrompt {
+        let screening = screening ?? inputs.screen.map { screener.screen($0) }
+        var context = ContextBuilder.build(pack: pack, inputs: inputs, screening: screening)
+        let recorder = SourceRecorder()
+        context = applyPlaceholders(to: context, recorder: recorder)
+        let renderable = context.renderable(recorder)
+
+        var rendered: [CompiledPrompt.Layer] = []
+        for (layer, template, condition) in layers {
+            if let condition, !condition.evaluate({ context.lookup($0) }) { continue }
+            recorder.reset()
+            let body = Compiler.tidy(template.render(renderable, library: library))
+            guard !body.isEmpty else { continue }
+            var sources = recorder.used
+            var text = body
+            if let title = layer.title, !title.value.isEmpty {
+                let headerText = header.render(RenderableObject(fields: ["title": title.value]))
+                text = headerText + "\n" + body
+                sources.insert(title.location)
+            }
+            rendered.append(.init(id: layer.id, title: layer.title?.value, text: text, tokens: TokenEstimator.estimate(text),
+                                  sources: Compiler.sourceList(sources)))
+        }
+
+        let separator = pack.stack.separator
+        var trimmed: [CompiledPrompt.Trimmed] = []
+        var warnings: [String] = []
+        let budget = pack.defaults.systemBudget
+        func total() -> Int { TokenEstimator.estimate(rendered.map(\.text).joined(separator: separator)) }
+        if let budget, total() > budget {
+            for id in pack.stack.trim.map(\.value) where total() > budget {
+                guard let index = rendered.firstIndex(where: { $0.id == id }) else { continue }
+                trimmed.append(.init(id: id, tokens: rendered[index].tokens))
+                rendered.remove(at: index)
+            }
+            if total() > budget {
+                warnings.append("the prompt takes ~\(total()) tokens, over the budget of \(budget) even after trimming")
+            }
+        }
+        let system = rendered.map(\.text).joined(separator: separator)
+        return CompiledPrompt(pack: pack.id, variant: variant, system: system, layers: rendered,
+                              tokens: TokenEstimator.estimate(system), budget: budget, trimmed: trimmed,
+                              screening: screening, warnings: warnings, hash: StableHash.hex(system))
+    }
+
+    /// Screens a message with the pack's stage-1 rules.
+    public func screen(_ message: String) -> ScreeningResult { screener.screen(message) }
+
+    /// Renders each placeholder against the context and substitutes `{name}` in every text.
+    private func applyPlaceholders(to context: ContextValue, recorder: SourceRecorder) -> ContextValue {
+        guard !placeholderTemplates.isEmpty else { return context }
+        let renderable = context.renderable(recorder)
+        var values: [String: (String, [SourceLocation])] = [:]
+        for (name, template) in placeholderTemplates {
+            recorder.reset()
+            let text = Compiler.tidy(template.render(renderable, library: library))
+            values[name] = (text, Compiler.sortedSources(recorder.used))
+        }
+        recorder.reset()
+        let substituted = context.mapTexts { text, sources in
+            guard text.contains("{") else { return (text, sources) }
+            var result = text
+            var allSources = sources
+            for (name, value) in values where result.contains("{\(name)}") {
+                result = result.replacingOccurrences(of: "{\(name)}", with: value.0)
+                allSources += value.1
+            }
+            return (result, allSources)
+        }
+        var placeholderObject: [String: ContextValue] = [:]
+        for (name, value) in values { placeholderObject[name] = .text(value.0, value.1) }
+        return substituted.setting(Compiler.placeholderRoot, .object(placeholderObject))
+    }
+
+    static let placeholderRoot = "__placeholders"
+
+    /// Switches a template to plain text (no HTML escaping) and turns declared single-brace
+    /// placeholders such as `{userName}` into references to their rendered values.
+    static func prepare(_ template: String, placeholders: [String]) -> String {
+        var text = template
+        for name in placeholders {
+            text = replacingSingleBrace(name, in: text, with: "{{{\(placeholderRoot).\(name)}}}")
+        }
+        return "{{% CONTENT_TYPE: TEXT}}" + text
+    }
+
+    private static func replacingSingleBrace(_ name: String, in text: String, with replacement: String) -> String {
+        let needle = "{\(name)}"
+        guard text.contains(needle) else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let range = rest.range(of: needle) {
+            let before = rest[..<range.lowerBound]
+            let doubled = before.hasSuffix("{") || rest[range.upperBound...].hasPrefix("}")
+            result += before
+            result += doubled ? needle : replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+
+    /// Trims trailing spaces from lines, collapses runs of blank lines to one, and trims the ends.
+    static func tidy(_ text: String) -> String {
+        var lines: [Substring] = []
+        var blank = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = line
+            while let last = line.last, last == " " || last == "\t" || last == "\r" { line = line.dropLast() }
+            if line.isEmpty {
+                blank += 1
+                if blank > 1 { continue }
+            } else {
+                blank = 0
+            }
+            lines.append(line)
+        }
+        while lines.first?.isEmpty == true { lines.removeFirst() }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines.joined(separator: "\n")
+    }
+
+    static func sortedSources(_ sources: Set<SourceLocation>) -> [SourceLocation] { sources.sorted() }
+
+    /// `file:line` strings, sorted by file and line, without repeats.
+    static func sourceList(_ sources: Set<SourceLocation>) -> [String] {
+        var seen = Set<String>()
+        return sources.sorted().map(\.fileLine).filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,287 @@
+import Foundation
+
+/// The semantic checks every pack passes before it compiles, and that `lint` reports:
+/// duplicate ids, references that point nowhere, templates and conditions that do not parse
+/// or use names nothing defines, invalid patterns, strings that look like API keys, and the
+/// count limits of rich coach templates.
+enum PackChecker {
+    static func check(_ pack: Pack, into diagnostics: inout Diagnostics) {
+        checkDuplicates(pack, into: &diagnostics)
+        checkReferences(pack, into: &diagnostics)
+        checkCoaches(pack, into: &diagnostics)
+        checkGuardrails(pack, into: &diagnostics)
+        checkTemplates(pack, into: &diagnostics)
+        for document in pack.documents {
+            SecretScanner.scan(document, into: &diagnostics)
+        }
+    }
+
+    // MARK: Duplicates
+
+    private static func checkDuplicates(_ pack: Pack, into diagnostics: inout Diagnostics) {
+        func unique(_ items: [YAMLValue], key: String, noun: String) {
+            var seen: [String: SourceLocation] = [:]
+            for item in items {
+                guard let id = item.located(key) else { continue }
+                if let first = seen[id.value] {
+                    diagnostics.error("duplicate \(noun) \(key) '\(id.value)' (first at \(first))", at: id.location,
+                                      hint: "each \(noun) needs its own \(key)")
+                } else {
+                    seen[id.value] = id.location
+                }
+            }
+        }
+        unique(pack.rules.map(\.value), key: "id", noun: "rule")
+        unique(pack.topics.map(\.value), key: "slug", noun: "topic")
+        unique(pack.coaches.map(\.value), key: "id", noun: "coach")
+        unique(pack.profiles.map(\.value), key: "id", noun: "profile")
+        unique(pack.memories.map(\.value), key: "id", noun: "memory")
+        unique(pack.contexts.map(\.value), key: "id", noun: "context")
+        unique(pack.variants.map(\.value), key: "id", noun: "variant")
+        unique(pack.stack.value["layers"]?.items ?? [], key: "id", noun: "layer")
+        for topic in pack.topics {
+            unique(topic.intents.map(\.value), key: "id", noun: "intent")
+            unique(topic.knowledge.map(\.value), key: "id", noun: "knowledge object")
+        }
+    }
+
+    // MARK: References
+
+    private static func checkReferences(_ pack: Pack, into diagnostics: inout Diagnostics) {
+        func reference(_ name: Located<String>?, noun: String, known: [String]) {
+            guard let name, !known.contains(name.value) else { return }
+            diagnostics.error("\(noun) '\(name.value)' does not exist in pack '\(pack.id)'", at: name.location,
+                              hint: Suggestions.hint(for: name.value, in: known, noun: noun))
+        }
+        let layerIds = pack.stack.layers.map(\.id)
+        for id in pack.stack.trim { reference(id, noun: "layer", known: layerIds) }
+        for variant in pack.variants {
+            reference(variant.coach, noun: "coach", known: pack.coaches.map(\.id))
+            reference(variant.topic, noun: "topic", known: pack.topics.map(\.slug))
+            reference(variant.profile, noun: "profile", known: pack.profiles.map(\.id))
+            reference(variant.memory, noun: "memory", known: pack.memories.map(\.id))
+            reference(variant.context, noun: "context", known: pack.contexts.map(\.id))
+            if let intent = variant.intent {
+                if let slug = variant.topic?.value, let topic = pack.topic(slug) {
+                    reference(intent, noun: "intent", known: topic.intents.map(\.id))
+                } else if variant.topic == nil {
+                    diagnostics.error("variant '\(variant.id)' names an intent but no topic", at: intent.location,
+                                      hint: "add 'topic:' with the topic the intent belongs to")
+                }
+            }
+        }
+        for topic in pack.topics {
+            for object in topic.knowledge {
+                for intent in object.intents { reference(intent, noun: "intent", known: topic.intents.map(\.id)) }
+            }
+        }
+        for memory in pack.memories {
+            for insight in memory.insights { reference(insight.coach, noun: "coach", known: pack.coaches.map(\.id)) }
+        }
+    }
+
+    // MARK: Coaches
+
+    private static func checkCoaches(_ pack: Pack, into diagnostics: inout Diagnostics) {
+        let placeholders = Set(pack.stack.placeholders.map(\.name))
+        let defaults = pack.defaults
+        for coach in pack.coaches {
+            let location = coach.value.location
+            switch (coach.template, coach.systemPrompt) {
+            case (nil, nil):
+                diagnostics.error("coach '\(coach.id)' has neither 'template' (rich path) nor 'systemPrompt' (fallback path)",
+                                  at: location, hint: "give the coach one of the two")
+            case (.some, .some(let prompt)):
+                diagnostics.error("coach '\(coach.id)' has both 'template' and 'systemPrompt'; the path would be ambiguous",
+                                  at: prompt.location, hint: "keep the template for the rich path, or the prompt for the fallback path")
+            default:
+                break
+            }
+            if let template = coach.template {
+                func count(_ value: YAMLValue?, _ range: Defaults.CountRange, _ what: String) {
+                    guard let value, let items = value.items else { return }
+                    if !(range.min...range.max).contains(items.count) {
+                        diagnostics.error("coach '\(coach.id)' has \(items.count) \(what); rich templates need \(range.description)",
+                                          at: value.location)
+                    }
+                }
+                count(template["framework"]?["phases"], defaults.phases, "framework phases")
+                count(template["rules"], defaults.templateRules, "rules")
+                count(template["examples"], defaults.examples, "example exchanges")
+                if let questions = coach.value["starterQuestions"] {
+                    count(questions, defaults.starterQuestions, "starter questions")
+                } else {
+                    diagnostics.error("coach '\(coach.id)' has no starterQuestions; rich coaches need \(defaults.starterQuestions.description)",
+                                      at: location)
+                }
+            }
+            for text in texts(in: coach.value) {
+                for name in singleBracePlaceholders(in: text.value) where !placeholders.contains(name) {
+                    diagnostics.warning("placeholder '{\(name)}' is not declared in the stack's placeholders; it stays as written",
+                                        at: text.location,
+                                        hint: Suggestions.closest(to: name, in: placeholders).map { "did you mean '{\($0)}'?" }
+                                            ?? "declare it under stack.placeholders")
+                }
+            }
+        }
+    }
+
+    // MARK: Guardrails
+
+    private static func checkGuardrails(_ pack: Pack, into diagnostics: inout Diagnostics) {
+        for rule in pack.rules {
+            guard let guardrail = rule.guardrail else { continue }
+            for pattern in guardrail.patterns {
+                do { _ = try NSRegularExpression(pattern: pattern.value, options: [.caseInsensitive]) } catch {
+                    diagnostics.error("pattern is not a valid regular expression", at: pattern.location,
+                                      hint: "check the brackets and escapes; backslashes in double-quoted YAML must be doubled")
+                }
+            }
+            for phrase in guardrail.keywords + guardrail.exceptions where TextNormalizer.tokens(phrase.value).isEmpty {
+                diagnostics.error("'\(phrase.value)' has no letters or digits, so it can never match", at: phrase.location)
+            }
+            if guardrail.keywords.isEmpty, guardrail.patterns.isEmpty {
+                diagnostics.warning("rule '\(rule.id)' has a guardrail with no keywords or patterns; stage 1 never flags it",
+                                    at: rule.value["guardrail"]?.location ?? rule.value.location)
+            }
+        }
+    }
+
+    // MARK: Templates
+
+    private static func checkTemplates(_ pack: Pack, into diagnostics: inout Diagnostics) {
+        var root = ContextBuilder.shape(for: pack)
+        let placeholderShape = ContextShape.object(
+            Dictionary(uniqueKeysWithValues: pack.stack.placeholders.map { ($0.name, ContextShape.leaf) }), open: false)
+        root = root.adding([Compiler.placeholderRoot: placeholderShape])
+        let partials = Dictionary(pack.stack.partials.map { ($0.name, $0.template) }) { first, _ in first }
+        let declared = Set(pack.stack.placeholders.map(\.name))
+        for layer in pack.stack.layers {
+            var scope = ShapeScope(root: root)
+            checkTemplate(layer.template, what: "layer '\(layer.id)'", scope: &scope, partials: partials, depth: 0,
+                          into: &diagnostics)
+            for name in singleBracePlaceholders(in: layer.template.value) where !declared.contains(name) {
+                diagnostics.warning("'{\(name)}' looks like a placeholder but the stack does not declare it; it stays as written",
+                                    at: layer.template.location, hint: "declare it under stack.placeholders, or write '{{\(name)}}'")
+            }
+            if let when = layer.when {
+                do {
+                    let condition = try Condition(parsing: when.value)
+                    let scope = ShapeScope(root: root)
+                    for path in condition.paths {
+                        if case .missing(let component, let known) = scope.resolve(path) {
+                            diagnostics.error("condition of layer '\(layer.id)' uses '\(path)', but '\(component)' is not defined",
+                                              at: when.location, hint: Suggestions.hint(for: component, in: known, noun: "name"))
+                        }
+                    }
+                } catch let error as Condition.ParseError {
+                    var location = when.location
+                    location.column += error.column - 1
+                    diagnostics.error("invalid condition: \(error.message)", at: location,
+                                      hint: "write paths joined by !, && and ||, such as 'risk' or '!coach.template'")
+                } catch {}
+            }
+        }
+        for placeholder in pack.stack.placeholders {
+            var scope = ShapeScope(root: root)
+            checkTemplate(placeholder.template, what: "placeholder '\(placeholder.name)'", scope: &scope, partials: partials,
+                          depth: 0, into: &diagnostics)
+        }
+        if let header = pack.stack.header {
+            var scope = ShapeScope(root: .object(["title": .leaf], open: false))
+            checkTemplate(header, what: "the stack header", scope: &scope, partials: [:], depth: 0, into: &diagnostics)
+        }
+    }
+
+    private static let sequenceFunctions: Set<String> = ["first", "last", "index", "even", "odd"]
+
+    private static func checkTemplate(_ template: Located<String>, what: String, scope: inout ShapeScope,
+                                      partials: [String: Located<String>], depth: Int, into diagnostics: inout Diagnostics) {
+        func location(_ line: Int, _ column: Int) -> SourceLocation {
+            SourceLocation(file: template.location.file, line: template.location.line + line - 1,
+                           column: template.location.column + column - 1)
+        }
+        let tags: [TemplateScanner.Tag]
+        switch TemplateScanner.scan(template.value) {
+        case .failure(let problem):
+            diagnostics.error("template of \(what): \(problem.message)", at: location(problem.line, problem.column))
+            return
+        case .success(let found):
+            tags = found
+        }
+        for tag in tags {
+            let (function, argument) = TemplateScanner.splitTransform(tag.name)
+            let isSequenceFunction = function.map { sequenceFunctions.contains($0) && argument.isEmpty } ?? false
+            switch tag.kind {
+            case .variable, .section, .inverted:
+                var resolved: ContextShape?
+                if !isSequenceFunction {
+                    switch scope.resolve(argument) {
+                    case .found(let shape):
+                        resolved = shape
+                    case .missing(let component, let known):
+                        diagnostics.error("\(what) uses '\(argument)', but nothing defines '\(component)'",
+                                          at: location(tag.line, tag.column),
+                                          hint: Suggestions.hint(for: component, in: known, noun: "name"))
+                    }
+                }
+                if tag.kind == .section {
+                    if isSequenceFunction || function != nil { scope.push(.unknown) } else { scope.push(resolved) }
+                } else if tag.kind == .inverted {
+                    scope.push(.unknown)
+                }
+            case .close:
+                scope.pop()
+            case .partial:
+                guard let partial = partials[tag.name] else {
+                    diagnostics.error("\(what) uses partial '\(tag.name)', which the stack does not define",
+                                      at: location(tag.line, tag.column),
+                                      hint: Suggestions.hint(for: tag.name, in: Array(partials.keys), noun: "partial"))
+                    continue
+                }
+                guard depth < 8 else {
+                    diagnostics.error("partials include each other too deeply (a cycle?)", at: location(tag.line, tag.column))
+                    continue
+                }
+                checkTemplate(partial, what: "partial '\(tag.name)'", scope: &scope, partials: partials, depth: depth + 1,
+                              into: &diagnostics)
+            case .comment, .pragma, .delimiters:
+                break
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Every text in a value, with its location.
+    static func texts(in value: YAMLValue) -> [Located<String>] {
+        switch value {
+        case .scalar(let scalar): return scalar.isNull ? [] : [Located(scalar.text, at: scalar.location)]
+        case .sequence(let items, _): return items.flatMap(texts(in:))
+        case .mapping(let entries, _): return entries.flatMap { texts(in: $0.value) }
+        }
+    }
+
+    /// Names written as `{name}` (single braces) in text.
+    static func singleBracePlaceholders(in text: String) -> [String] {
+        guard text.contains("{") else { return [] }
+        var names: [String] = []
+        let characters = Array(text)
+        var index = 0
+        while index < characters.count {
+            if characters[index] == "{", index == 0 || characters[index - 1] != "{",
+               index + 1 < characters.count, characters[index + 1] != "{" {
+                var end = index + 1
+                while end < characters.count, characters[end].isLetter || characters[end].isNumber || characters[end] == "_" { end += 1 }
+                if end < characters.count, characters[end] == "}", end > index + 1,
+                   end + 1 >= characters.count || characters[end + 1] != "}", characters[index + 1].isLetter {
+                    names.append(String(characters[(index + 1)..<end]))
+                }
+                index = end
+            } else {
+                index += 1
+            }
+        }
+        return names
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The file operations content loading needs, as a value, so loading can run on any
+/// platform and tests can serve files from memory.
+public struct FileSystem: Sendable {
+    /// Reads a whole file.
+    public var read: @Sendable (_ path: String) throws -> Data
+    /// Lists the names in a directory (not recursive).
+    public var list: @Sendable (_ path: String) throws -> [String]
+    /// Whether a directory exists at the path.
+    public var isDirectory: @Sendable (_ path: String) -> Bool
+    /// Whether anything exists at the path.
+    public var exists: @Sendable (_ path: String) -> Bool
+
+    /// Creates a file system from its operations.
+    public init(read: @escaping @Sendable (String) throws -> Data,
+                list: @escaping @Sendable (String) throws -> [String],
+                isDirectory: @escaping @Sendable (String) -> Bool,
+                exists: @escaping @Sendable (String) -> Bool) {
+        self.read = read
+        self.list = list
+        self.isDirectory = isDirectory
+        self.exists = exists
+    }
+
+    /// The real file system, through Foundation (available on Linux, macOS and iOS).
+    public static let live = FileSystem(
+        read: { path in try Data(contentsOf: URL(fileURLWithPath: path)) },
+        list: { path in try FileManager.default.contentsOfDirectory(atPath: path) },
+        isDirectory: { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        },
+        exists: { path in FileManager.default.fileExists(atPath: path) }
+    )
+
+    /// A file system over a dictionary of path → text, for tests and embedding.
+    public static func inMemory(_ files: [String: String]) -> FileSystem {
+        let files = Dictionary(uniqueKeysWithValues: files.map { (Paths.normalize($0.key), $0.value) })
+        let directories = Set(files.keys.flatMap { path -> [String] in
+            var result: [String] = []
+            var directory = Paths.directory(of: path)
+            while directory != "." && directory != "/" {
+                result.append(directory)
+                directory = Paths.directory(of: directory)
+            }
+            return result + ["."]
+        })
+        return FileSystem(
+            read: { path in
+                guard let text = files[Paths.normalize(path)] else {
+                    throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+                }
+                return Data(text.utf8)
+            },
+            list: { path in
+                let directory = Paths.normalize(path)
+                let children = files.keys.filter { Paths.directory(of: $0) == directory }.map(Paths.lastComponent)
+                    + directories.filter { Paths.directory(of: $0) == directory && $0 != directory }.map(Paths.lastComponent)
+                return Array(Set(children)).sorted()
+            },
+            isDirectory: { path in directories.contains(Paths.normalize(path)) },
+            exists: { path in files[Paths.normalize(path)] != nil || directories.contains(Paths.normalize(path)) }
+        )
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// The outcome of loading a pack: the pack when it could be assembled, and every
+/// diagnostic found on the way (including warnings for a pack that loaded).
+public struct PackLoadResult: Sendable {
+    /// The pack, or nil when errors kept it from being assembled.
+    public var pack: Pack?
+    /// Every problem found, sorted.
+    public var diagnostics: [Diagnostic]
+
+    /// Whether any diagnostic is an error.
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// The pack, or the errors as a thrown ``CoachLabError``.
+    public func get() throws -> Pack {
+        guard let pack, !hasErrors else {
+            throw CoachLabError(.content, diagnostics.filter { $0.severity == .error })
+        }
+        return pack
+    }
+}
+
+/// Loads a pack folder (or its `pack.yaml`): reads the root file and everything it includes,
+/// validates each file against ``ContentSpecs/packFile``, merges them, and runs every
+/// semantic check (``PackChecker``).
+public struct PackLoader: Sendable {
+    /// Where files come from.
+    public var fileSystem: FileSystem
+
+    /// Creates a loader.
+    public init(fileSystem: FileSystem = .live) {
+        self.fileSystem = fileSystem
+    }
+
+    /// Loads the pack at `path`, a folder holding `pack.yaml` or the root file itself.
+    public func load(_ path: String) -> PackLoadResult {
+        let path = Paths.normalize(path)
+        var diagnostics = Diagnostics()
+        let rootFile: String
+        if fileSystem.isDirectory(path) {
+            rootFile = Paths.join(path, "pack.yaml")
+            guard fileSystem.exists(rootFile) else {
+                diagnostics.error("no pack.yaml in '\(path)'", at: SourceLocation(file: path, line: 1, column: 1),
+                                  hint: "a pack is a folder whose pack.yaml names it; see docs/packs.md")
+                return PackLoadResult(pack: nil, diagnostics: diagnostics.sorted)
+            }
+        } else if fileSystem.exists(path) {
+            rootFile = path
+        } else {
+            diagnostics.error("no such pack: '\(path)'", at: SourceLocation(file: path, line: 1, column: 1),
+                              hint: "name a folder under personas/, such as personas/betterone")
+            return PackLoadResult(pack: nil, diagnostics: diagnostics.sorted)
+        }
+        var state = LoadState(root: Paths.directory(of: rootFile))
+        loadFile(rootFile, includedFrom: [], state: &state, diagnostics: &diagnostics)
+        guard !state.fragments.isEmpty else {
+            return PackLoadResult(pack: nil, diagnostics: diagnostics.sorted)
+        }
+        let pack = PackAssembler.assemble(fragments: state.fragments, directory: state.root, rootFile: rootFile,
+                                          diagnostics: &diagnostics)
+        if let pack {
+            PackChecker.check(pack, into: &diagnostics)
+        }
+        return PackLoadResult(pack: pack, diagnostics: diagnostics.sorted)
+    }
+
+    struct LoadState {
+        var root: String
+        var fragments: [(file: String, value: YAMLValue)] = []
+        var loaded: Set<String> = []
+    }
+
+    private func loadFile(_ file: String, includedFrom chain: [String], state: inout LoadState, diagnostics: inout Diagnostics) {
+        state.loaded.insert(file)
+        let data: Data
+        do {
+            data = try fileSystem.read(file)
+        } catch {
+            diagnostics.error("cannot read file: \(error.localizedDescription)", at: SourceLocation(file: file, line: 1, column: 1))
+            return
+        }
+        let value: YAMLValue
+        do {
+            value = try YAMLDocument.parse(data, file: file)
+        } catch let error as CoachLabError {
+            diagnostics.append(contentsOf: error.diagnostics)
+            return
+        } catch {
+            diagnostics.error("\(error)", at: SourceLocation(file: file, line: 1, column: 1))
+            return
+        }
+        SpecValidator.validate(value, spec: ContentSpecs.packFile, what: "pack file", into: &diagnostics)
+        guard value.entries != nil else { return }
+        state.fragments.append((file, value))
+        for include in value.locatedList("include") {
+            for target in resolve(include, from: file, root: state.root, diagnostics: &diagnostics) {
+                if target == file || chain.contains(target) {
+                    let cycle = (chain + [file, target]).drop { $0 != target }.joined(separator: " → ")
+                    diagnostics.error("include cycle: \(cycle)", at: include.location,
+                                      hint: "remove one of the includes that lead back to '\(target)'")
+                    continue
+                }
+                if state.loaded.contains(target) {
+                    diagnostics.warning("'\(target)' is included more than once; its content is merged only once",
+                                        at: include.location)
+                    continue
+                }
+                loadFile(target, includedFrom: chain + [file], state: &state, diagnostics: &diagnostics)
+            }
+        }
+    }
+
+    private func resolve(_ include: Located<String>, from file: String, root: String,
+                         diagnostics: inout Diagnostics) -> [String] {
+        let target = Paths.join(Paths.directory(of: file), include.value)
+        guard !include.value.hasPrefix("/"), Paths.isInside(target, root) else {
+            diagnostics.error("include '\(include.value)' escapes the pack folder '\(root)'", at: include.location,
+                              hint: "includes must stay inside the pack; copy shared content into it")
+            return []
+        }
+        guard Paths.isGlob(include.value) else {
+            guard fileSystem.exists(target), !fileSystem.isDirectory(target) else {
+                diagnostics.error("included file '\(target)' does not exist", at: include.location,
+                                  hint: fileHint(for: target))
+                return []
+            }
+            return [target]
+        }
+        let matches = glob(target)
+        if matches.isEmpty {
+            diagnostics.warning("include pattern '\(include.value)' matches no files", at: include.location)
+        }
+        return matches
+    }
+
+    private func fileHint(for target: String) -> String? {
+        let directory = Paths.directory(of: target)
+        guard let names = try? fileSystem.list(directory) else { return nil }
+        return Suggestions.closest(to: Paths.lastComponent(target), in: names).map { "did you mean '\($0)'?" }
+    }
+
+    /// Expands a pattern with `*`, `?` and `[…]` in any component; `**` matches any depth.
+    private func glob(_ pattern: String) -> [String] {
+        let components = pattern.split(separator: "/").map(String.init)
+        var results: [String] = []
+        func walk(_ base: String, _ index: Int) {
+            guard index < components.count else {
+                if fileSystem.exists(base), !fileSystem.isDirectory(base) { results.append(base) }
+                return
+            }
+            let component = components[index]
+            if component == "**" {
+                walk(base, index + 1)
+                for name in ((try? fileSystem.list(base)) ?? []).sorted() where !name.hasPrefix(".") {
+                    let child = Paths.join(base, name)
+                    if fileSystem.isDirectory(child) { walk(child, index) }
+                }
+            } else if Paths.isGlob(component) {
+                for name in ((try? fileSystem.list(base)) ?? []).sorted()
+                where !name.hasPrefix(".") && Paths.matches(name, pattern: component) {
+                    walk(Paths.join(base, name), index + 1)
+                }
+            } else {
+                walk(base == "." && pattern.hasPrefix("/") ? "/" + component : Paths.join(base, component), index + 1)
+            }
+        }
+        walk(pattern.hasPrefix("/") ? "/" : ".", 0)
+        var seen = Set<String>()
+        return results.filter { seen.insert($0).inserted }
+    }
+}
