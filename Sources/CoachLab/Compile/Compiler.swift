@@ -80,6 +80,7 @@ public struct Compiler: Sendable {
             let body = Compiler.tidy(template.render(renderable, library: library))
             guard !body.isEmpty else { continue }
             var sources = recorder.used
+            sources.insert(layer.template.location)
             var text = body
             if let title = layer.title, !title.value.isEmpty {
                 let headerText = header.render(RenderableObject(fields: ["title": title.value]))
@@ -149,7 +150,37 @@ public struct Compiler: Sendable {
         for name in placeholders {
             text = replacingSingleBrace(name, in: text, with: "{{{\(placeholderRoot).\(name)}}}")
         }
-        return "{{% CONTENT_TYPE: TEXT}}" + text
+        return "{{% CONTENT_TYPE: TEXT}}" + removingStandaloneLines(text)
+    }
+
+    /// Applies Mustache's standalone rule before parsing: a line holding only section,
+    /// inverted, closing or comment tags (and spaces) disappears with its line break.
+    /// Doing it here keeps blank lines exactly as written whatever tags sit next to each other.
+    static func removingStandaloneLines(_ template: String) -> String {
+        let lines = template.split(separator: "\n", omittingEmptySubsequences: false)
+        var out = ""
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if isStandaloneTagLine(trimmed) {
+                out += trimmed
+            } else {
+                out += line
+                if index < lines.count - 1 { out += "\n" }
+            }
+        }
+        return out
+    }
+
+    private static func isStandaloneTagLine(_ line: String) -> Bool {
+        guard line.hasPrefix("{{"), line.hasSuffix("}}"), !line.hasPrefix("{{{") else { return false }
+        var rest = Substring(line)
+        while !rest.isEmpty {
+            guard rest.hasPrefix("{{"), let close = rest.range(of: "}}") else { return false }
+            let body = rest[rest.index(rest.startIndex, offsetBy: 2)..<close.lowerBound]
+            guard let sigil = body.first, "#^/!".contains(sigil) else { return false }
+            rest = rest[close.upperBound...]
+        }
+        return true
     }
 
     private static func replacingSingleBrace(_ name: String, in text: String, with replacement: String) -> String {

@@ -1,0 +1,56 @@
+import ArgumentParser
+import CoachLab
+import Foundation
+
+/// The `coachlab` command.
+struct CoachLabCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coachlab",
+        abstract: "Author, compile and evaluate the prompt systems of AI coaching apps.",
+        discussion: """
+        Exit codes: 0 everything held; 1 checks failed or prompts drifted; 2 a usage or \
+        content error; 3 provider or infrastructure errors.
+        """,
+        version: CoachLabVersion.string,
+        subcommands: [CompileCommand.self, LintCommand.self, SchemaCommand.self]
+    )
+}
+
+/// The version printed by `--version`.
+enum CoachLabVersion {
+    static let string = "0.1.0"
+}
+
+/// Exit codes, as DESIGN.md sets them.
+enum Exit {
+    static let ok: Int32 = 0
+    static let failed: Int32 = 1
+    static let usage: Int32 = 2
+    static let infrastructure: Int32 = 3
+}
+
+@main
+enum Main {
+    static func main() async {
+        do {
+            var command = try CoachLabCommand.parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as CoachLabError {
+            Terminal.error(error.description)
+            exit(error.kind == .io ? Exit.infrastructure : Exit.usage)
+        } catch let code as ExitCode {
+            exit(code.rawValue)
+        } catch {
+            let code = CoachLabCommand.exitCode(for: error)
+            if code == .success {
+                CoachLabCommand.exit(withError: error)
+            }
+            Terminal.error(CoachLabCommand.fullMessage(for: error))
+            exit(code == .validationFailure ? Exit.usage : code.rawValue)
+        }
+    }
+}

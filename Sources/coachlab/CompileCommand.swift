@@ -1,0 +1,132 @@
+import ArgumentParser
+import CoachLab
+import Foundation
+
+/// `coachlab compile`: prints a pack's layered prompt, or writes and checks every variant.
+struct CompileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compile",
+        abstract: "Compile a pack into its layered system prompt.",
+        discussion: """
+        Prints the system prompt for one set of inputs. Profiles, memories and contexts are ids \
+        in the pack or paths to YAML files. With --all --out DIR every variant the pack declares \
+        is written to DIR/<pack>/<variant>.txt; with --check DIR the compiled prompts are compared \
+        with the committed ones and any drift is printed as a unified diff (exit 1).
+
+        Examples:
+          coachlab compile personas/betterone --topic goal-setting --intent next_step \\
+            --profile freelance-designer --screen "Do I have ADHD? I can't focus on anything."
+          coachlab compile personas/kindred --coach career-clarity --profile maya --format json
+          coachlab compile --all --out prompts personas/*
+          coachlab compile --check prompts personas/*
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, markdown
+    }
+
+    @Argument(help: "The pack folder (several with --all or --check).")
+    var packs: [String]
+
+    @Option(help: "A variant the pack declares; its inputs are used, and flags override them.")
+    var variant: String?
+    @Option(help: "Coach id.")
+    var coach: String?
+    @Option(help: "Topic slug.")
+    var topic: String?
+    @Option(help: "Intent id of the topic.")
+    var intent: String?
+    @Option(help: "Profile id in the pack, or a path to a profile file.")
+    var profile: String?
+    @Option(help: "Memory id in the pack, or a path to a memory file.")
+    var memory: String?
+    @Option(help: "Context id in the pack, or a path to a context file.")
+    var context: String?
+    @Option(help: "The local date and time, ISO 8601 (e.g. 2026-03-01T02:40:00-05:00).")
+    var now: String?
+    @Option(help: "The latest user message; it is screened and a flag adds the risk alert.")
+    var screen: String?
+    @Option(help: "Output format: text (the prompt as sent), json (layers, tokens, sources), markdown.")
+    var format: Format = .text
+
+    @Flag(help: "Compile every variant the pack declares (with --out).")
+    var all = false
+    @Option(help: "With --all: the folder to write DIR/<pack>/<variant>.txt into.")
+    var out: String?
+    @Option(help: "Compare every variant with the prompts committed in DIR; exit 1 on drift.")
+    var check: String?
+
+    func validate() throws {
+        if all != (out != nil) { throw ValidationError("--all and --out go together: coachlab compile --all --out DIR PACK…") }
+        if all, check != nil { throw ValidationError("use either --all --out DIR or --check DIR") }
+        if !all, check == nil, packs.count != 1 { throw ValidationError("compile one pack at a time, or use --all / --check") }
+        if let now, LocalDateTime(parsing: now) == nil {
+            throw ValidationError("--now '\(now)' is not an ISO 8601 date-time such as 2026-03-01T02:40:00-05:00")
+        }
+    }
+
+    func run() throws {
+        if let out { return try writeAll(to: out) }
+        if let check { return try checkAll(against: check) }
+        let compiler = try Compiler(pack: PackLoader().load(packs[0]).get())
+        var inputs = CompileInputs()
+        if let variant {
+            guard let declared = compiler.pack.variants.first(where: { $0.id == variant }) else {
+                throw CoachLabError(usage: "pack '\(compiler.pack.id)' declares no variant '\(variant)'",
+                                    hint: "declared: " + compiler.pack.variants.map(\.id).joined(separator: ", "))
+            }
+            inputs = CompileInputs(declared)
+        }
+        inputs.coach = coach ?? inputs.coach
+        inputs.topic = topic ?? inputs.topic
+        inputs.intent = intent ?? inputs.intent
+        inputs.profile = profile ?? inputs.profile
+        inputs.memory = memory ?? inputs.memory
+        inputs.context = context ?? inputs.context
+        inputs.now = now.flatMap(LocalDateTime.init(parsing:)) ?? inputs.now
+        inputs.screen = screen ?? inputs.screen
+        let prompt = try compiler.compile(inputs)
+        switch format {
+        case .text: Terminal.out(prompt.system)
+        case .json: Terminal.out(prompt.jsonString(), terminator: "")
+        case .markdown: Terminal.out(prompt.markdown(), terminator: "")
+        }
+        for warning in prompt.warnings { Terminal.error("warning: \(warning)") }
+    }
+
+    private func writeAll(to directory: String) throws {
+        var written = 0
+        for path in packs {
+            let compiler = try Compiler(pack: PackLoader().load(path).get())
+            let files = try PromptSnapshots.render(compiler)
+            for drift in PromptSnapshots.check(files, packId: compiler.pack.id, in: directory) where drift.kind == .orphaned {
+                try? FileManager.default.removeItem(atPath: drift.path)
+            }
+            for file in files {
+                try Files.write(file.text, to: directory + "/" + file.path)
+                written += 1
+            }
+        }
+        Terminal.error("wrote \(written) compiled prompts to \(directory)")
+    }
+
+    private func checkAll(against directory: String) throws {
+        var drifts: [PromptSnapshots.Drift] = []
+        var checked = 0
+        for path in packs {
+            let compiler = try Compiler(pack: PackLoader().load(path).get())
+            let files = try PromptSnapshots.render(compiler)
+            checked += files.count
+            drifts += PromptSnapshots.check(files, packId: compiler.pack.id, in: directory)
+        }
+        for drift in drifts { Terminal.out(drift.description, terminator: "") }
+        if drifts.isEmpty {
+            Terminal.error("\(checked) compiled prompts match \(directory)")
+        } else {
+            Terminal.error("\(drifts.count) of \(checked) compiled prompts drifted from \(directory); "
+                + "review the diff, then run 'coachlab compile --all --out \(directory) …' to accept it")
+            throw ExitCode(Exit.failed)
+        }
+    }
+}
