@@ -34,6 +34,16 @@ public struct FileSystem: Sendable {
         exists: { path in FileManager.default.fileExists(atPath: path) }
     )
 
+    /// The real file system with relative paths read from `directory`, so locations keep the
+    /// short relative form (an app can root it at its bundle's resources).
+    public static func rooted(at directory: String) -> FileSystem {
+        @Sendable func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : directory + "/" + path }
+        return FileSystem(read: { try live.read(absolute($0)) },
+                          list: { try live.list(absolute($0)) },
+                          isDirectory: { live.isDirectory(absolute($0)) },
+                          exists: { live.exists(absolute($0)) })
+    }
+
     /// A file system over a dictionary of path → text, for tests and embedding.
     public static func inMemory(_ files: [String: String]) -> FileSystem {
         let files = Dictionary(uniqueKeysWithValues: files.map { (Paths.normalize($0.key), $0.value) })
