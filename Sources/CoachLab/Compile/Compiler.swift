@@ -70,7 +70,7 @@ public struct Compiler: Sendable {
         let screening = screening ?? inputs.screen.map { screener.screen($0) }
         var context = ContextBuilder.build(pack: pack, inputs: inputs, screening: screening)
         let recorder = SourceRecorder()
-        context = applyPlaceholders(to: context, recorder: recorder)
+        context = applyPlaceholders(to: context, recorder: recorder).setting(Compiler.newlineName, .plain("\n"))
         let renderable = context.renderable(recorder)
 
         var rendered: [CompiledPrompt.Layer] = []
@@ -159,17 +159,30 @@ public struct Compiler: Sendable {
     static func removingStandaloneLines(_ template: String) -> String {
         let lines = template.split(separator: "\n", omittingEmptySubsequences: false)
         var out = ""
+        var afterTag = false
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if isStandaloneTagLine(trimmed) {
                 out += trimmed
+                afterTag = true
+                continue
+            }
+            let isLast = index == lines.count - 1
+            if afterTag, trimmed.isEmpty, !isLast {
+                // A blank line right after a removed tag line: emit its break as a value, so the
+                // tag is not followed by a bare newline that the library would take as standalone.
+                out += "{{{\(newlineName)}}}"
             } else {
                 out += line
-                if index < lines.count - 1 { out += "\n" }
+                if !isLast { out += "\n" }
             }
+            afterTag = false
         }
         return out
     }
+
+    /// The context name that renders a line break, used by ``removingStandaloneLines(_:)``.
+    static let newlineName = "__newline"
 
     private static func isStandaloneTagLine(_ line: String) -> Bool {
         guard line.hasPrefix("{{"), line.hasSuffix("}}"), !line.hasPrefix("{{{") else { return false }

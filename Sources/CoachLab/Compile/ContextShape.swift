@@ -14,7 +14,7 @@ indirect enum ContextShape: Sendable {
     init(_ type: FieldType) {
         switch type {
         case .string, .text, .integer, .number, .boolean, .date, .oneOf: self = .leaf
-        case .list(let element): self = .list(ContextShape(element))
+        case .list(let element): self = .list(ContextShape(element).adding(["position": .leaf]))
         case .object(let spec): self = ContextShape(spec)
         case .map: self = .object([:], open: true)
         case .any: self = .unknown
@@ -47,7 +47,8 @@ indirect enum ContextShape: Sendable {
         switch data {
         case .scalar: self = .leaf
         case .sequence(let items, _):
-            self = .list(items.map(ContextShape.init(data:)).reduce(ContextShape.unknown) { $0.merged(with: $1) })
+            self = .list(items.map(ContextShape.init(data:)).reduce(ContextShape.unknown) { $0.merged(with: $1) }
+                .adding(["position": .leaf]))
         case .mapping(let entries, _):
             var fields: [String: ContextShape] = [:]
             for entry in entries { fields[entry.key] = ContextShape(data: entry.value) }

@@ -13,6 +13,7 @@ public indirect enum ContextValue: Sendable {
     case object([String: ContextValue])
 
     /// Converts YAML: plain `true`/`false` become booleans; other scalars stay text as written.
+    /// Each mapping in a list also gets `position`, its 1-based place in the list.
     init(_ yaml: YAMLValue) {
         switch yaml {
         case .scalar(let scalar):
@@ -22,7 +23,11 @@ public indirect enum ContextValue: Sendable {
                 self = .text(scalar.isNull ? "" : scalar.text, scalar.isNull ? [] : [scalar.location])
             }
         case .sequence(let items, _):
-            self = .list(items.map(ContextValue.init))
+            self = .list(items.enumerated().map { index, item in
+                let value = ContextValue(item)
+                guard case .object(let fields) = value, fields["position"] == nil else { return value }
+                return value.setting("position", .plain(String(index + 1)))
+            })
         case .mapping(let entries, _):
             var fields: [String: ContextValue] = [:]
             for entry in entries { fields[entry.key] = ContextValue(entry.value) }

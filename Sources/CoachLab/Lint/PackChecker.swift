@@ -220,9 +220,12 @@ enum PackChecker {
                     case .found(let shape):
                         resolved = shape
                     case .missing(let component, let known):
+                        let head = argument.split(separator: ".").first.map(String.init) ?? argument
+                        let hint = known.isEmpty && component != head
+                            ? "here '\(head)' is a text or list (an enclosing section's own '\(head)' field shadows the outer one), so it has no '\(component)'"
+                            : Suggestions.hint(for: component, in: known, noun: "name")
                         diagnostics.error("\(what) uses '\(argument)', but nothing defines '\(component)'",
-                                          at: location(tag.line, tag.column),
-                                          hint: Suggestions.hint(for: component, in: known, noun: "name"))
+                                          at: location(tag.line, tag.column), hint: hint)
                     }
                 }
                 if tag.kind == .section {
