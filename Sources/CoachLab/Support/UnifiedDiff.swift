@@ -60,10 +60,10 @@ public enum UnifiedDiff {
         while i < n || j < m {
             if i < n, j < m, a[i] == b[j] {
                 edits.append(Edit(kind: .same, text: a[i], oldLine: i, newLine: j)); i += 1; j += 1
-            } else if j < m, i == n || lengths[i][j + 1] >= lengths[i + 1][j] {
-                edits.append(Edit(kind: .insert, text: b[j], oldLine: i, newLine: j)); j += 1
-            } else {
+            } else if i < n, j == m || lengths[i + 1][j] >= lengths[i][j + 1] {
                 edits.append(Edit(kind: .delete, text: a[i], oldLine: i, newLine: j)); i += 1
+            } else {
+                edits.append(Edit(kind: .insert, text: b[j], oldLine: i, newLine: j)); j += 1
             }
         }
         return edits

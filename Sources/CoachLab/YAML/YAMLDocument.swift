@@ -74,7 +74,12 @@ public enum YAMLDocument {
             case .literal, .folded: style = .block
             default: style = .plain
             }
-            let start = style == .block ? blockContentStart(after: location, lines: lines) : location
+            var start = location
+            switch style {
+            case .block: start = blockContentStart(after: location, lines: lines)
+            case .quoted: start.column += 1  // the text starts after the opening quote
+            case .plain: break
+            }
             return .scalar(.init(text: scalar.string, style: style, location: start))
         case .sequence(let sequence):
             return .sequence(sequence.map { convert($0, file: file, lines: lines, diagnostics: &diagnostics) }, location)

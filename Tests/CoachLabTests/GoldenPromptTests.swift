@@ -1,0 +1,78 @@
+import CoachLab
+import Foundation
+import Testing
+
+/// Golden files: every variant of every shipped pack must compile to exactly the text
+/// committed under prompts/. Run with COACHLAB_RECORD=1 to re-record after a reviewed change.
+@Suite struct GoldenPromptTests {
+    @Test(arguments: TestSupport.shippedPacks)
+    func compiledPromptsMatchTheCommittedOnes(_ name: String) throws {
+        let compiler = try TestSupport.compiler(name)
+        let files = try PromptSnapshots.render(compiler, fileSystem: TestSupport.fileSystem)
+        #expect(!files.isEmpty)
+        if ProcessInfo.processInfo.environment["COACHLAB_RECORD"] == "1" {
+            for file in files {
+                let url = URL(fileURLWithPath: TestSupport.root + "/prompts/" + file.path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(file.text.utf8).write(to: url)
+            }
+        }
+        let drifts = PromptSnapshots.check(files, packId: compiler.pack.id, in: "prompts", fileSystem: TestSupport.fileSystem)
+        #expect(drifts.isEmpty, "\(drifts.map(\.description).joined())")
+    }
+
+    @Test(arguments: TestSupport.shippedPacks)
+    func shippedPacksLintCleanAndCompileWithoutWarnings(_ name: String) throws {
+        let result = PackLoader(fileSystem: TestSupport.fileSystem).load("personas/\(name)")
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let compiler = try Compiler(pack: try result.get())
+        for variant in compiler.pack.variants {
+            let prompt = try compiler.compile(CompileInputs(variant), fileSystem: TestSupport.fileSystem)
+            #expect(prompt.warnings.isEmpty)
+            #expect(prompt.budget.map { prompt.tokens <= $0 } ?? true)
+            #expect(prompt.layers.allSatisfy { !$0.sources.isEmpty })
+        }
+    }
+
+    @Test func editingARuleMakesCheckFailWithADiffNamingTheChange() throws {
+        let compiler = try TestSupport.compiler("betterone")
+        let committed = try PromptSnapshots.render(compiler, fileSystem: TestSupport.fileSystem)
+        var pack = compiler.pack
+        let index = try #require(pack.rules.firstIndex { $0.id == "one-idea" })
+        let edited = YAMLValue.scalar(.init(text: "Offer two ideas per reply.", style: .plain,
+                                            location: SourceLocation(file: "edit", line: 1, column: 1)))
+        guard case .mapping(var entries, let location) = pack.rules[index].value else { Issue.record("rule is not a mapping"); return }
+        let contentIndex = try #require(entries.firstIndex { $0.key == "content" })
+        entries[contentIndex].value = edited
+        pack.rules[index].value = .mapping(entries, location)
+        let changed = try PromptSnapshots.render(try Compiler(pack: pack), fileSystem: TestSupport.fileSystem)
+        let fileSystem = FileSystem.inMemory(Dictionary(uniqueKeysWithValues: committed.map { ("golden/" + $0.path, $0.text) }))
+        let drifts = PromptSnapshots.check(changed, packId: "betterone", in: "golden", fileSystem: fileSystem)
+        #expect(drifts.count == committed.count)  // the rules layer is in every variant
+        let diff = try #require(drifts.first?.diff)
+        #expect(diff.contains("-- One idea at a time: Offer a single idea or step per reply, never a list of tips."))
+        #expect(diff.contains("+- One idea at a time: Offer two ideas per reply."))
+    }
+}
+
+@Suite struct SchemaTests {
+    @Test(arguments: JSONSchemaEmitter.kinds)
+    func committedSchemasAreCurrent(_ kind: String) throws {
+        let emitted = try #require(JSONSchemaEmitter.schema(for: kind))
+        let committed = String(decoding: try TestSupport.fileSystem.read("schemas/\(kind).schema.json"), as: UTF8.self)
+        #expect(emitted == committed, "run 'swift run coachlab schema --out schemas'")
+        let object = try JSONSerialization.jsonObject(with: Data(emitted.utf8)) as? [String: Any]
+        #expect(object?["type"] as? String == "object")
+    }
+
+    @Test func packSchemaKnowsEveryTopLevelKeyAndRequiresRuleFields() throws {
+        let text = try #require(JSONSchemaEmitter.schema(for: "pack"))
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let properties = try #require(schema["properties"] as? [String: Any])
+        #expect(Set(properties.keys) == Set(ContentSpecs.packFile.fields.map(\.name)))
+        let rules = try #require(properties["rules"] as? [String: Any])
+        let rule = try #require(rules["items"] as? [String: Any])
+        #expect(Set(rule["required"] as? [String] ?? []) == ["id", "title", "content"])
+        #expect(rule["additionalProperties"] as? Bool == false)
+    }
+}

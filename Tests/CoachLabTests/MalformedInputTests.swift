@@ -1,0 +1,108 @@
+import CoachLab
+import Foundation
+import Testing
+
+/// Every file in Malformed/ states the diagnostic it must produce as
+/// `# expect: LINE:COL message fragment` (and optionally `# expect-hint: fragment`).
+@Suite struct MalformedInputTests {
+    static let corpus: [String] = {
+        let directory = TestSupport.root + "/Tests/CoachLabTests/Malformed"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasSuffix(".yaml") }.sorted()
+    }()
+
+    @Test func corpusIsNotEmpty() {
+        #expect(Self.corpus.count >= 15)
+    }
+
+    @Test(arguments: corpus)
+    func givesTheStatedDiagnostic(_ name: String) throws {
+        let path = "Tests/CoachLabTests/Malformed/\(name)"
+        let text = String(decoding: try TestSupport.fileSystem.read(path), as: UTF8.self)
+        let expectation = try #require(text.split(separator: "\n").first { $0.hasPrefix("# expect: ") })
+        let body = expectation.dropFirst("# expect: ".count)
+        let position = body.prefix { $0 != " " }
+        let fragment = body.dropFirst(position.count + 1)
+        let hint = text.split(separator: "\n").first { $0.hasPrefix("# expect-hint: ") }?.dropFirst("# expect-hint: ".count)
+
+        let result = PackLoader(fileSystem: TestSupport.fileSystem).load(path)
+        #expect(result.hasErrors)
+        let match = result.diagnostics.first {
+            $0.severity == .error && "\($0.location.line):\($0.location.column)" == position && $0.message.contains(fragment)
+        }
+        #expect(match != nil, "expected \(position) \(fragment); got:\n\(result.diagnostics.map(\.description).joined(separator: "\n"))")
+        if let hint { #expect(match?.hint?.contains(hint) == true) }
+        #expect(result.diagnostics.allSatisfy { $0.location.file == path })
+    }
+
+    @Test func binaryJunkPointsAtTheFirstNulByte() {
+        var bytes = Array("pack:\n  id: x\n".utf8)
+        bytes += [0x00, 0xFF, 0x13, 0x37]
+        #expect(throws: CoachLabError.self) { try YAMLDocument.parse(Data(bytes), file: "junk.yaml") }
+        do { _ = try YAMLDocument.parse(Data(bytes), file: "junk.yaml") } catch let error as CoachLabError {
+            #expect(error.diagnostics.first?.location.description == "junk.yaml:3:1")
+            #expect(error.diagnostics.first?.message.contains("binary") == true)
+        } catch { Issue.record("unexpected \(error)") }
+    }
+
+    @Test func invalidUTF8IsLocated() {
+        let bytes = Array("pack:\n  name: caf".utf8) + [0xC3, 0x28] + Array("\n".utf8)
+        do { _ = try YAMLDocument.parse(Data(bytes), file: "latin.yaml"); Issue.record("parsed") } catch let error as CoachLabError {
+            #expect(error.diagnostics.first?.location.description == "latin.yaml:2:12")
+            #expect(error.diagnostics.first?.message.contains("UTF-8") == true)
+        } catch { Issue.record("unexpected \(error)") }
+    }
+
+    @Test func hugeFileIsRefusedBeforeParsing() {
+        let huge = Data(repeating: UInt8(ascii: "a"), count: YAMLDocument.maximumSize + 1)
+        do { _ = try YAMLDocument.parse(huge, file: "huge.yaml"); Issue.record("parsed") } catch let error as CoachLabError {
+            #expect(error.diagnostics.first?.location.description == "huge.yaml:1:1")
+            #expect(error.diagnostics.first?.message.contains("at most") == true)
+        } catch { Issue.record("unexpected \(error)") }
+    }
+
+    @Test func deeplyNestedAndOddInputNeverCrash() {
+        let inputs = [
+            String(repeating: "[", count: 5000),
+            String(repeating: "- ", count: 3000) + "x",
+            "pack: &a {id: x}\nstack: *a\n",
+            "? [a, b]\n: c\n",
+            "---\npack: {id: a}\n---\npack: {id: b}\n",
+            "pack: \"unterminated\n",
+            "\u{FEFF}pack: {id: bom, name: B}\nstack: {layers: [{id: a, template: x}]}\n",
+        ]
+        for input in inputs {
+            let result = TestSupport.load(["app/pack.yaml": input])
+            _ = result.diagnostics
+        }
+    }
+
+    @Test func includeCyclesAreReported() {
+        let result = TestSupport.load([
+            "app/pack.yaml": "pack: {id: cyc, name: Cycle}\nstack: {layers: [{id: a, template: x}]}\ninclude: [a.yaml]\n",
+            "app/a.yaml": "include: [b.yaml]\n",
+            "app/b.yaml": "include: [a.yaml]\n",
+        ])
+        let cycle = result.diagnostics.first { $0.message.hasPrefix("include cycle") }
+        #expect(cycle?.location.description == "app/b.yaml:1:11")
+        #expect(cycle?.message == "include cycle: app/a.yaml → app/b.yaml → app/a.yaml")
+    }
+
+    @Test func missingIncludeSuggestsTheNearestFile() {
+        let result = TestSupport.load([
+            "app/pack.yaml": "pack: {id: inc, name: Include}\nstack: {layers: [{id: a, template: x}]}\ninclude: [rule.yaml]\n",
+            "app/rules.yaml": "rules: []\n",
+        ])
+        let missing = result.diagnostics.first { $0.message.contains("does not exist") }
+        #expect(missing?.location.description == "app/pack.yaml:3:11")
+        #expect(missing?.hint == "did you mean 'rules.yaml'?")
+    }
+
+    @Test func singletonsDefinedTwiceAreErrors() {
+        let result = TestSupport.load([
+            "app/pack.yaml": "pack: {id: two, name: Two}\nstack: {layers: [{id: a, template: x}]}\ninclude: [more.yaml]\n",
+            "app/more.yaml": "stack:\n  layers: [{id: b, template: y}]\n",
+        ])
+        #expect(result.diagnostics.contains { $0.message.hasPrefix("'stack' is defined more than once") && $0.location.description == "app/more.yaml:1:1" })
+    }
+}

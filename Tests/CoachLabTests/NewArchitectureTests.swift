@@ -1,0 +1,95 @@
+import CoachLab
+import Testing
+
+/// A new app whose prompt architecture differs from all five seeds, added with YAML alone:
+/// a study buddy with a morning/evening switch, partials, a placeholder, an XML-style
+/// header, and a budget that trims its lowest-value layer.
+@Suite struct NewArchitectureTests {
+    static let files = [
+        "studybuddy/pack.yaml": """
+            pack: {id: studybuddy, name: Study Buddy}
+            include: [stack.yaml, course.yaml]
+            persona: {name: Ada, voice: Brisk and cheerful.}
+            defaults:
+              context: {systemMaxTokens: 60}
+            variants:
+              - {id: morning, topic: algebra, intent: quiz, profile: kim, now: "2026-05-04T07:30:00+02:00"}
+            profiles:
+              - {id: kim, firstName: Kim, level: beginner}
+            """,
+        "studybuddy/stack.yaml": """
+            stack:
+              header: "<{{title}}>"
+              separator: "\\n---\\n"
+              placeholders:
+                student: "{{profile.firstName}}"
+              partials:
+                card: "* {{title}}: {{coreIdea}}"
+              trim: [cards]
+              layers:
+                - id: greeting
+                  title: session
+                  template: |
+                    {{#now.isMorning}}Good morning, {student}! Quick warm-up first.{{/now.isMorning}}
+                    {{^now.isMorning}}Evening review for {student}.{{/now.isMorning}}
+                - id: task
+                  title: task
+                  when: intent
+                  template: "{{persona.name}} runs a {{intent.label}} on {{topic.title}} for a {{profile.level}}."
+                - id: cards
+                  title: cards
+                  when: knowledge
+                  template: |
+                    {{#knowledge}}
+                    {{> card}}
+                    {{/knowledge}}
+            """,
+        "studybuddy/course.yaml": """
+            topics:
+              - slug: algebra
+                title: Algebra
+                intents: [{id: quiz, label: quiz, instruction: Ask one question at a time.}]
+                knowledge:
+                  - {title: Balance, coreIdea: Do the same thing to both sides of an equation to keep it balanced and true.}
+                  - {title: Isolate, coreIdea: Undo operations in reverse order to get the unknown on its own side.}
+            """,
+    ]
+
+    @Test func compilesWithYAMLAlone() throws {
+        let fileSystem = FileSystem.inMemory(Self.files)
+        let result = PackLoader(fileSystem: fileSystem).load("studybuddy")
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        var pack = try result.get()
+        pack.defaults.systemMaxTokens = 1000
+        let prompt = try Compiler(pack: pack).compile(CompileInputs(pack.variants[0]), fileSystem: fileSystem)
+        #expect(prompt.system == """
+            <session>
+            Good morning, Kim! Quick warm-up first.
+            ---
+            <task>
+            Ada runs a quiz on Algebra for a beginner.
+            ---
+            <cards>
+            * Balance: Do the same thing to both sides of an equation to keep it balanced and true.
+            * Isolate: Undo operations in reverse order to get the unknown on its own side.
+            """)
+        #expect(prompt.layers[0].sources.contains("studybuddy/pack.yaml:9"))  // Kim, through {student}
+    }
+
+    @Test func itsOwnBudgetTrimsItsOwnLayer() throws {
+        let fileSystem = FileSystem.inMemory(Self.files)
+        let pack = try PackLoader(fileSystem: fileSystem).load("studybuddy").get()
+        let prompt = try Compiler(pack: pack).compile(CompileInputs(pack.variants[0]), fileSystem: fileSystem)
+        #expect(prompt.trimmed.map(\.id) == ["cards"])
+        #expect(!prompt.system.contains("<cards>"))
+    }
+
+    @Test func eveningBranchFollowsTheLocalHour() throws {
+        let fileSystem = FileSystem.inMemory(Self.files)
+        let pack = try PackLoader(fileSystem: fileSystem).load("studybuddy").get()
+        var inputs = CompileInputs(pack.variants[0])
+        inputs.now = LocalDateTime(parsing: "2026-05-04T20:15:00+02:00")
+        let prompt = try Compiler(pack: pack).compile(inputs, fileSystem: fileSystem)
+        #expect(prompt.system.hasPrefix("<session>\nEvening review for Kim."))
+    }
+}
