@@ -42,9 +42,10 @@ let package = Package(
             dependencies: ["CoachLab"],
             resources: [.copy("Malformed")]
         ),
+        // End-to-end tests run the built `coachlab` binary.
         .testTarget(
             name: "CoachLabCLITests",
-            dependencies: ["CoachLab"]
+            dependencies: ["CoachLab", "coachlab"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@Suite struct CompileCommandTests {
+    static let flagged = ["compile", "personas/betterone", "--topic", "goal-setting", "--intent", "next_step",
+                          "--profile", "freelance-designer", "--screen", "Do I have ADHD? I can't focus on anything."]
+
+    @Test func printsTheSixLayersInOrderWithTheRiskAlertLast() throws {
+        let result = try CLI.run(Self.flagged)
+        #expect(result.status == 0, "\(result.stderr)")
+        let headers = result.stdout.split(separator: "\n").filter { $0.hasPrefix("=== ") }
+        #expect(headers == ["=== Rules of Engagement ===", "=== Persona Identity ===", "=== Topic Context + Intent ===",
+                            "=== Follower Profile ===", "=== Knowledge Base ===", "=== Response Instructions ===",
+                            "=== RISK ALERT (active for this response) ==="])
+        #expect(result.stdout.contains("Trigger: rule_based — No mental health diagnosis"))
+    }
+
+    @Test func noAlertWithoutAFlaggedMessage() throws {
+        let result = try CLI.run(Array(Self.flagged.dropLast(2)))
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains("RISK ALERT"))
+    }
+
+    @Test func jsonListsSourcesForEveryLayer() throws {
+        let result = try CLI.run(Self.flagged + ["--format", "json"])
+        #expect(result.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let layers = try #require(json["layers"] as? [[String: Any]])
+        #expect(layers.count == 6)
+        for layer in layers {
+            let sources = try #require(layer["sources"] as? [String])
+            #expect(!sources.isEmpty)
+            #expect(sources.allSatisfy { $0.range(of: #"^personas/betterone/[a-z/-]+\.yaml:\d+$"#, options: .regularExpression) != nil })
+            #expect((layer["tokens"] as? Int ?? 0) > 0)
+        }
+        #expect((json["screening"] as? [String: Any]) != nil)
+    }
+
+    @Test func markdownShowsLayersAndSources() throws {
+        let result = try CLI.run(["compile", "personas/kindred", "--variant", "custom-fallback", "--format", "markdown"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("# kindred · custom-fallback"))
+        #expect(result.stdout.contains("## 1. ROLE AND PERSONALITY"))
+        #expect(result.stdout.contains("`personas/kindred/coaches/straight-talk-sam.yaml:"))
+    }
+
+    @Test func profileFromAFileAndTheLocalTime() throws {
+        let directory = try CLI.temporaryDirectory()
+        let profile = directory + "/sam.yaml"
+        try "nickname: Sam\nage: 8\nprimaryTics: [Head jerking or nodding]\n".write(toFile: profile, atomically: true, encoding: .utf8)
+        let tic = try CLI.run(["compile", "personas/ticbuddy", "--topic", "competing-responses", "--profile", profile])
+        #expect(tic.status == 0, "\(tic.stderr)")
+        #expect(tic.stdout.contains("You are talking with Sam, who is 8 years old."))
+        let luna = try CLI.run(["compile", "personas/luna", "--now", "2026-03-01T03:12:00-05:00"])
+        #expect(luna.stdout.contains("It is 03:12 on Sunday where the user is (night)."))
+    }
+
+    @Test func usageErrorsExit2WithAHint() throws {
+        let unknown = try CLI.run(["compile", "personas/betterone", "--topic", "goal-seting"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("error: pack 'betterone' has no topic 'goal-seting'"))
+        #expect(unknown.stderr.contains("did you mean 'goal-setting'?"))
+        let badTime = try CLI.run(["compile", "personas/luna", "--now", "3am"])
+        #expect(badTime.status == 2)
+        #expect(badTime.stderr.contains("not an ISO 8601 date-time"))
+        let badFlag = try CLI.run(["compile", "personas/luna", "--colour"])
+        #expect(badFlag.status == 2)
+        let noPack = try CLI.run(["compile", "personas/nope"])
+        #expect(noPack.status == 2)
+        #expect(noPack.stderr.contains("no such pack"))
+    }
+
+    @Test func allThenCheckRoundTripsAndARuleEditDrifts() throws {
+        let directory = try CLI.temporaryDirectory()
+        try FileManager.default.copyItem(atPath: CLI.root + "/personas/betterone", toPath: directory + "/betterone")
+        let write = try CLI.run(["compile", "--all", "--out", "prompts", "betterone"], in: directory)
+        #expect(write.status == 0, "\(write.stderr)")
+        #expect(write.stderr.contains("wrote 8 compiled prompts"))
+        let clean = try CLI.run(["compile", "--check", "prompts", "betterone"], in: directory)
+        #expect(clean.status == 0, "\(clean.stdout)")
+
+        let rules = directory + "/betterone/rules.yaml"
+        let text = try String(contentsOfFile: rules, encoding: .utf8)
+        try text.replacingOccurrences(of: "never a list of tips.", with: "never a numbered list.")
+            .write(toFile: rules, atomically: true, encoding: .utf8)
+        let drift = try CLI.run(["compile", "--check", "prompts", "betterone"], in: directory)
+        #expect(drift.status == 1)
+        #expect(drift.stdout.contains("-- One idea at a time: Offer a single idea or step per reply, never a list of tips."))
+        #expect(drift.stdout.contains("+- One idea at a time: Offer a single idea or step per reply, never a numbered list."))
+        #expect(drift.stderr.contains("8 of 8 compiled prompts drifted"))
+    }
+
+    @Test func checkReportsMissingAndOrphanedFiles() throws {
+        let directory = try CLI.temporaryDirectory()
+        try FileManager.default.copyItem(atPath: CLI.root + "/personas/luna", toPath: directory + "/luna")
+        _ = try CLI.run(["compile", "--all", "--out", "prompts", "luna"], in: directory)
+        try FileManager.default.removeItem(atPath: directory + "/prompts/luna/three-am.txt")
+        try "stale\n".write(toFile: directory + "/prompts/luna/old-variant.txt", atomically: true, encoding: .utf8)
+        let result = try CLI.run(["compile", "--check", "prompts", "luna"], in: directory)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("missing: prompts/luna/three-am.txt"))
+        #expect(result.stdout.contains("orphaned: prompts/luna/old-variant.txt"))
+    }
+}
