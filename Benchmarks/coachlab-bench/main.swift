@@ -1,1 +1,63 @@
-print("bench")
+// Benchmarks that report figures and assert nothing. Build and run in release:
+//
+//   swift run -c release coachlab-bench [--iterations N]
+//
+// "lint+compile" loads and checks every shipped pack from disk, then compiles every
+// variant they declare: the work `coachlab lint` plus `coachlab compile --check` do.
+import CoachLab
+import Foundation
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+let arguments = CommandLine.arguments
+let iterations = arguments.firstIndex(of: "--iterations").flatMap { Int(arguments[$0 + 1]) } ?? 50
+let root = FileManager.default.currentDirectoryPath
+let packs = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/personas")) ?? [])
+    .filter { FileManager.default.fileExists(atPath: "\(root)/personas/\($0)/pack.yaml") }.sorted()
+guard !packs.isEmpty else {
+    FileHandle.standardError.write(Data("run from the package root: no packs under personas/\n".utf8))
+    exit(2)
+}
+
+var variants = 0
+var loadTimes: [Double] = [], compileTimes: [Double] = [], totalTimes: [Double] = []
+for iteration in 0..<(iterations + 3) {
+    var load = 0.0, compile = 0.0
+    var count = 0
+    let total = try seconds {
+        for name in packs {
+            var pack: Pack?
+            load += try seconds { pack = try PackLoader().load("personas/\(name)").get() }
+            guard let pack else { continue }
+            compile += try seconds {
+                let compiler = try Compiler(pack: pack)
+                for variant in pack.variants {
+                    _ = try compiler.compile(CompileInputs(variant))
+                    count += 1
+                }
+            }
+        }
+    }
+    if iteration >= 3 {  // the first runs warm caches
+        loadTimes.append(load); compileTimes.append(compile); totalTimes.append(total)
+    }
+    variants = count
+}
+
+let message = """
+    coachlab-bench: \(packs.count) packs, \(variants) variants, \(iterations) iterations (median, release build)
+      load + lint checks   \(String(format: "%7.2f", median(loadTimes) * 1000)) ms
+      compile variants     \(String(format: "%7.2f", median(compileTimes) * 1000)) ms  (\(String(format: "%.3f", median(compileTimes) * 1000 / Double(max(variants, 1)))) ms per variant)
+      lint+compile total   \(String(format: "%7.2f", median(totalTimes) * 1000)) ms  (best \(String(format: "%.2f", (totalTimes.min() ?? 0) * 1000)) ms)
+
+    """
+print(message, terminator: "")
