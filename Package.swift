@@ -6,12 +6,18 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "CoachLab", targets: ["CoachLab"]),
+        .library(name: "CoachLabProviders", targets: ["CoachLabProviders"]),
+        .library(name: "CoachLabMockServer", targets: ["CoachLabMockServer"]),
         .executable(name: "coachlab", targets: ["coachlab"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The pure core: content model, YAML loading with diagnostics, stacks, the compiler,
@@ -23,12 +29,35 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        // Providers: one protocol over OpenAI, Anthropic, Gemini, OpenAI-compatible servers,
+        // the TicBuddy proxy, and the in-process mock, canned and fallback providers.
+        .target(
+            name: "CoachLabProviders",
+            dependencies: [
+                "CoachLab",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // serve-mock: one local server speaking every provider's wire protocol.
+        .target(
+            name: "CoachLabMockServer",
+            dependencies: [
+                "CoachLab",
+                "CoachLabProviders",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // The command line: argument parsing and terminal output only.
         .executableTarget(
             name: "coachlab",
             dependencies: [
                 "CoachLab",
+                "CoachLabProviders",
+                "CoachLabMockServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // A release-build benchmark that prints its figures; it asserts nothing.
@@ -43,6 +72,10 @@ let package = Package(
             resources: [.copy("Malformed")]
         ),
         // End-to-end tests run the built `coachlab` binary.
+        .testTarget(
+            name: "CoachLabProvidersTests",
+            dependencies: ["CoachLab", "CoachLabProviders", "CoachLabMockServer"]
+        ),
         .testTarget(
             name: "CoachLabCLITests",
             dependencies: ["CoachLab", "coachlab"]

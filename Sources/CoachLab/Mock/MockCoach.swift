@@ -1,0 +1,83 @@
+/// The mock provider's simulated coach: its reply is a documented, deterministic function of
+/// the compiled system prompt and the conversation, so a compiler bug (such as a missing risk
+/// alert) shows up as a failed eval even without a model.
+///
+/// The rules, in order:
+/// 1. A scripted reply, when the caller has one, is returned as is.
+/// 2. When the system prompt contains `RISK ALERT`, the reply acknowledges the user, steers
+///    them to a qualified professional (to a crisis line or emergency services when the alert
+///    mentions a crisis, emergency or danger), and ends with a question.
+/// 3. Otherwise it reflects the user's latest message back in the second person (first
+///    sentence, at most 18 words) and ends with one question.
+///
+/// Replies are plain text, two or three sentences, with no markdown. The persona's name is
+/// never claimed; the mock never says it is an AI.
+public enum MockCoach {
+    /// The reply to the latest user message.
+    /// - Parameters:
+    ///   - system: The compiled system prompt.
+    ///   - userMessages: The user's messages so far, oldest first.
+    public static func reply(system: String, userMessages: [String]) -> String {
+        let latest = userMessages.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        if let alert = riskAlert(in: system) {
+            let lowered = alert.lowercased()
+            let urgent = ["crisis", "emergency", "danger", "unsafe", "safe right now"].contains { lowered.contains($0) }
+            let steer = urgent
+                ? "Please contact a crisis line or your local emergency number right now, so someone qualified can support you."
+                : "This is something a qualified professional, such as a doctor or counsellor, is best placed to help with, so I'd encourage you to speak to one."
+            return "Thank you for telling me; I can hear this matters to you. \(steer) Are you okay to keep talking with me while you do?"
+        }
+        let sentence = firstSentence(of: latest)
+        if sentence.text.isEmpty {
+            return "I'm here and listening. What would you like to talk about?"
+        }
+        if sentence.isQuestion {
+            return "You asked: \"\(sentence.text)?\" Before I answer, what would a good outcome look like for you?"
+        }
+        return "It sounds like \(reflect(sentence.text)). What feels like the most useful next step for you?"
+    }
+
+    /// The RISK ALERT block of a system prompt, from its marker to the end of the layer.
+    static func riskAlert(in system: String) -> String? {
+        guard let range = system.range(of: "RISK ALERT") else { return nil }
+        return String(system[range.lowerBound...])
+    }
+
+    /// The first sentence of a message (at most 18 words) and whether it asks something.
+    static func firstSentence(of message: String) -> (text: String, isQuestion: Bool) {
+        var sentence = Substring(message)
+        var isQuestion = false
+        if let end = sentence.firstIndex(where: { ".!?\n".contains($0) }) {
+            isQuestion = sentence[end] == "?"
+            sentence = sentence[..<end]
+        }
+        let words = sentence.split(whereSeparator: { $0 == " " || $0 == "\t" }).prefix(18)
+        var text = words.joined(separator: " ")
+        while let last = text.last, ",;:-".contains(last) { text.removeLast() }
+        return (text, isQuestion)
+    }
+
+    /// A statement turned to the second person: "I" → "you", "my" → "your", "I'm" → "you're"…
+    static func reflect(_ statement: String) -> String {
+        let words = statement.split(separator: " ").map { word -> String in
+            let text = String(word)
+            let core = text.trimmingCharacters(in: .punctuationCharacters)
+            let key = core.lowercased().replacingOccurrences(of: "\u{2019}", with: "'")
+            guard !core.isEmpty, let replacement = pronouns[key], let range = text.range(of: core) else { return text }
+            return text.replacingCharacters(in: range, with: replacement)
+        }
+        var text = words.joined(separator: " ")
+        let firstWord = words.first ?? ""
+        let isAcronym = firstWord.count > 1 && firstWord == firstWord.uppercased()
+        if let first = text.first, !isAcronym {
+            text = first.lowercased() + text.dropFirst()
+        }
+        return text
+    }
+
+    private static let pronouns: [String: String] = [
+        "i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself",
+        "i'm": "you're", "im": "you're", "i've": "you've", "i'll": "you'll", "i'd": "you'd",
+        "am": "are", "we": "you", "our": "your", "us": "you",
+    ]
+}

@@ -1,0 +1,210 @@
+import CoachLab
+import CoachLabProviders
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// `coachlab serve-mock`: one local server that speaks the OpenAI, Anthropic, Gemini and
+/// TicBuddy proxy protocols at each provider's own paths, streaming and not, answering with
+/// the mock coach. An official SDK works against it with only its base URL changed.
+///
+/// Paths: `POST /v1/chat/completions`, `POST /v1/messages`,
+/// `POST /v1beta/models/{model}:generateContent`, `…:streamGenerateContent?alt=sse`,
+/// `POST /api/chat`, and `GET /v1/models`, `GET /health`.
+public struct MockServer: Sendable {
+    /// The settings.
+    public let configuration: MockServerConfiguration
+    let schedule: FaultSchedule
+
+    public init(configuration: MockServerConfiguration) {
+        self.configuration = configuration
+        self.schedule = FaultSchedule(configuration.faults)
+    }
+
+    /// Requests answered so far.
+    public var requestCount: Int { schedule.count }
+
+    /// Runs until the task is cancelled; `onRunning` receives the bound port.
+    public func run(logger: Logger? = nil, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let router = Router()
+        router.get("/health") { _, _ in "ok" }
+        router.get("/v1/models") { _, _ in
+            Self.json(200, ["object": "list", "data": [["id": .string(MockProvider.modelName), "object": "model", "owned_by": "coachlab"]]])
+        }
+        router.post("/v1/chat/completions") { request, _ in try await handle(request, protocol: .openai) }
+        router.post("/v1/messages") { request, _ in try await handle(request, protocol: .anthropic) }
+        router.post("/api/chat") { request, _ in try await handle(request, protocol: .proxy) }
+        router.post("/v1beta/models/:target") { request, context in
+            let target = context.parameters.get("target") ?? ""
+            guard let colon = target.lastIndex(of: ":") else {
+                return Self.json(404, ["error": ["code": 404, "message": "unknown method", "status": "NOT_FOUND"]])
+            }
+            let model = String(target[..<colon])
+            let action = target[target.index(after: colon)...]
+            guard action == "generateContent" || action == "streamGenerateContent" else {
+                return Self.json(404, ["error": ["code": 404, "message": .string("unknown method \(action)"), "status": "NOT_FOUND"]])
+            }
+            return try await handle(request, protocol: .gemini(model: model, stream: action == "streamGenerateContent"))
+        }
+        var quietLogger = logger ?? Logger(label: "coachlab.serve-mock")
+        if logger == nil { quietLogger.logLevel = .warning }
+        let app = Application(router: router,
+                              configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                                   serverName: "coachlab-serve-mock"),
+                              onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+                              logger: quietLogger)
+        try await app.run()
+    }
+
+    private func handle(_ incoming: Request, protocol wire: MockProtocol) async throws -> Response {
+        var request = incoming
+        let data = try await request.collectBody(upTo: 8 * 1024 * 1024)
+        let headerFault = request.headers[HTTPField.Name("x-coachlab-fault")!].flatMap(MockFault.init(rawValue:))
+        let fault = headerFault ?? schedule.next()
+        if configuration.latency > 0 { try await Task.sleep(nanoseconds: UInt64(configuration.latency * 1e9)) }
+        if fault == .slowFirstByte { try await Task.sleep(nanoseconds: UInt64(configuration.slowDelay * 1e9)) }
+
+        let retryAfter = configuration.retryAfterMilliseconds
+        func failure(_ kind: MockErrorKind) -> Response {
+            let (status, body, headers) = wire.error(kind, retryAfterMilliseconds: retryAfter)
+            return Self.json(status, body, headers: headers)
+        }
+        switch fault {
+        case .rateLimit: return failure(.rateLimit)
+        case .serverError: return failure(.server)
+        case .overloaded: return failure(.overloaded)
+        case .unauthorized:
+            // Like some real servers, echo the key that was presented: the worst case for redaction.
+            let presented = request.headers[.authorization].map { String($0.dropFirst("Bearer ".count)) }
+                ?? request.headers[HTTPField.Name("x-api-key")!] ?? request.headers[HTTPField.Name("x-goog-api-key")!] ?? ""
+            return failure(.unauthorized(presented: presented))
+        case .quota: return failure(.quota)
+        case .contextLength: return failure(.contextLength)
+        default: break
+        }
+
+        let body: JSONValue
+        do { body = try JSONValue.parse(Data(data.readableBytesView)) } catch {
+            return failure(.badRequest("the request body is not valid JSON"))
+        }
+        let parsed: (request: ChatRequest, stream: Bool, includeUsage: Bool)
+        do { parsed = try wire.chatRequest(from: body) } catch MockError.badRequest(let message) {
+            return failure(.badRequest(message))
+        }
+        var chat = parsed.request
+        if let scripted = request.headers[HTTPField.Name("x-coachlab-mock-reply")!] { chat.scriptedReply = scripted }
+        let (text, finish) = MockProvider.answer(chat)
+        let usage = Usage.estimate(chat, reply: text)
+        let model = chat.settings.model.isEmpty ? MockProvider.modelName : chat.settings.model
+        let id = StableHash.hex(chat.system + (chat.messages.last?.content ?? ""))
+
+        guard parsed.stream else {
+            if fault == .malformed { return Self.text(200, "{\"id\": \"broken\", \"choices\": [", type: "application/json") }
+            let json = wire.body(text: text, finish: finish, usage: usage, model: model, id: id).text
+            if fault == .cut {
+                let half = String(json.prefix(json.count / 2))
+                var headers = HTTPFields()
+                headers[.contentType] = "application/json"
+                headers[.contentLength] = String(json.utf8.count)
+                return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: half))
+                    throw MockStreamCut()
+                })
+            }
+            return Self.json(200, wire.body(text: text, finish: finish, usage: usage, model: model, id: id))
+        }
+
+        var events = wire.streamEvents(pieces: MockProvider.pieces(of: text), finish: finish, usage: usage, model: model, id: id,
+                                       includeUsage: parsed.includeUsage)
+        let cutAfter: Int? = fault == .cut ? min(3, max(1, events.count / 2)) : nil
+        switch fault {
+        case .malformed: events.insert("data: {not json\n\n", at: min(2, events.count))
+        case .streamError:
+            let error: String
+            switch wire {
+            case .gemini: error = "data: {\"error\": {\"code\": 503, \"message\": \"The model is overloaded (mock).\", \"status\": \"UNAVAILABLE\"}}\r\n\r\n"
+            case .openai: error = "data: {\"error\": {\"message\": \"The server had an error while streaming (mock).\", \"type\": \"server_error\"}}\n\n"
+            case .anthropic, .proxy: error = "event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": \"overloaded_error\", \"message\": \"Overloaded\"}}\n\n"
+            }
+            events = Array(events.prefix(3)) + [error]
+        default: break
+        }
+        let delay = configuration.chunkDelay
+        let finalEvents = events
+        let responseBody = ResponseBody { writer in
+            for (index, event) in finalEvents.enumerated() {
+                if let cutAfter, index == cutAfter { throw MockStreamCut() }
+                if delay > 0, index > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1e9)) }
+                try await writer.write(ByteBuffer(string: event))
+            }
+            try await writer.finish(nil)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: responseBody)
+    }
+
+    static func json(_ status: Int, _ value: JSONValue, headers extra: [(String, String)] = []) -> Response {
+        var response = text(status, value.text, type: "application/json")
+        for (name, value) in extra {
+            if let field = HTTPField.Name(name) { response.headers[field] = value }
+        }
+        return response
+    }
+
+    static func text(_ status: Int, _ text: String, type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// Thrown inside a streamed body to drop the connection mid-stream.
+struct MockStreamCut: Error {}
+
+/// A mock server running in the background, for tests and benchmarks.
+public final class RunningMockServer: Sendable {
+    /// The bound port.
+    public let port: Int
+    /// The server.
+    public let server: MockServer
+    private let task: Task<Void, Error>
+
+    /// The base URL for OpenAI-style clients (`…/v1`).
+    public var openAIBaseURL: String { "http://127.0.0.1:\(port)/v1" }
+    /// The base URL for Anthropic, Gemini and proxy clients.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    private init(port: Int, server: MockServer, task: Task<Void, Error>) {
+        self.port = port
+        self.server = server
+        self.task = task
+    }
+
+    /// Starts a server on a free loopback port and waits until it listens.
+    public static func start(_ configuration: MockServerConfiguration = MockServerConfiguration(port: 0)) async throws -> RunningMockServer {
+        var configuration = configuration
+        configuration.host = "127.0.0.1"
+        let server = MockServer(configuration: configuration)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let task = Task {
+            defer { continuation.finish() }
+            try await server.run { port in continuation.yield(port) }
+        }
+        for await port in ports {
+            return RunningMockServer(port: port, server: server, task: task)
+        }
+        let failure = await task.result
+        if case .failure(let error) = failure { throw error }
+        throw MockError.badRequest("the mock server stopped before it listened")
+    }
+
+    /// Stops the server.
+    public func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+}

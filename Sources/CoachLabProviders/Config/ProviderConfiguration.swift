@@ -1,0 +1,91 @@
+import CoachLab
+import Foundation
+
+/// One configured provider, from `providers.yaml` or an inline `--provider kind:model`.
+public struct ProviderConfiguration: Sendable, Hashable {
+    /// Prices in US dollars per million tokens.
+    public struct Prices: Sendable, Hashable, Codable {
+        public var input: Double
+        public var output: Double
+        public init(input: Double, output: Double) {
+            self.input = input
+            self.output = output
+        }
+
+        /// The cost of a call's usage.
+        public func cost(_ usage: Usage) -> Double {
+            (Double(usage.inputTokens) * input + Double(usage.outputTokens) * output) / 1_000_000
+        }
+    }
+
+    public var id: String
+    public var kind: ProviderKind
+    public var model: String
+    public var baseURL: String?
+    /// The environment variable that holds the key. The key itself is never stored here.
+    public var apiKeyVariable: String?
+    public var temperature: Double?
+    public var maxTokens: Int?
+    public var timeout: Double
+    public var concurrency: Int
+    public var maxRetries: Int
+    public var prices: Prices?
+    /// Fallback links, by id.
+    public var chain: [String]
+    /// Canned replies.
+    public var replies: [String]
+    /// Mock latency in seconds.
+    public var latency: Double
+    /// Where it was configured, for messages.
+    public var location: SourceLocation?
+
+    public init(id: String, kind: ProviderKind, model: String, baseURL: String? = nil, apiKeyVariable: String? = nil,
+                temperature: Double? = nil, maxTokens: Int? = nil, timeout: Double = 60, concurrency: Int = 4,
+                maxRetries: Int = 3, prices: Prices? = nil, chain: [String] = [], replies: [String] = [], latency: Double = 0,
+                location: SourceLocation? = nil) {
+        self.id = id
+        self.kind = kind
+        self.model = model
+        self.baseURL = baseURL
+        self.apiKeyVariable = apiKeyVariable
+        self.temperature = temperature
+        self.maxTokens = maxTokens
+        self.timeout = timeout
+        self.concurrency = concurrency
+        self.maxRetries = maxRetries
+        self.prices = prices
+        self.chain = chain
+        self.replies = replies
+        self.latency = latency
+        self.location = location
+    }
+
+    /// The variable the key is read from: the configured one, or the kind's default.
+    public var keyVariable: String? { apiKeyVariable ?? kind.defaultKeyVariable }
+
+    /// The spec of one entry in providers.yaml.
+    public static let spec = ObjectSpec("provider", "A provider CoachLab can call.", fields: [
+        FieldSpec("id", .string, required: true, "How --provider names it."),
+        FieldSpec("kind", .oneOf(ProviderKind.allCases.map(\.rawValue)), required: true, "The protocol."),
+        FieldSpec("model", .string, "The model name (not needed for canned and fallback)."),
+        FieldSpec("baseURL", .string, "The server; required for openai-compatible and proxy."),
+        FieldSpec("apiKeyEnv", .string, "The environment variable holding the key. Keys never go in this file."),
+        FieldSpec("temperature", .number, "Default sampling temperature."),
+        FieldSpec("maxTokens", .integer, "Default maximum output tokens."),
+        FieldSpec("timeoutSeconds", .number, "Seconds a request may take. Default 60."),
+        FieldSpec("concurrency", .integer, "Requests in flight at once. Default 4."),
+        FieldSpec("maxRetries", .integer, "Retries of retryable errors. Default 3."),
+        FieldSpec("prices", .object(ObjectSpec("prices", "US dollars per million tokens.", fields: [
+            FieldSpec("input", .number, required: true, "Per million input tokens."),
+            FieldSpec("output", .number, required: true, "Per million output tokens."),
+        ])), "Prices for cost reports."),
+        FieldSpec("chain", .list(.string), "For fallback: provider ids, tried in order."),
+        FieldSpec("replies", .list(.text), "For canned: the replies."),
+        FieldSpec("latencyMs", .integer, "For mock: simulated latency."),
+    ])
+
+    /// The spec of providers.yaml.
+    public static let fileSpec = ObjectSpec("providers file", "CoachLab's provider configuration.", fields: [
+        FieldSpec("providers", .list(.object(spec)), required: true, "The providers."),
+    ])
+}

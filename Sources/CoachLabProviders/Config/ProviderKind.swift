@@ -1,0 +1,52 @@
+/// The kinds of provider CoachLab speaks to.
+public enum ProviderKind: String, Sendable, CaseIterable, Hashable {
+    case openai
+    case openaiCompatible = "openai-compatible"
+    case anthropic
+    case gemini
+    case proxy
+    case mock
+    case canned
+    case fallback
+
+    /// The base URL used when none is configured; nil when one must be given.
+    public var defaultBaseURL: String? {
+        switch self {
+        case .openai: "https://api.openai.com/v1"
+        case .anthropic: "https://api.anthropic.com"
+        case .gemini: "https://generativelanguage.googleapis.com"
+        default: nil
+        }
+    }
+
+    /// The environment variable read for the key when none is configured; nil for kinds
+    /// that need no key.
+    public var defaultKeyVariable: String? {
+        switch self {
+        case .openai: "OPENAI_API_KEY"
+        case .anthropic: "ANTHROPIC_API_KEY"
+        case .gemini: "GEMINI_API_KEY"
+        default: nil
+        }
+    }
+
+    /// Whether the kind calls a server.
+    public var isRemote: Bool {
+        switch self {
+        case .openai, .openaiCompatible, .anthropic, .gemini, .proxy: true
+        case .mock, .canned, .fallback: false
+        }
+    }
+
+    /// The wire format of a remote kind.
+    var wire: (any WireFormat)? {
+        switch self {
+        case .openai: OpenAIWire(legacyMaxTokens: false)
+        case .openaiCompatible: OpenAIWire(legacyMaxTokens: true)
+        case .anthropic: AnthropicWire()
+        case .gemini: GeminiWire()
+        case .proxy: AnthropicWire(proxy: true)
+        case .mock, .canned, .fallback: nil
+        }
+    }
+}

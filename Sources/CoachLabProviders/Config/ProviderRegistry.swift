@@ -1,0 +1,221 @@
+import CoachLab
+import Foundation
+
+/// The configured providers, and how `--provider` names them: an id from `providers.yaml`,
+/// `mock`, or `kind:model` inline (with `--base-url` and `--api-key-env`). Keys come from the
+/// environment only.
+public struct ProviderRegistry: Sendable {
+    /// The configured providers, in file order.
+    public private(set) var configurations: [ProviderConfiguration]
+    /// Where they came from, if a file.
+    public var file: String?
+    private let environment: [String: String]
+
+    /// The built-in mock, always available as `mock`.
+    public static let mockConfiguration = ProviderConfiguration(id: "mock", kind: .mock, model: MockProvider.modelName,
+                                                                concurrency: 64)
+
+    /// Creates a registry from configurations.
+    public init(configurations: [ProviderConfiguration] = [], file: String? = nil,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.configurations = configurations
+        self.file = file
+        self.environment = environment
+    }
+
+    /// Loads `providers.yaml`.
+    /// - Throws: ``CoachLabError`` with located diagnostics for invalid content.
+    public static func load(_ path: String, fileSystem: FileSystem = .live,
+                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ProviderRegistry {
+        let data: Data
+        do { data = try fileSystem.read(path) } catch {
+            throw CoachLabError(.io, "cannot read providers file: \(error.localizedDescription)",
+                                at: SourceLocation(file: path, line: 1, column: 1))
+        }
+        let root = try YAMLDocument.parse(data, file: path)
+        var diagnostics = ContentValidator.validate(root, spec: ProviderConfiguration.fileSpec)
+        var configurations: [ProviderConfiguration] = []
+        var seen: [String: SourceLocation] = [:]
+        for item in root["providers"]?.items ?? [] {
+            guard let id = item["id"]?.text, let kind = item["kind"]?.text.flatMap(ProviderKind.init(rawValue:)) else { continue }
+            if let first = seen[id] {
+                diagnostics.append(.error("duplicate provider id '\(id)' (first at \(first))", at: item["id"]!.location))
+            }
+            seen[id] = item["id"]!.location
+            var configuration = ProviderConfiguration(id: id, kind: kind, model: item["model"]?.text ?? "", location: item.location)
+            configuration.baseURL = item["baseURL"]?.text
+            configuration.apiKeyVariable = item["apiKeyEnv"]?.text
+            configuration.temperature = item["temperature"]?.text.flatMap(Double.init)
+            configuration.maxTokens = item["maxTokens"]?.text.flatMap { Int($0) }
+            configuration.timeout = item["timeoutSeconds"]?.text.flatMap(Double.init) ?? 60
+            configuration.concurrency = max(1, item["concurrency"]?.text.flatMap { Int($0) } ?? 4)
+            configuration.maxRetries = max(0, item["maxRetries"]?.text.flatMap { Int($0) } ?? 3)
+            if let input = item["prices"]?["input"]?.text.flatMap(Double.init),
+               let output = item["prices"]?["output"]?.text.flatMap(Double.init) {
+                configuration.prices = .init(input: input, output: output)
+            }
+            configuration.chain = (item["chain"]?.items ?? []).compactMap(\.text)
+            configuration.replies = (item["replies"]?.items ?? []).compactMap(\.text)
+            configuration.latency = Double(item["latencyMs"]?.text.flatMap { Int($0) } ?? 0) / 1000
+            diagnostics += problems(configuration, item: item)
+            configurations.append(configuration)
+        }
+        let ids = Set(configurations.map(\.id))
+        for configuration in configurations where configuration.kind == .fallback {
+            for (index, link) in configuration.chain.enumerated() where !ids.contains(link) && link != "mock" {
+                let location = root["providers"]?.items?.first { $0["id"]?.text == configuration.id }?["chain"]?.items?[index].location
+                diagnostics.append(.error("fallback '\(configuration.id)' names provider '\(link)', which is not configured",
+                                          at: location ?? SourceLocation(file: path, line: 1, column: 1),
+                                          hint: ContentValidator.suggestion(for: link, in: Array(ids), noun: "provider")))
+            }
+        }
+        for text in PackCheckerProxy.texts(in: root) where SecretPatterns.looksLikeKey(text.value) {
+            diagnostics.append(.error("this looks like an API key committed in YAML", at: text.location,
+                                      hint: "put the key in an environment variable and name it with apiKeyEnv"))
+        }
+        if diagnostics.contains(where: { $0.severity == .error }) { throw CoachLabError(.content, diagnostics.sorted()) }
+        return ProviderRegistry(configurations: configurations, file: path, environment: environment)
+    }
+
+    private static func problems(_ configuration: ProviderConfiguration, item: YAMLValue) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        let location = item.location
+        if configuration.kind.isRemote, configuration.model.isEmpty {
+            problems.append(.error("provider '\(configuration.id)' needs a model", at: location))
+        }
+        if [.openaiCompatible, .proxy].contains(configuration.kind), configuration.baseURL == nil {
+            problems.append(.error("provider '\(configuration.id)' of kind \(configuration.kind.rawValue) needs a baseURL", at: location))
+        }
+        if configuration.kind == .fallback, configuration.chain.isEmpty {
+            problems.append(.error("fallback '\(configuration.id)' needs a chain of provider ids", at: location))
+        }
+        if configuration.kind == .canned, configuration.replies.isEmpty {
+            problems.append(.error("canned provider '\(configuration.id)' needs replies", at: location))
+        }
+        return problems
+    }
+
+    /// The configuration `--provider` names.
+    /// - Parameters:
+    ///   - spec: An id, `mock`, or `kind:model`.
+    ///   - baseURL: `--base-url`, for an inline spec.
+    ///   - apiKeyVariable: `--api-key-env`, for an inline spec.
+    /// - Throws: ``CoachLabError`` (usage) for an unknown id or kind.
+    public func configuration(for spec: String, baseURL: String? = nil, apiKeyVariable: String? = nil) throws -> ProviderConfiguration {
+        if var configuration = configurations.first(where: { $0.id == spec }) {
+            if let baseURL { configuration.baseURL = baseURL }
+            if let apiKeyVariable { configuration.apiKeyVariable = apiKeyVariable }
+            return configuration
+        }
+        if spec == "mock" { return Self.mockConfiguration }
+        guard let colon = spec.firstIndex(of: ":") else {
+            let known = configurations.map(\.id) + ["mock"]
+            throw CoachLabError(usage: "no provider '\(spec)'",
+                                hint: Suggestions(spec, known) + "; or name one inline as kind:model, such as openai:gpt-4o-mini")
+        }
+        let kindName = String(spec[..<colon])
+        let model = String(spec[spec.index(after: colon)...])
+        guard let kind = ProviderKind(rawValue: kindName) else {
+            throw CoachLabError(usage: "unknown provider kind '\(kindName)'",
+                                hint: "kinds: " + ProviderKind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        guard !model.isEmpty || !kind.isRemote else { throw CoachLabError(usage: "'\(spec)' names no model") }
+        if [.openaiCompatible, .proxy].contains(kind), baseURL == nil {
+            throw CoachLabError(usage: "'\(spec)' needs --base-url", hint: "for example --base-url http://127.0.0.1:8088/v1")
+        }
+        if [.fallback, .canned].contains(kind) {
+            throw CoachLabError(usage: "\(kind.rawValue) providers are configured in providers.yaml, not inline")
+        }
+        return ProviderConfiguration(id: spec, kind: kind, model: kind == .mock && model.isEmpty ? MockProvider.modelName : model,
+                                     baseURL: baseURL, apiKeyVariable: apiKeyVariable, concurrency: kind == .mock ? 64 : 4)
+    }
+
+    private func Suggestions(_ word: String, _ known: [String]) -> String {
+        ContentValidator.suggestion(for: word, in: known, noun: "provider")
+    }
+
+    /// Whether the key a configuration needs is present (never the key itself).
+    public func keyStatus(_ configuration: ProviderConfiguration) -> KeyStatus {
+        guard let variable = configuration.keyVariable else { return .notNeeded }
+        return (environment[variable]?.isEmpty == false) ? .present(variable) : .missing(variable)
+    }
+
+    /// Whether a key is present.
+    public enum KeyStatus: Sendable, Hashable, CustomStringConvertible {
+        case notNeeded
+        case present(String)
+        case missing(String)
+
+        public var description: String {
+            switch self {
+            case .notNeeded: "no key needed"
+            case .present(let variable): "key present ($\(variable))"
+            case .missing(let variable): "key missing: set $\(variable)"
+            }
+        }
+    }
+
+    /// Builds the provider a configuration describes.
+    /// - Parameters:
+    ///   - transport: The HTTP transport (tests pass their own).
+    ///   - retry: Overrides the configured retry policy (tests shorten delays).
+    /// - Throws: ``ProviderError`` (`configuration`) for a missing key or an unusable chain.
+    public func provider(_ configuration: ProviderConfiguration, transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
+                         retry: RetryPolicy? = nil, sleep: (@Sendable (Double) async throws -> Void)? = nil,
+                         depth: Int = 0) throws -> any ChatProvider {
+        switch configuration.kind {
+        case .mock:
+            return MockProvider(id: configuration.id, model: configuration.model.isEmpty ? MockProvider.modelName : configuration.model,
+                                latency: configuration.latency)
+        case .canned:
+            return try CannedProvider(id: configuration.id, replies: configuration.replies)
+        case .fallback:
+            guard depth < 4 else {
+                throw ProviderError(.configuration, provider: configuration.id, message: "fallback chains nest too deeply (a cycle?)")
+            }
+            let links = try configuration.chain.map { id in
+                try provider(try self.configuration(for: id), transport: transport, retry: retry, sleep: sleep, depth: depth + 1)
+            }
+            return try FallbackProvider(id: configuration.id, links: links)
+        case .openai, .openaiCompatible, .anthropic, .gemini, .proxy:
+            guard let wire = configuration.kind.wire,
+                  let baseURL = configuration.baseURL ?? configuration.kind.defaultBaseURL else {
+                throw ProviderError(.configuration, provider: configuration.id, message: "no base URL configured")
+            }
+            var key: String?
+            if let variable = configuration.keyVariable {
+                key = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+                if key == nil, configuration.apiKeyVariable != nil || configuration.kind.defaultKeyVariable != nil,
+                   configuration.kind != .openaiCompatible || configuration.apiKeyVariable != nil {
+                    throw ProviderError(.configuration, provider: configuration.id,
+                                        message: "the environment variable \(variable) is not set; export it with the API key")
+                }
+            }
+            let defaults = GenerationSettings(model: configuration.model, temperature: configuration.temperature,
+                                              maxTokens: configuration.maxTokens, timeout: configuration.timeout)
+            let policy = retry ?? RetryPolicy(maxRetries: configuration.maxRetries)
+            if let sleep {
+                return HTTPProvider(id: configuration.id, wire: wire, baseURL: baseURL, apiKey: key, defaults: defaults,
+                                    transport: transport, retry: policy, sleep: sleep)
+            }
+            return HTTPProvider(id: configuration.id, wire: wire, baseURL: baseURL, apiKey: key, defaults: defaults,
+                                transport: transport, retry: policy)
+        }
+    }
+}
+
+/// Key-shaped strings, shared with the core's lint.
+enum SecretPatterns {
+    static func looksLikeKey(_ text: String) -> Bool { SecretDetector.kind(of: text) != nil }
+}
+
+/// Walks YAML texts.
+enum PackCheckerProxy {
+    static func texts(in value: YAMLValue) -> [Located<String>] {
+        switch value {
+        case .scalar(let scalar): return scalar.isNull ? [] : [Located(scalar.text, at: scalar.location)]
+        case .sequence(let items, _): return items.flatMap(texts(in:))
+        case .mapping(let entries, _): return entries.flatMap { texts(in: $0.value) }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import CoachLab
+import Foundation
+
+/// A provider reached over HTTP through a ``WireFormat``: OpenAI, OpenAI-compatible,
+/// Anthropic, Gemini and the TicBuddy proxy are all this engine with a different wire.
+///
+/// It retries by its ``RetryPolicy``, measures latency and time to first token, estimates
+/// usage (and says so) when the provider reports none, and never lets the API key reach an
+/// error message.
+public struct HTTPProvider: ChatProvider {
+    public let id: String
+    public let model: String
+    let wire: any WireFormat
+    let baseURL: String
+    let apiKey: String?
+    let transport: any HTTPTransport
+    let retry: RetryPolicy
+    let defaults: GenerationSettings
+    let sleep: @Sendable (Double) async throws -> Void
+    let random: @Sendable () -> Double
+
+    /// Seconds a request may take when neither it nor the provider sets a timeout.
+    public static let defaultTimeout = 60.0
+
+    /// The largest response body read whole, in bytes.
+    public static let maximumBodySize = 16 * 1024 * 1024
+
+    /// Creates a provider.
+    /// - Parameters:
+    ///   - defaults: Settings used where a request leaves them unset (model, temperature,
+    ///     max tokens, timeout).
+    ///   - sleep: How to wait between retries (tests pass a recorder).
+    ///   - random: The jitter source, in 0..<1.
+    public init(id: String, wire: any WireFormat, baseURL: String, apiKey: String?, defaults: GenerationSettings,
+                transport: any HTTPTransport = AsyncHTTPClientTransport.shared, retry: RetryPolicy = RetryPolicy(),
+                sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) },
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.id = id
+        self.model = defaults.model
+        self.wire = wire
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+        self.defaults = defaults
+        self.transport = transport
+        self.retry = retry
+        self.sleep = sleep
+        self.random = random
+    }
+
+    /// The exact HTTP request a chat request becomes (the key header included).
+    public func wireRequest(_ request: ChatRequest, stream: Bool) -> HTTPRequestSpec {
+        wire.request(resolved(request), model: resolved(request).settings.model, stream: stream, baseURL: baseURL, apiKey: apiKey)
+    }
+
+    func resolved(_ request: ChatRequest) -> ChatRequest {
+        var request = request
+        if request.settings.model.isEmpty { request.settings.model = defaults.model }
+        if request.settings.temperature == nil { request.settings.temperature = defaults.temperature }
+        if request.settings.maxTokens == nil { request.settings.maxTokens = defaults.maxTokens }
+        if request.settings.stop.isEmpty { request.settings.stop = defaults.stop }
+        if request.settings.timeout == nil { request.settings.timeout = defaults.timeout ?? Self.defaultTimeout }
+        return request
+    }
+
+    public func complete(_ request: ChatRequest) async throws -> ProviderReply {
+        let request = resolved(request)
+        let spec = wire.request(request, model: request.settings.model, stream: false, baseURL: baseURL, apiKey: apiKey)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let response = try await transport.send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout, provider: id)
+                let body = try await Self.collect(response.body, provider: id)
+                guard (200..<300).contains(response.status) else {
+                    throw wire.error(status: response.status, headers: response.headers, body: body, provider: id)
+                }
+                let decoded = try wire.decodeReply(body, provider: id)
+                return reply(decoded, request: request, latency: (clock.now - start).seconds, timeToFirstToken: nil, attempts: attempt)
+            } catch {
+                try await handle(error, attempt: attempt)
+            }
+        }
+    }
+
+    public func stream(_ request: ChatRequest) -> AsyncThrowingStream<StreamEvent, Error> {
+        let request = resolved(request)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await runStream(request, continuation: continuation)
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func runStream(_ request: ChatRequest, continuation: AsyncThrowingStream<StreamEvent, Error>.Continuation) async throws {
+        let spec = wire.request(request, model: request.settings.model, stream: true, baseURL: baseURL, apiKey: apiKey)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var attempt = 0
+        while true {
+            attempt += 1
+            var yielded = false
+            do {
+                let attemptStart = clock.now
+                let response = try await transport.send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout, provider: id)
+                guard (200..<300).contains(response.status) else {
+                    let body = try await Self.collect(response.body, provider: id)
+                    throw wire.error(status: response.status, headers: response.headers, body: body, provider: id)
+                }
+                var parser = SSEParser()
+                var decoder = wire.streamDecoder(provider: id)
+                var firstToken: Double?
+                func handle(_ events: [SSEEvent]) throws {
+                    for event in events where !decoder.isDone {
+                        for piece in try decoder.consume(event) {
+                            if firstToken == nil { firstToken = (clock.now - attemptStart).seconds }
+                            continuation.yield(.delta(piece))
+                            yielded = true
+                        }
+                    }
+                }
+                for try await chunk in response.body {
+                    try handle(parser.feed(chunk))
+                    if decoder.isDone { break }
+                }
+                if !decoder.isDone { try handle(parser.finish()) }
+                guard decoder.isDone || decoder.endsOnClose else {
+                    throw ProviderError(.streamInterrupted, provider: id, message: "the stream closed before its end event")
+                }
+                let summary = decoder.summary
+                continuation.yield(.finished(reply(summary, request: request, latency: (clock.now - start).seconds,
+                                                   timeToFirstToken: firstToken, attempts: attempt)))
+                return
+            } catch {
+                try await handle(error, attempt: attempt) {
+                    if yielded { continuation.yield(.restarted(reason: $0)) }
+                }
+            }
+        }
+    }
+
+    /// Rethrows `error` (redacted) unless the policy retries it, in which case it waits.
+    private func handle(_ error: Error, attempt: Int, beforeRetry: (ProviderError) -> Void = { _ in }) async throws {
+        if error is CancellationError || Task.isCancelled { throw CancellationError() }
+        var failure = error as? ProviderError ?? ProviderError(.network, provider: id, message: "\(error)")
+        failure.message = redact(failure.message)
+        guard let delay = retry.delay(beforeRetry: attempt, after: failure, random: random()) else {
+            if attempt > 1 { failure.message += " (after \(attempt) attempts)" }
+            throw failure
+        }
+        beforeRetry(failure)
+        try await sleep(delay)
+    }
+
+    private func reply(_ decoded: DecodedReply, request: ChatRequest, latency: Double, timeToFirstToken: Double?,
+                       attempts: Int) -> ProviderReply {
+        let usage: Usage
+        if let input = decoded.inputTokens, let output = decoded.outputTokens {
+            usage = Usage(inputTokens: input, outputTokens: output, estimated: false)
+        } else {
+            usage = Usage.estimate(request, reply: decoded.text)
+        }
+        return ProviderReply(text: decoded.text, usage: usage, finishReason: decoded.finishReason,
+                             rawFinishReason: decoded.rawFinishReason, model: decoded.model ?? request.settings.model,
+                             provider: id, latency: latency, timeToFirstToken: timeToFirstToken, attempts: attempts)
+    }
+
+    private func redact(_ text: String) -> String {
+        guard let apiKey, apiKey.count >= 8 else { return text }
+        return text.replacingOccurrences(of: apiKey, with: "[redacted]")
+    }
+
+    static func collect(_ body: AsyncThrowingStream<[UInt8], Error>, provider: String) async throws -> Data {
+        var data = Data()
+        for try await chunk in body {
+            data.append(contentsOf: chunk)
+            if data.count > maximumBodySize {
+                throw ProviderError(.malformedResponse, provider: provider, message: "the response body exceeds \(maximumBodySize) bytes")
+            }
+        }
+        return data
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

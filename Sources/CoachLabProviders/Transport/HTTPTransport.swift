@@ -1,0 +1,96 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A response whose body arrives as it is read.
+public struct HTTPResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// The headers.
+    public var headers: [HTTPHeader]
+    /// The body, chunk by chunk.
+    public var body: AsyncThrowingStream<[UInt8], Error>
+
+    public init(status: Int, headers: [HTTPHeader], body: AsyncThrowingStream<[UInt8], Error>) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// Sends HTTP requests. Providers take one, so tests can point them at any server, and the
+/// network stays out of the pure core.
+public protocol HTTPTransport: Sendable {
+    /// Sends a request; `timeout` bounds the whole exchange, body included.
+    /// - Throws: ``ProviderError`` (`timeout`, `network`) or `CancellationError`.
+    func send(_ request: HTTPRequestSpec, timeout: Double, provider: String) async throws -> HTTPResponse
+}
+
+/// The transport over AsyncHTTPClient, which streams bodies on Linux (`URLSession.bytes`
+/// does not exist there).
+public struct AsyncHTTPClientTransport: HTTPTransport {
+    private let client: HTTPClient
+
+    /// Uses the process-wide shared client.
+    public static let shared = AsyncHTTPClientTransport(client: .shared)
+
+    /// Uses the given client.
+    public init(client: HTTPClient) { self.client = client }
+
+    public func send(_ spec: HTTPRequestSpec, timeout: Double, provider: String) async throws -> HTTPResponse {
+        var request = HTTPClientRequest(url: spec.url)
+        request.method = HTTPMethod(rawValue: spec.method)
+        for header in spec.headers { request.headers.add(name: header.name, value: header.value) }
+        request.body = .bytes(ByteBuffer(bytes: spec.body))
+        let deadline = NIODeadline.now() + .nanoseconds(Int64(max(timeout, 0.001) * 1e9))
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, deadline: deadline)
+        } catch {
+            throw Self.classify(error, provider: provider, timeout: timeout)
+        }
+        let headers = response.headers.map { HTTPHeader($0.name, $0.value) }
+        let body = response.body
+        // AsyncHTTPClient's deadline covers the exchange only until the response head; a
+        // watchdog bounds the body too, so a stalled stream still times out.
+        let stream = AsyncThrowingStream<[UInt8], Error> { continuation in
+            let reader = Task {
+                do {
+                    for try await buffer in body {
+                        continuation.yield(Array(buffer.readableBytesView))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: Self.classify(error, provider: provider, timeout: timeout))
+                }
+            }
+            let watchdog = Task {
+                let remaining = deadline.uptimeNanoseconds > NIODeadline.now().uptimeNanoseconds
+                    ? deadline.uptimeNanoseconds - NIODeadline.now().uptimeNanoseconds : 0
+                try await Task.sleep(nanoseconds: remaining)
+                continuation.finish(throwing: ProviderError(.timeout, provider: provider, message: "no complete answer within \(timeout) s"))
+                reader.cancel()
+            }
+            continuation.onTermination = { _ in
+                reader.cancel()
+                watchdog.cancel()
+            }
+        }
+        return HTTPResponse(status: Int(response.status.code), headers: headers, body: stream)
+    }
+
+    static func classify(_ error: Error, provider: String, timeout: Double) -> Error {
+        if error is CancellationError || error is ProviderError { return error }
+        if let client = error as? HTTPClientError {
+            if client == .deadlineExceeded || client == .readTimeout || client == .connectTimeout || client == .writeTimeout {
+                return ProviderError(.timeout, provider: provider, message: "no complete answer within \(timeout) s")
+            }
+            if client == .cancelled { return CancellationError() }
+            if client == .remoteConnectionClosed {
+                return ProviderError(.streamInterrupted, provider: provider, message: "the server closed the connection mid-response")
+            }
+        }
+        return ProviderError(.network, provider: provider, message: "\(error)")
+    }
+}

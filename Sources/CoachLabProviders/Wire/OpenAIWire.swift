@@ -1,0 +1,110 @@
+import CoachLab
+import Foundation
+
+/// OpenAI Chat Completions, also spoken by OpenAI-compatible servers (OpenRouter, Ollama's
+/// `/v1`, llama.cpp, vLLM). The system prompt is the first message. OpenAI itself takes
+/// `max_completion_tokens`; compatible servers read only `max_tokens`.
+public struct OpenAIWire: WireFormat {
+    /// Whether to send `max_tokens` (compatible servers) rather than `max_completion_tokens`.
+    public var legacyMaxTokens: Bool
+
+    public init(legacyMaxTokens: Bool) { self.legacyMaxTokens = legacyMaxTokens }
+
+    public func request(_ request: ChatRequest, model: String, stream: Bool, baseURL: String, apiKey: String?) -> HTTPRequestSpec {
+        var messages: [JSONValue] = [["role": "system", "content": .string(request.system)]]
+        messages += request.messages.map { ["role": .string($0.role.rawValue), "content": .string($0.content)] }
+        var body: [String: JSONValue] = ["model": .string(model), "messages": .array(messages)]
+        let settings = request.settings
+        if let temperature = settings.temperature { body["temperature"] = .number(temperature) }
+        if let maxTokens = settings.maxTokens { body[legacyMaxTokens ? "max_tokens" : "max_completion_tokens"] = .number(Double(maxTokens)) }
+        if !settings.stop.isEmpty { body["stop"] = .array(settings.stop.map(JSONValue.string)) }
+        if let schema = settings.responseSchema {
+            body["response_format"] = ["type": "json_schema", "json_schema": ["name": "reply", "strict": true, "schema": schema]]
+        }
+        if stream {
+            body["stream"] = true
+            body["stream_options"] = ["include_usage": true]
+        }
+        var headers = [HTTPHeader("content-type", "application/json")]
+        if let apiKey { headers.append(HTTPHeader("authorization", "Bearer \(apiKey)")) }
+        if stream { headers.append(HTTPHeader("accept", "text/event-stream")) }
+        return HTTPRequestSpec(url: Wire.joinPath(baseURL, "/chat/completions"), headers: headers, body: Wire.body(.object(body)))
+    }
+
+    public func decodeReply(_ body: Data, provider: String) throws -> DecodedReply {
+        let json = try Wire.parse(body, provider: provider)
+        guard let choice = json["choices"]?[0] else {
+            throw ProviderError(.malformedResponse, provider: provider, message: "the response has no choices")
+        }
+        let raw = choice["finish_reason"]?.string
+        return DecodedReply(text: choice["message"]?["content"]?.string ?? "",
+                            inputTokens: json["usage"]?["prompt_tokens"]?.int,
+                            outputTokens: json["usage"]?["completion_tokens"]?.int,
+                            rawFinishReason: raw, finishReason: Self.finishReason(raw), model: json["model"]?.string)
+    }
+
+    public func streamDecoder(provider: String) -> any StreamDecoder { Decoder(provider: provider) }
+
+    public func error(status: Int, headers: [HTTPHeader], body: Data, provider: String) -> ProviderError {
+        let json = try? JSONValue.parse(body)
+        let detail = json?["error"]
+        let message = detail?["message"]?.string ?? detail?.string ?? String(decoding: body.prefix(300), as: UTF8.self)
+        let type = detail?["type"]?.string ?? ""
+        let code = detail?["code"]?.string ?? ""
+        var kind = Wire.code(forStatus: status)
+        if code == "insufficient_quota" || type == "insufficient_quota" { kind = .insufficientQuota }
+        else if Wire.looksLikeContextOverflow(code + " " + type + " " + message) { kind = .contextLength }
+        else if status == 503 && message.lowercased().contains("loading model") { kind = .overloaded }
+        return ProviderError(kind, provider: provider, status: status, message: message.isEmpty ? "HTTP \(status)" : message,
+                             retryAfter: Wire.retryAfter(headers), shouldRetry: Wire.shouldRetryHeader(headers))
+    }
+
+    static func finishReason(_ raw: String?) -> FinishReason {
+        switch raw {
+        case "stop": .stop
+        case "length": .length
+        case "content_filter": .contentFilter
+        case "tool_calls", "function_call": .toolUse
+        case nil: .stop
+        default: .other
+        }
+    }
+
+    struct Decoder: StreamDecoder {
+        let provider: String
+        var text = ""
+        var inputTokens: Int?
+        var outputTokens: Int?
+        var raw: String?
+        var model: String?
+        var isDone = false
+        var endsOnClose: Bool { false }
+
+        mutating func consume(_ event: SSEEvent) throws -> [String] {
+            if event.data == "[DONE]" {
+                isDone = true
+                return []
+            }
+            let json = try Wire.parse(Data(event.data.utf8), provider: provider)
+            if let error = json["error"] {
+                throw ProviderError(.streamInterrupted, provider: provider,
+                                    message: error["message"]?.string ?? error.text)
+            }
+            model = json["model"]?.string ?? model
+            if let usage = json["usage"], usage != .null {
+                inputTokens = usage["prompt_tokens"]?.int ?? inputTokens
+                outputTokens = usage["completion_tokens"]?.int ?? outputTokens
+            }
+            guard let choice = json["choices"]?[0] else { return [] }
+            if let finish = choice["finish_reason"]?.string { raw = finish }
+            guard let piece = choice["delta"]?["content"]?.string, !piece.isEmpty else { return [] }
+            text += piece
+            return [piece]
+        }
+
+        var summary: DecodedReply {
+            DecodedReply(text: text, inputTokens: inputTokens, outputTokens: outputTokens, rawFinishReason: raw,
+                         finishReason: OpenAIWire.finishReason(raw), model: model)
+        }
+    }
+}

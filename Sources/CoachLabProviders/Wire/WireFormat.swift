@@ -1,0 +1,116 @@
+import CoachLab
+import Foundation
+
+/// An HTTP header.
+public struct HTTPHeader: Sendable, Hashable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// An HTTP request, before it is sent.
+public struct HTTPRequestSpec: Sendable, Hashable {
+    public var method: String
+    public var url: String
+    public var headers: [HTTPHeader]
+    public var body: Data
+
+    public init(method: String = "POST", url: String, headers: [HTTPHeader], body: Data) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// A reply decoded from a whole (non-streamed) response body.
+public struct DecodedReply: Sendable, Hashable {
+    public var text: String
+    public var inputTokens: Int?
+    public var outputTokens: Int?
+    public var rawFinishReason: String?
+    public var finishReason: FinishReason
+    public var model: String?
+}
+
+/// Decodes a provider's stream event by event.
+public protocol StreamDecoder: Sendable {
+    /// Consumes one event; returns the text deltas it carries.
+    /// - Throws: ``ProviderError`` when the event reports an error.
+    mutating func consume(_ event: SSEEvent) throws -> [String]
+    /// Whether the provider signalled the end (`[DONE]`, `message_stop`); Gemini just closes.
+    var isDone: Bool { get }
+    /// Whether the stream may end by closing without an explicit end event.
+    var endsOnClose: Bool { get }
+    /// What the stream reported, once it ended.
+    var summary: DecodedReply { get }
+}
+
+/// A provider's wire protocol: how a ``ChatRequest`` becomes an HTTP request, and how
+/// responses, streams and errors come back.
+public protocol WireFormat: Sendable {
+    /// The request for a chat, streamed or whole.
+    func request(_ request: ChatRequest, model: String, stream: Bool, baseURL: String, apiKey: String?) -> HTTPRequestSpec
+    /// Decodes a whole response body.
+    /// - Throws: ``ProviderError`` (`malformedResponse`) for a body that does not follow the protocol.
+    func decodeReply(_ body: Data, provider: String) throws -> DecodedReply
+    /// A fresh decoder for one stream.
+    func streamDecoder(provider: String) -> any StreamDecoder
+    /// Classifies an error response.
+    func error(status: Int, headers: [HTTPHeader], body: Data, provider: String) -> ProviderError
+}
+
+enum Wire {
+    /// Encodes a JSON body with sorted keys, so equal requests are equal bytes.
+    static func body(_ value: JSONValue) -> Data { value.data }
+
+    static func parse(_ data: Data, provider: String) throws -> JSONValue {
+        do { return try JSONValue.parse(data) } catch {
+            let excerpt = String(decoding: data.prefix(200), as: UTF8.self)
+            throw ProviderError(.malformedResponse, provider: provider, message: "the body is not JSON: \(excerpt)")
+        }
+    }
+
+    static func joinPath(_ base: String, _ path: String) -> String {
+        var base = base
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + path
+    }
+
+    /// The generic classification of an HTTP status, before provider-specific details.
+    static func code(forStatus status: Int) -> ProviderError.Code {
+        switch status {
+        case 400, 413, 422: .invalidRequest
+        case 401: .authentication
+        case 402: .insufficientQuota
+        case 403: .permission
+        case 404: .notFound
+        case 408, 409: .server
+        case 429: .rateLimited
+        case 503, 529: .overloaded
+        case 500...599: .server
+        default: .invalidRequest
+        }
+    }
+
+    static func shouldRetryHeader(_ headers: [HTTPHeader]) -> Bool? {
+        switch headers.first(where: { $0.name.lowercased() == "x-should-retry" })?.value.lowercased() {
+        case "true": true
+        case "false": false
+        default: nil
+        }
+    }
+
+    static func retryAfter(_ headers: [HTTPHeader]) -> Double? {
+        RetryPolicy.serverDelay(headers: headers.map { ($0.name, $0.value) }, now: Date())
+    }
+
+    static func looksLikeContextOverflow(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        return ["context_length_exceeded", "exceed_context_size", "context length", "context window", "too many tokens",
+                "maximum context", "prompt is too long"].contains { lowered.contains($0) }
+    }
+}

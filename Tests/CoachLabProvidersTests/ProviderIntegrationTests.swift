@@ -1,0 +1,265 @@
+import CoachLab
+import CoachLabMockServer
+import CoachLabProviders
+import Foundation
+import Testing
+
+/// Records retry delays instead of sleeping, so tests stay fast and can check them.
+final class SleepRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [Double] = []
+    var delays: [Double] { lock.withLock { recorded } }
+    var sleep: @Sendable (Double) async throws -> Void {
+        { [self] delay in lock.withLock { recorded.append(delay) } }
+    }
+}
+
+/// A provider of `kind` pointed at a running mock server.
+func provider(_ kind: ProviderKind, _ server: RunningMockServer, key: String? = "sk-test-key-0123456789abcdef",
+              retry: RetryPolicy = RetryPolicy(maxRetries: 3, initialDelay: 0.01, maxDelay: 0.05, jitter: 0),
+              recorder: SleepRecorder = SleepRecorder(), timeout: Double = 10) -> HTTPProvider {
+    let base = kind == .openai || kind == .openaiCompatible ? server.openAIBaseURL : server.baseURL
+    let wire: any WireFormat = switch kind {
+    case .openai: OpenAIWire(legacyMaxTokens: false)
+    case .openaiCompatible: OpenAIWire(legacyMaxTokens: true)
+    case .anthropic: AnthropicWire()
+    case .gemini: GeminiWire()
+    default: AnthropicWire(proxy: true)
+    }
+    return HTTPProvider(id: kind.rawValue, wire: wire, baseURL: base, apiKey: kind == .proxy ? nil : key,
+                        defaults: GenerationSettings(model: "mock-model", maxTokens: 200, timeout: timeout), retry: retry,
+                        sleep: recorder.sleep)
+}
+
+let remoteKinds: [ProviderKind] = [.openai, .openaiCompatible, .anthropic, .gemini, .proxy]
+
+let sampleRequest = ChatRequest(system: "You are Simon, a reflective coach.",
+                                messages: [ChatMessage(.user, "I want to set goals but I have like 15 things I want to do.")])
+
+func collectStream(_ stream: AsyncThrowingStream<StreamEvent, Error>) async throws -> (text: String, reply: ProviderReply?, restarts: Int) {
+    var text = ""
+    var reply: ProviderReply?
+    var restarts = 0
+    for try await event in stream {
+        switch event {
+        case .delta(let piece): text += piece
+        case .restarted: text = ""; restarts += 1
+        case .finished(let final): reply = final
+        }
+    }
+    return (text, reply, restarts)
+}
+
+@Suite(.serialized) struct ProviderIntegrationTests {
+    let expected = MockProvider.answer(sampleRequest).text
+
+    @Test(arguments: remoteKinds)
+    func completesWithProviderReportedUsage(_ kind: ProviderKind) async throws {
+        let server = try await RunningMockServer.start()
+        defer { Task { await server.stop() } }
+        let reply = try await provider(kind, server).complete(sampleRequest)
+        #expect(reply.text == expected)
+        #expect(reply.finishReason == .stop)
+        #expect(!reply.usage.estimated && reply.usage.outputTokens > 0 && reply.usage.inputTokens > 0)
+        #expect(reply.attempts == 1)
+        #expect(reply.latency > 0)
+    }
+
+    @Test(arguments: remoteKinds)
+    func streamsTextThenTheWholeReply(_ kind: ProviderKind) async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, chunkDelay: 0.002))
+        defer { Task { await server.stop() } }
+        let (text, reply, restarts) = try await collectStream(provider(kind, server).stream(sampleRequest))
+        #expect(text == expected)
+        #expect(reply?.text == expected)
+        #expect(restarts == 0)
+        #expect(reply?.timeToFirstToken != nil)
+        #expect((reply?.timeToFirstToken ?? 0) <= (reply?.latency ?? 0))
+        #expect(reply?.usage.estimated == false)
+    }
+
+    @Test(arguments: remoteKinds)
+    func retriesRateLimitsHonouringTheServersDelay(_ kind: ProviderKind) async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, retryAfterMilliseconds: 250,
+                                                                              faults: [MockFaultRule(.rateLimit, times: 2)]))
+        defer { Task { await server.stop() } }
+        let recorder = SleepRecorder()
+        let reply = try await provider(kind, server, recorder: recorder).complete(sampleRequest)
+        #expect(reply.text == expected)
+        #expect(reply.attempts == 3)
+        #expect(recorder.delays == [0.25, 0.25])
+        #expect(server.server.requestCount == 3)
+    }
+
+    @Test(arguments: [MockFault.serverError, .overloaded, .cut, .slowFirstByte])
+    func retriesTransientFaultsThenSucceeds(_ fault: MockFault) async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, slowDelay: 1.5, faults: [MockFaultRule(fault, times: 1)]))
+        defer { Task { await server.stop() } }
+        for kind in [ProviderKind.openai, .anthropic, .gemini] {
+            let recorder = SleepRecorder()
+            let reply = try await provider(kind, server, recorder: recorder, timeout: 0.75).complete(sampleRequest)
+            #expect(reply.text == expected, "\(kind) \(fault)")
+            #expect(reply.attempts == (kind == .openai ? 2 : 1), "\(kind) \(fault)")  // the fault hits the first request only
+        }
+    }
+
+    @Test(arguments: remoteKinds)
+    func aStreamCutMidwayRestartsAndLosesNothing(_ kind: ProviderKind) async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(.cut, times: 1)]))
+        defer { Task { await server.stop() } }
+        let (text, reply, _) = try await collectStream(provider(kind, server).stream(sampleRequest))
+        #expect(text == expected)
+        #expect(reply?.attempts == 2)
+    }
+
+    @Test(arguments: [ProviderKind.openai, .anthropic, .gemini])
+    func anErrorEventAfter200IsRetried(_ kind: ProviderKind) async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(.streamError, times: 1)]))
+        defer { Task { await server.stop() } }
+        let (text, reply, restarts) = try await collectStream(provider(kind, server).stream(sampleRequest))
+        #expect(text == expected)
+        #expect(reply?.attempts == 2)
+        #expect(restarts <= 1)
+    }
+
+    @Test(arguments: [(MockFault.unauthorized, ProviderError.Code.authentication), (.quota, .insufficientQuota),
+                      (.contextLength, .contextLength), (.malformed, .malformedResponse)])
+    func failsFastWithTheProvidersOwnMessage(_ fault: MockFault, _ code: ProviderError.Code) async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(fault)]))
+        defer { Task { await server.stop() } }
+        for kind in [ProviderKind.openai, .anthropic] where !(kind == .anthropic && fault == .quota) {
+            let recorder = SleepRecorder()
+            do {
+                _ = try await provider(kind, server, recorder: recorder).complete(sampleRequest)
+                Issue.record("\(kind) \(fault) did not fail")
+            } catch let error as ProviderError {
+                #expect(error.code == code, "\(kind) \(fault): \(error)")
+                #expect(recorder.delays.isEmpty, "\(kind) \(fault) was retried")
+                #expect(!error.message.isEmpty)
+            }
+        }
+    }
+
+    @Test func giveUpAfterTheRetriesWithAnErrorNotAFail() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(.serverError)]))
+        defer { Task { await server.stop() } }
+        let recorder = SleepRecorder()
+        do {
+            _ = try await provider(.openai, server, recorder: recorder).complete(sampleRequest)
+            Issue.record("did not fail")
+        } catch let error as ProviderError {
+            #expect(error.code == .server && error.status == 500)
+            #expect(error.message.contains("after 4 attempts"))
+            #expect(recorder.delays.count == 3)
+        }
+    }
+
+    @Test func theKeyNeverReachesAnError() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(.unauthorized)]))
+        defer { Task { await server.stop() } }
+        let key = "sk-live-FAKE-9f8e7d6c5b4a39281706"
+        for kind in [ProviderKind.openai, .anthropic, .gemini] {
+            do {
+                _ = try await provider(kind, server, key: key).complete(sampleRequest)
+                Issue.record("did not fail")
+            } catch let error as ProviderError {
+                #expect(error.code == .authentication)
+                #expect(error.message.contains("[redacted]"), "\(error)")
+                #expect(!"\(error)".contains(key) && !String(reflecting: error).contains(key))
+            }
+        }
+    }
+
+    @Test func timeoutsAndCancellationAreHonoured() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, slowDelay: 5, faults: [MockFaultRule(.slowFirstByte)]))
+        defer { Task { await server.stop() } }
+        let slow = provider(.openai, server, retry: .none, timeout: 0.3)
+        let clock = ContinuousClock()
+        let start = clock.now
+        await #expect(throws: ProviderError.self) { try await slow.complete(sampleRequest) }
+        #expect(clock.now - start < .seconds(3))
+
+        let patient = provider(.anthropic, server, retry: .none, timeout: 30)
+        let task = Task { try await patient.complete(sampleRequest) }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let cancelledAt = clock.now
+        task.cancel()
+        let result = await task.result
+        #expect(clock.now - cancelledAt < .seconds(3))
+        if case .success = result { Issue.record("a cancelled request succeeded") }
+    }
+
+    @Test func aStalledStreamBodyTimesOutToo() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, chunkDelay: 2))
+        defer { Task { await server.stop() } }
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            _ = try await collectStream(provider(.openai, server, retry: .none, timeout: 0.5).stream(sampleRequest))
+            Issue.record("a stalled stream finished")
+        } catch let error as ProviderError {
+            #expect(error.code == .timeout)
+        }
+        #expect(clock.now - start < .seconds(2))
+    }
+
+    @Test func fallbackChainsSkipAFailingProvider() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(.serverError)]))
+        defer { Task { await server.stop() } }
+        let chain = try FallbackProvider(id: "healthwallet", links: [provider(.openai, server, retry: .none), MockProvider()])
+        let reply = try await chain.complete(sampleRequest)
+        #expect(reply.provider == "mock")
+        #expect(reply.fellBackFrom == ["openai"])
+        let (text, streamed, restarts) = try await collectStream(chain.stream(sampleRequest))
+        #expect(text == expected && streamed?.provider == "mock" && restarts == 1)
+
+        let luna = try FallbackProvider(id: "luna", links: [provider(.gemini, server, retry: .none),
+                                                            try CannedProvider(replies: ["I'm here with you."])])
+        #expect(try await luna.complete(sampleRequest).text == "I'm here with you.")
+    }
+}
+
+@Suite struct InProcessProviderTests {
+    @Test func mockFollowsTheRiskAlertInThePrompt() async throws {
+        let compiler = try Compiler(pack: try PackLoader().load("personas/betterone").get())
+        let message = "Do I have ADHD? I can't focus on anything."
+        let flagged = try compiler.compile(CompileInputs(topic: "goal-setting", intent: "next_step", screen: message))
+        let calm = try compiler.compile(CompileInputs(topic: "goal-setting", intent: "next_step"))
+        let mock = MockProvider()
+        let alerted = try await mock.complete(ChatRequest(system: flagged.system, messages: [ChatMessage(.user, message)]))
+        #expect(alerted.text.contains("qualified professional"))
+        #expect(alerted.text.hasSuffix("?"))
+        let plain = try await mock.complete(ChatRequest(system: calm.system, messages: [ChatMessage(.user, message)]))
+        #expect(!plain.text.contains("professional"))
+        #expect(plain.text.hasSuffix("?"))
+        #expect(alerted.usage.estimated)
+    }
+
+    @Test func mockReflectsAndIsDeterministic() {
+        let reply = MockCoach.reply(system: "", userMessages: ["I'm worried my team doesn't trust me. It keeps me up."])
+        #expect(reply == "It sounds like you're worried your team doesn't trust you. What feels like the most useful next step for you?")
+        #expect(MockCoach.reply(system: "", userMessages: ["Can you help me plan my week?"])
+                == "You asked: \"Can you help me plan my week?\" Before I answer, what would a good outcome look like for you?")
+        #expect(MockCoach.reply(system: "=== RISK ALERT ===\nencourage them to contact a crisis line", userMessages: ["x"])
+                .contains("crisis line or your local emergency number"))
+    }
+
+    @Test func scriptedRepliesWinAndMaxTokensTruncates() async throws {
+        let mock = MockProvider()
+        var request = ChatRequest(system: "s", messages: [ChatMessage(.user, "hi")], scriptedReply: "Exactly this.")
+        #expect(try await mock.complete(request).text == "Exactly this.")
+        request.scriptedReply = String(repeating: "word ", count: 100)
+        request.settings.maxTokens = 10
+        let truncated = try await mock.complete(request)
+        #expect(truncated.finishReason == .length)
+        #expect(TokenEstimator.estimate(truncated.text) <= 10)
+    }
+
+    @Test func cannedRepliesAreStablePerMessage() async throws {
+        let canned = try CannedProvider(replies: ["a", "b", "c"])
+        let first = try await canned.complete(sampleRequest)
+        let again = try await canned.complete(sampleRequest)
+        #expect(first.text == again.text)
+        #expect(throws: ProviderError.self) { try CannedProvider(replies: []) }
+    }
+}
