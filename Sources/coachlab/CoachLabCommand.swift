@@ -12,7 +12,8 @@ struct CoachLabCommand: AsyncParsableCommand {
         content error; 3 provider or infrastructure errors.
         """,
         version: CoachLabVersion.string,
-        subcommands: [CompileCommand.self, LintCommand.self, SchemaCommand.self]
+        subcommands: [CompileCommand.self, LintCommand.self, SchemaCommand.self, ChatCommand.self, ProvidersCommand.self,
+                      ServeMockCommand.self]
     )
 }
 

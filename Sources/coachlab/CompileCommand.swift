@@ -29,22 +29,7 @@ struct CompileCommand: ParsableCommand {
     @Argument(help: "The pack folder (several with --all or --check).")
     var packs: [String]
 
-    @Option(help: "A variant the pack declares; its inputs are used, and flags override them.")
-    var variant: String?
-    @Option(help: "Coach id.")
-    var coach: String?
-    @Option(help: "Topic slug.")
-    var topic: String?
-    @Option(help: "Intent id of the topic.")
-    var intent: String?
-    @Option(help: "Profile id in the pack, or a path to a profile file.")
-    var profile: String?
-    @Option(help: "Memory id in the pack, or a path to a memory file.")
-    var memory: String?
-    @Option(help: "Context id in the pack, or a path to a context file.")
-    var context: String?
-    @Option(help: "The local date and time, ISO 8601 (e.g. 2026-03-01T02:40:00-05:00).")
-    var now: String?
+    @OptionGroup var input: CompileInputOptions
     @Option(help: "The latest user message; it is screened and a flag adds the risk alert.")
     var screen: String?
     @Option(help: "Output format: text (the prompt as sent), json (layers, tokens, sources), markdown.")
@@ -61,30 +46,13 @@ struct CompileCommand: ParsableCommand {
         if all != (out != nil) { throw ValidationError("--all and --out go together: coachlab compile --all --out DIR PACK…") }
         if all, check != nil { throw ValidationError("use either --all --out DIR or --check DIR") }
         if !all, check == nil, packs.count != 1 { throw ValidationError("compile one pack at a time, or use --all / --check") }
-        if let now, LocalDateTime(parsing: now) == nil {
-            throw ValidationError("--now '\(now)' is not an ISO 8601 date-time such as 2026-03-01T02:40:00-05:00")
-        }
     }
 
     func run() throws {
         if let out { return try writeAll(to: out) }
         if let check { return try checkAll(against: check) }
         let compiler = try Compiler(pack: PackLoader().load(packs[0]).get())
-        var inputs = CompileInputs()
-        if let variant {
-            guard let declared = compiler.pack.variants.first(where: { $0.id == variant }) else {
-                throw CoachLabError(usage: "pack '\(compiler.pack.id)' declares no variant '\(variant)'",
-                                    hint: "declared: " + compiler.pack.variants.map(\.id).joined(separator: ", "))
-            }
-            inputs = CompileInputs(declared)
-        }
-        inputs.coach = coach ?? inputs.coach
-        inputs.topic = topic ?? inputs.topic
-        inputs.intent = intent ?? inputs.intent
-        inputs.profile = profile ?? inputs.profile
-        inputs.memory = memory ?? inputs.memory
-        inputs.context = context ?? inputs.context
-        inputs.now = now.flatMap(LocalDateTime.init(parsing:)) ?? inputs.now
+        var inputs = try input.inputs(for: compiler.pack)
         inputs.screen = screen ?? inputs.screen
         let prompt = try compiler.compile(inputs)
         switch format {

@@ -122,6 +122,7 @@ enum PackAssembler {
         guard let value else { return defaults }
         defaults.value = value
         if let limit = value["memory"]?.integer("limit") { defaults.memoryLimit = limit }
+        defaults.cannedReplies = value.locatedList("cannedReplies").map(\.value)
         if let context = value["context"] {
             defaults.windowTokens = context.integer("windowTokens")
             defaults.systemMaxTokens = context.integer("systemMaxTokens")

@@ -8,7 +8,7 @@
 ///    them to a qualified professional (to a crisis line or emergency services when the alert
 ///    mentions a crisis, emergency or danger), and ends with a question.
 /// 3. Otherwise it reflects the user's latest message back in the second person (first
-///    sentence, at most 18 words) and ends with one question.
+///    sentence, at most 30 words) and ends with one question.
 ///
 /// Replies are plain text, two or three sentences, with no markdown. The persona's name is
 /// never claimed; the mock never says it is an AI.
@@ -43,7 +43,7 @@ public enum MockCoach {
         return String(system[range.lowerBound...])
     }
 
-    /// The first sentence of a message (at most 18 words) and whether it asks something.
+    /// The first sentence of a message (at most 30 words) and whether it asks something.
     static func firstSentence(of message: String) -> (text: String, isQuestion: Bool) {
         var sentence = Substring(message)
         var isQuestion = false
@@ -51,7 +51,7 @@ public enum MockCoach {
             isQuestion = sentence[end] == "?"
             sentence = sentence[..<end]
         }
-        let words = sentence.split(whereSeparator: { $0 == " " || $0 == "\t" }).prefix(18)
+        let words = sentence.split(whereSeparator: { $0 == " " || $0 == "\t" }).prefix(30)
         var text = words.joined(separator: " ")
         while let last = text.last, ",;:-".contains(last) { text.removeLast() }
         return (text, isQuestion)

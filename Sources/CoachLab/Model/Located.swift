@@ -14,25 +14,25 @@ public struct Located<Value: Sendable & Hashable>: Sendable, Hashable {
 
 extension YAMLValue {
     /// The text under `key` with its location, when present and a non-null scalar.
-    func located(_ key: String) -> Located<String>? {
+    public func located(_ key: String) -> Located<String>? {
         guard let value = self[key], let text = value.text else { return nil }
         return Located(text, at: value.location)
     }
 
     /// The texts of a list of scalars under `key`, with locations; non-scalars are skipped.
-    func locatedList(_ key: String) -> [Located<String>] {
+    public func locatedList(_ key: String) -> [Located<String>] {
         (self[key]?.items ?? []).compactMap { item in item.text.map { Located($0, at: item.location) } }
     }
 
     /// The whole number under `key`, when present and valid.
-    func integer(_ key: String) -> Int? { self[key]?.text.flatMap { Int($0) } }
+    public func integer(_ key: String) -> Int? { self[key]?.text.flatMap { Int($0) } }
 
     /// The number under `key`, when present and valid.
-    func number(_ key: String) -> Double? { self[key]?.text.flatMap { Double($0) } }
+    public func number(_ key: String) -> Double? { self[key]?.text.flatMap { Double($0) } }
 
     /// The boolean under `key`, when present and valid.
-    func boolean(_ key: String) -> Bool? { self[key]?.text.flatMap(YAMLValue.booleanValue) }
+    public func boolean(_ key: String) -> Bool? { self[key]?.text.flatMap(YAMLValue.booleanValue) }
 
     /// The date under `key`, when present and valid.
-    func date(_ key: String) -> LocalDateTime? { self[key]?.text.flatMap(LocalDateTime.init(parsing:)) }
+    public func date(_ key: String) -> LocalDateTime? { self[key]?.text.flatMap(LocalDateTime.init(parsing:)) }
 }

@@ -222,6 +222,8 @@ public struct Defaults: Sendable {
     public var examples = CountRange(min: 3, max: 3)
     /// Starter questions per coach.
     public var starterQuestions = CountRange(min: 3, max: 3)
+    /// Fixed replies for when no model answers.
+    public var cannedReplies: [String] = []
     /// The `defaults:` mapping, when present.
     public var value: YAMLValue?
 

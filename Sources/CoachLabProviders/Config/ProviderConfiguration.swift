@@ -34,6 +34,8 @@ public struct ProviderConfiguration: Sendable, Hashable {
     public var chain: [String]
     /// Canned replies.
     public var replies: [String]
+    /// For canned: a pack whose `defaults.cannedReplies` to use.
+    public var pack: String?
     /// Mock latency in seconds.
     public var latency: Double
     /// Where it was configured, for messages.
@@ -81,6 +83,7 @@ public struct ProviderConfiguration: Sendable, Hashable {
         ])), "Prices for cost reports."),
         FieldSpec("chain", .list(.string), "For fallback: provider ids, tried in order."),
         FieldSpec("replies", .list(.text), "For canned: the replies."),
+        FieldSpec("pack", .string, "For canned: a pack folder whose defaults.cannedReplies are the replies."),
         FieldSpec("latencyMs", .integer, "For mock: simulated latency."),
     ])
 

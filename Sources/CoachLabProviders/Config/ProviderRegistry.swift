@@ -56,6 +56,7 @@ public struct ProviderRegistry: Sendable {
             }
             configuration.chain = (item["chain"]?.items ?? []).compactMap(\.text)
             configuration.replies = (item["replies"]?.items ?? []).compactMap(\.text)
+            configuration.pack = item["pack"]?.text
             configuration.latency = Double(item["latencyMs"]?.text.flatMap { Int($0) } ?? 0) / 1000
             diagnostics += problems(configuration, item: item)
             configurations.append(configuration)
@@ -89,7 +90,7 @@ public struct ProviderRegistry: Sendable {
         if configuration.kind == .fallback, configuration.chain.isEmpty {
             problems.append(.error("fallback '\(configuration.id)' needs a chain of provider ids", at: location))
         }
-        if configuration.kind == .canned, configuration.replies.isEmpty {
+        if configuration.kind == .canned, configuration.replies.isEmpty, configuration.pack == nil {
             problems.append(.error("canned provider '\(configuration.id)' needs replies", at: location))
         }
         return problems
@@ -168,13 +169,26 @@ public struct ProviderRegistry: Sendable {
             return MockProvider(id: configuration.id, model: configuration.model.isEmpty ? MockProvider.modelName : configuration.model,
                                 latency: configuration.latency)
         case .canned:
-            return try CannedProvider(id: configuration.id, replies: configuration.replies)
+            var replies = configuration.replies
+            if replies.isEmpty, let pack = configuration.pack {
+                do { replies = try PackLoader().load(pack).get().defaults.cannedReplies } catch {
+                    throw ProviderError(.configuration, provider: configuration.id, message: "cannot load pack '\(pack)': \(error)")
+                }
+            }
+            return try CannedProvider(id: configuration.id, replies: replies)
         case .fallback:
             guard depth < 4 else {
                 throw ProviderError(.configuration, provider: configuration.id, message: "fallback chains nest too deeply (a cycle?)")
             }
-            let links = try configuration.chain.map { id in
-                try provider(try self.configuration(for: id), transport: transport, retry: retry, sleep: sleep, depth: depth + 1)
+            // A link that cannot be built (a missing key) is a link that fails: the chain moves on,
+            // as an app falls back when its first provider is unavailable.
+            let links: [any ChatProvider] = try configuration.chain.map { id in
+                let link = try self.configuration(for: id)
+                do {
+                    return try provider(link, transport: transport, retry: retry, sleep: sleep, depth: depth + 1)
+                } catch let error as ProviderError where error.code == .configuration && link.kind != .fallback {
+                    return UnavailableProvider(id: link.id, model: link.model, error: error)
+                }
             }
             return try FallbackProvider(id: configuration.id, links: links)
         case .openai, .openaiCompatible, .anthropic, .gemini, .proxy:
@@ -217,5 +231,18 @@ enum PackCheckerProxy {
         case .sequence(let items, _): return items.flatMap(texts(in:))
         case .mapping(let entries, _): return entries.flatMap { texts(in: $0.value) }
         }
+    }
+}
+
+/// A provider that cannot be used (its key is missing): every call fails with the reason.
+struct UnavailableProvider: ChatProvider {
+    let id: String
+    let model: String
+    let error: ProviderError
+
+    func complete(_ request: ChatRequest) async throws -> ProviderReply { throw error }
+
+    func stream(_ request: ChatRequest) -> AsyncThrowingStream<StreamEvent, Error> {
+        AsyncThrowingStream { $0.finish(throwing: error) }
     }
 }

@@ -171,6 +171,7 @@ public struct FallbackProvider: ChatProvider {
             let task = Task {
                 var failures: [ProviderError] = []
                 for link in links {
+                    var yielded = false
                     do {
                         for try await event in link.stream(linkRequest(request, for: link)) {
                             switch event {
@@ -179,13 +180,16 @@ public struct FallbackProvider: ChatProvider {
                                 continuation.yield(.finished(reply))
                                 continuation.finish()
                                 return
-                            case .delta, .restarted:
+                            case .delta:
+                                yielded = true
+                                continuation.yield(event)
+                            case .restarted:
                                 continuation.yield(event)
                             }
                         }
                     } catch let error as ProviderError {
                         failures.append(error)
-                        continuation.yield(.restarted(reason: error))
+                        if yielded { continuation.yield(.restarted(reason: error)) }
                     } catch {
                         continuation.finish(throwing: error)
                         return

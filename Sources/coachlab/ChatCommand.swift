@@ -1,0 +1,136 @@
+import ArgumentParser
+import CoachLab
+import CoachLabProviders
+import Foundation
+
+/// `coachlab chat`: talk to a compiled persona through any provider.
+struct ChatCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chat",
+        abstract: "Chat with a compiled persona; replies stream and guardrail flags are shown.",
+        discussion: """
+        Each user message is screened (stage 1) and compiled into the prompt, so a flagged message
+        gets the pack's risk alert, as in the app. Type /quit (or end input) to stop. Without a
+        terminal, turns are read from standard input, one per line.
+
+        Examples:
+          coachlab chat personas/betterone --topic goal-setting --provider mock
+          printf 'Hi\\nDo I have ADHD?\\n' | coachlab chat personas/betterone --topic focus --provider mock
+          coachlab chat personas/luna --now 2026-03-01T03:10:00-05:00 --provider luna --save fixtures/luna/night.yaml
+        """
+    )
+
+    @Argument(help: "The pack folder.")
+    var pack: String
+    @OptionGroup var input: CompileInputOptions
+    @OptionGroup var provider: ProviderOptions
+    @Option(help: "Save the transcript as a fixture YAML file when the chat ends.")
+    var save: String?
+    @Flag(help: "Wait for whole replies instead of streaming.")
+    var noStream = false
+
+    func validate() throws {
+        if provider.providers.count > 1 { throw ValidationError("chat talks to one provider; name one --provider") }
+    }
+
+    func run() async throws {
+        let compiler = try Compiler(pack: PackLoader().load(pack).get())
+        let inputs = try input.inputs(for: compiler.pack)
+        let resolved = try ResolvedInputs(inputs, pack: compiler.pack)
+        let registry = try provider.registry()
+        guard let configuration = try provider.configurations(in: registry).first else { return }
+        let chatProvider: any ChatProvider
+        do { chatProvider = try registry.provider(configuration) } catch let error as ProviderError {
+            Terminal.error("error: \(error)")
+            throw ExitCode(Exit.infrastructure)
+        }
+        let speaker = resolved.coach.flatMap { $0.value.located("name")?.value }
+            ?? compiler.pack.persona?.located("name")?.value ?? compiler.pack.name
+        let interactive = isatty(STDIN_FILENO) != 0
+        if interactive {
+            Terminal.error("Chatting with \(speaker) (\(compiler.pack.name)) via \(configuration.id). /quit to stop.")
+        }
+        var history: [ChatMessage] = []
+        var turns: [(user: String, reply: String)] = []
+        var failures = 0
+        while true {
+            if interactive { Terminal.out("you> ", terminator: "") }
+            guard let line = readLine() else { break }
+            let message = line.trimmingCharacters(in: .whitespaces)
+            if message.isEmpty { continue }
+            if message == "/quit" || message == "/exit" { break }
+            if !interactive { Terminal.out("you> \(message)") }
+
+            var turnInputs = resolved
+            turnInputs.screen = message
+            let prompt = compiler.compile(turnInputs, variant: inputs.variant)
+            for flag in prompt.screening?.flags ?? [] {
+                Terminal.out("  [guardrail] \(flag.ruleTitle) (\(flag.ruleId)), stage \(flag.stage) \(flag.kind.rawValue) "
+                    + "\"\(flag.excerpt)\"\(flag == prompt.screening?.decision ? ", risk alert added" : "")")
+            }
+            let request = ChatRequest(system: prompt.system, messages: history + [ChatMessage(.user, message)])
+            Terminal.out("\(speaker.lowercased())> ", terminator: "")
+            do {
+                let reply: ProviderReply
+                if noStream {
+                    reply = try await chatProvider.complete(request)
+                    Terminal.out(reply.text, terminator: "")
+                } else {
+                    reply = try await streamReply(chatProvider.stream(request))
+                }
+                Terminal.out("")
+                let fallback = reply.fellBackFrom.isEmpty ? "" : " after " + reply.fellBackFrom.joined(separator: ", ") + " failed"
+                Terminal.error(String(format: "  (%@%@ · %@ · %.2f s%@ · %d→%d tokens%@)", reply.provider, fallback, reply.model, reply.latency,
+                                      reply.timeToFirstToken.map { String(format: " · first token %.2f s", $0) } ?? "",
+                                      reply.usage.inputTokens, reply.usage.outputTokens, reply.usage.estimated ? " est." : ""))
+                history += [ChatMessage(.user, message), ChatMessage(.assistant, reply.text)]
+                turns.append((message, reply.text))
+            } catch let error as ProviderError {
+                Terminal.out("")
+                Terminal.error("error: \(error)")
+                failures += 1
+            }
+        }
+        if let save {
+            try Files.write(fixture(turns: turns, inputs: inputs), to: save)
+            Terminal.error("saved \(turns.count) turns to \(save)")
+        }
+        if failures > 0 && turns.isEmpty { throw ExitCode(Exit.infrastructure) }
+    }
+
+    private func streamReply(_ stream: AsyncThrowingStream<StreamEvent, Error>) async throws -> ProviderReply {
+        for try await event in stream {
+            switch event {
+            case .delta(let piece): Terminal.out(piece, terminator: "")
+            case .restarted(let reason): Terminal.out("\n  [\(reason.provider): \(reason.code); starting the reply again] ", terminator: "")
+            case .finished(let reply): return reply
+            }
+        }
+        throw ProviderError(.streamInterrupted, provider: provider.providers.first ?? "mock", message: "the stream ended early")
+    }
+
+    /// The transcript as a fixture: its target, inputs and turns with recorded replies.
+    private func fixture(turns: [(user: String, reply: String)], inputs: CompileInputs) -> String {
+        func quoted(_ text: String) -> String { JSONValue.string(text).text }
+        var lines = ["# Recorded with coachlab chat.", "fixture:", "  id: \(quoted(Paths.stem(save ?? "chat")))",
+                     "  pack: \(quoted(pack))"]
+        for (key, value) in [("coach", inputs.coach), ("topic", inputs.topic), ("intent", inputs.intent), ("profile", inputs.profile),
+                             ("memory", inputs.memory), ("context", inputs.context), ("now", inputs.now?.description)] {
+            if let value { lines.append("  \(key): \(quoted(value))") }
+        }
+        lines.append("turns:")
+        for turn in turns {
+            lines.append("  - user: \(quoted(turn.user))")
+            lines.append("    reply: \(quoted(turn.reply))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+enum Paths {
+    /// A file name without folders and extension.
+    static func stem(_ path: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        return (name as NSString).deletingPathExtension
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import CoachLabMockServer
+import Foundation
+
+/// `coachlab serve-mock`: the mock coach behind every provider's wire protocol.
+struct ServeMockCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve-mock",
+        abstract: "Serve the mock coach over the OpenAI, Anthropic, Gemini and proxy protocols.",
+        discussion: """
+        Point an app or an official SDK at it by changing only the base URL:
+          OpenAI / compatible  http://127.0.0.1:PORT/v1      (POST /v1/chat/completions)
+          Anthropic            http://127.0.0.1:PORT         (POST /v1/messages)
+          Gemini               http://127.0.0.1:PORT         (POST /v1beta/models/{model}:generateContent, :streamGenerateContent)
+          TicBuddy proxy       http://127.0.0.1:PORT         (POST /api/chat)
+        Replies are the mock coach's (deterministic; see docs/providers.md); streaming follows each protocol.
+
+        Faults: --fault KIND[:TIMES] (repeatable, applied in order) or the request header
+        'x-coachlab-fault: KIND'. Kinds: 429, 500, 529, 401, quota, context, cut, malformed, slow, stream-error.
+        The header 'x-coachlab-mock-reply: TEXT' scripts the reply.
+        """
+    )
+
+    @Option(help: "The port; 0 picks a free one.")
+    var port = 8080
+    @Option(help: "The address to bind.")
+    var host = "127.0.0.1"
+    @Option(help: "Milliseconds before every response.")
+    var latencyMs = 0
+    @Option(help: "Milliseconds between stream events.")
+    var chunkDelayMs = 0
+    @Option(help: "Milliseconds a 'slow' fault waits before the first byte.")
+    var slowMs = 2000
+    @Option(help: "Milliseconds a 429 asks clients to wait (retry-after-ms).")
+    var retryAfterMs = 100
+    @Option(help: "A fault to inject: KIND or KIND:TIMES (then normal answers).")
+    var fault: [String] = []
+
+    func validate() throws {
+        for text in fault where MockFaultRule(parsing: text) == nil {
+            throw ValidationError("unknown fault '\(text)'; kinds: " + MockFault.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535") }
+    }
+
+    func run() async throws {
+        let configuration = MockServerConfiguration(host: host, port: port, latency: Double(latencyMs) / 1000,
+                                                    chunkDelay: Double(chunkDelayMs) / 1000, slowDelay: Double(slowMs) / 1000,
+                                                    retryAfterMilliseconds: retryAfterMs,
+                                                    faults: fault.compactMap(MockFaultRule.init(parsing:)))
+        let host = self.host
+        try await MockServer(configuration: configuration).run { port in
+            Terminal.error("serve-mock listening on http://\(host):\(port) (OpenAI-compatible base URL: http://\(host):\(port)/v1)")
+        }
+    }
+}
