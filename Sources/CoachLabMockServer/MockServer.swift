@@ -11,7 +11,7 @@ import NIOCore
 /// the mock coach. An official SDK works against it with only its base URL changed.
 ///
 /// Paths: `POST /v1/chat/completions`, `POST /v1/messages`,
-/// `POST /v1beta/models/{model}:generateContent`, `…:streamGenerateContent?alt=sse`,
+/// `POST /v1beta/models/{model}:generateContent` and `…:streamGenerateContent?alt=sse` (and the same under `/v1`),
 /// `POST /api/chat`, and `GET /v1/models`, `GET /health`.
 public struct MockServer: Sendable {
     /// The settings.
@@ -36,17 +36,10 @@ public struct MockServer: Sendable {
         router.post("/v1/chat/completions") { request, _ in try await handle(request, protocol: .openai) }
         router.post("/v1/messages") { request, _ in try await handle(request, protocol: .anthropic) }
         router.post("/api/chat") { request, _ in try await handle(request, protocol: .proxy) }
-        router.post("/v1beta/models/:target") { request, context in
-            let target = context.parameters.get("target") ?? ""
-            guard let colon = target.lastIndex(of: ":") else {
-                return Self.json(404, ["error": ["code": 404, "message": "unknown method", "status": "NOT_FOUND"]])
+        for version in ["v1beta", "v1"] {  // Gemini serves both API versions; google-genai uses v1
+            router.post("/\(version)/models/:target") { request, context in
+                try await handleGemini(request, target: context.parameters.get("target") ?? "")
             }
-            let model = String(target[..<colon])
-            let action = target[target.index(after: colon)...]
-            guard action == "generateContent" || action == "streamGenerateContent" else {
-                return Self.json(404, ["error": ["code": 404, "message": .string("unknown method \(action)"), "status": "NOT_FOUND"]])
-            }
-            return try await handle(request, protocol: .gemini(model: model, stream: action == "streamGenerateContent"))
         }
         var quietLogger = logger ?? Logger(label: "coachlab.serve-mock")
         if logger == nil { quietLogger.logLevel = .warning }
@@ -56,6 +49,18 @@ public struct MockServer: Sendable {
                               onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
                               logger: quietLogger)
         try await app.run()
+    }
+
+    private func handleGemini(_ request: Request, target: String) async throws -> Response {
+        guard let colon = target.lastIndex(of: ":") else {
+            return Self.json(404, ["error": ["code": 404, "message": "unknown method", "status": "NOT_FOUND"]])
+        }
+        let model = String(target[..<colon])
+        let action = target[target.index(after: colon)...]
+        guard action == "generateContent" || action == "streamGenerateContent" else {
+            return Self.json(404, ["error": ["code": 404, "message": .string("unknown method \(action)"), "status": "NOT_FOUND"]])
+        }
+        return try await handle(request, protocol: .gemini(model: model, stream: action == "streamGenerateContent"))
     }
 
     private func handle(_ incoming: Request, protocol wire: MockProtocol) async throws -> Response {

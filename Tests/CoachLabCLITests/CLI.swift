@@ -28,7 +28,8 @@ enum CLI {
         return root + "/.build/debug/coachlab"
     }()
 
-    static func run(_ arguments: [String], in directory: String = root, environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], in directory: String = root, environment: [String: String] = [:],
+                    stdin: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
@@ -37,7 +38,11 @@ enum CLI {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
         try process.run()
+        input.fileHandleForWriting.write(Data((stdin ?? "").utf8))
+        try input.fileHandleForWriting.close()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

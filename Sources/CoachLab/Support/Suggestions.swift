@@ -5,7 +5,10 @@ enum Suggestions {
         let lowered = word.lowercased()
         var best: (String, Int)?
         for candidate in candidates {
-            let distance = editDistance(lowered, candidate.lowercased())
+            let other = candidate.lowercased()
+            // A word that is the start of a known name ("apiKey" for "apiKeyEnv") is a likely slip.
+            let prefixed = lowered.count >= 3 && other.count - lowered.count <= 4 && other.hasPrefix(lowered)
+            let distance = prefixed ? 1 : editDistance(lowered, other)
             let limit = max(2, min(word.count, candidate.count) / 3)
             guard distance <= limit else { continue }
             if best == nil || distance < best!.1 || (distance == best!.1 && candidate < best!.0) {

@@ -61,7 +61,7 @@ public struct ProviderRegistry: Sendable {
             diagnostics += problems(configuration, item: item)
             configurations.append(configuration)
         }
-        let ids = Set(configurations.map(\.id))
+        let ids = Set((root["providers"]?.items ?? []).compactMap { $0["id"]?.text })
         for configuration in configurations where configuration.kind == .fallback {
             for (index, link) in configuration.chain.enumerated() where !ids.contains(link) && link != "mock" {
                 let location = root["providers"]?.items?.first { $0["id"]?.text == configuration.id }?["chain"]?.items?[index].location

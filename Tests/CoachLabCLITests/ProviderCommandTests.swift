@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+@Suite struct ChatCommandTests {
+    @Test func pipedStdinStreamsRepliesAndShowsFlags() throws {
+        let input = "I want to set goals but I have like 15 things.\nDo I have ADHD? I can't focus on anything.\n"
+        let result = try CLI.run(["chat", "personas/betterone", "--topic", "goal-setting", "--intent", "next_step", "--provider", "mock"],
+                                 stdin: input)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("you> Do I have ADHD? I can't focus on anything."))
+        #expect(lines.contains { $0.hasPrefix("  [guardrail] No mental health diagnosis (no-diagnosis), stage 1 keyword \"Do I have ADHD\"") })
+        let replies = lines.filter { $0.hasPrefix("simon> ") }
+        #expect(replies.count == 2)
+        #expect(replies[0] == "simon> It sounds like you want to set goals but you have like 15 things. What feels like the most useful next step for you?")
+        #expect(replies[1].contains("qualified professional"))
+        #expect(!lines.contains { $0.contains("[guardrail]") && $0.contains("15 things") })
+        #expect(result.stderr.contains("(mock · coachlab-mock-1"))
+    }
+
+    @Test func savesTheTranscriptAsAFixture() throws {
+        let path = try CLI.temporaryDirectory() + "/night.yaml"
+        let result = try CLI.run(["chat", "personas/luna", "--now", "2026-03-01T03:10:00-05:00", "--provider", "mock", "--save", path],
+                                 stdin: "I can't sleep.\n")
+        #expect(result.status == 0)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("  pack: \"personas/luna\""))
+        #expect(text.contains("  now: \"2026-03-01T03:10:00-05:00\""))
+        #expect(text.contains("  - user: \"I can't sleep.\""))
+        #expect(text.contains("    reply: \"It sounds like you can't sleep. What feels like the most useful next step for you?\""))
+    }
+
+    @Test func lunaFallsBackToCannedRepliesWithoutAKey() throws {
+        let result = try CLI.run(["chat", "personas/luna", "--provider", "luna"], environment: ["GEMINI_API_KEY": ""],
+                                 stdin: "Are you there?\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("luna-canned after luna-gemini failed"))
+        let luna = try String(contentsOfFile: CLI.root + "/personas/luna/pack.yaml", encoding: .utf8)
+        let reply = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("luna> ") }).dropFirst("luna> ".count)
+        #expect(luna.contains(String(reply)))
+    }
+
+    @Test func anUnknownProviderIsAUsageError() throws {
+        let result = try CLI.run(["chat", "personas/luna", "--provider", "gemni-flash"], stdin: "")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("did you mean 'gemini-flash'?"))
+    }
+
+    @Test func aMissingKeyIsAClearErrorThatNamesTheVariable() throws {
+        let result = try CLI.run(["chat", "personas/luna", "--provider", "openai:gpt-4o-mini"], environment: ["OPENAI_API_KEY": ""],
+                                 stdin: "hi\n")
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("OPENAI_API_KEY is not set"))
+    }
+}
+
+@Suite struct ProvidersCommandTests {
+    @Test func listsProvidersAndKeyPresenceButNeverTheKey() throws {
+        let key = "sk-proj-THISISAFAKEKEYFORTESTS0123456789"
+        let result = try CLI.run(["providers"], environment: ["OPENAI_API_KEY": key, "ANTHROPIC_API_KEY": ""])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("openai-gpt-4o "))
+        #expect(result.stdout.contains("key present ($OPENAI_API_KEY)"))
+        #expect(result.stdout.contains("key missing: set $ANTHROPIC_API_KEY"))
+        #expect(result.stdout.contains("→ luna-gemini → luna-canned"))
+        #expect(!result.stdout.contains(key) && !result.stderr.contains(key))
+    }
+
+    @Test func invalidConfigurationIsLocated() throws {
+        let directory = try CLI.temporaryDirectory()
+        try """
+            providers:
+              - id: a
+                kind: opneai
+                model: m
+              - id: b
+                kind: fallback
+                chain: [a, missing]
+              - id: c
+                kind: openai
+                model: gpt
+                apiKey: sk-proj-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+            """.write(toFile: directory + "/providers.yaml", atomically: true, encoding: .utf8)
+        let result = try CLI.run(["providers"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("providers.yaml:3:11: error: 'kind' in provider must be one of"))
+        #expect(result.stderr.contains("did you mean 'openai'?"))
+        #expect(result.stderr.contains("providers.yaml:7:16: error: fallback 'b' names provider 'missing'"))
+        #expect(result.stderr.contains("providers.yaml:11:5: error: unknown key 'apiKey' in provider"))
+        #expect(result.stderr.contains("did you mean 'apiKeyEnv'?"))
+        #expect(!result.stderr.contains("names provider 'a'"))
+        #expect(result.stderr.contains("this looks like an API key"))
+        #expect(!result.stderr.contains("AAAAAAAAAAAAAAAAAAAA"))
+    }
+}
+
+@Suite struct ServeMockCommandTests {
+    @Test func servesTheOpenAIProtocolToCoachLabsOwnClient() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["serve-mock", "--port", "0"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        defer { process.terminate() }
+        var port: String?
+        var buffer = Data()
+        let deadline = Date().addingTimeInterval(10)
+        while port == nil, Date() < deadline {
+            buffer.append(err.fileHandleForReading.availableData)
+            let text = String(decoding: buffer, as: UTF8.self)
+            if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                port = String(text[range].split(separator: ":")[1])
+            }
+        }
+        let found = try #require(port)
+        // CoachLab's own OpenAI-compatible provider, through chat, against the served protocol.
+        let result = try CLI.run(["chat", "personas/betterone", "--provider", "openai-compatible:coachlab-mock-1",
+                                  "--base-url", "http://127.0.0.1:\(found)/v1"], stdin: "I feel stuck.\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("simon> It sounds like you feel stuck."))
+        #expect(!result.stderr.contains("est."))  // usage came from the server
+        #expect(try CLI.run(["serve-mock", "--fault", "nope"]).status == 2)
+    }
+}

@@ -1,0 +1,60 @@
+import CoachLab
+import CoachLabProviders
+import Foundation
+import Testing
+
+/// The live path against a real model server on loopback (llama.cpp's OpenAI-compatible
+/// server; `scripts/local-llm.sh`). `.ci/run` starts it and sets COACHLAB_LIVE_BASE_URL;
+/// elsewhere these tests are skipped, and say so.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["COACHLAB_LIVE_BASE_URL"] != nil,
+                "set COACHLAB_LIVE_BASE_URL to a local OpenAI-compatible server (scripts/local-llm.sh start)"))
+struct LiveModelTests {
+    let provider: HTTPProvider = {
+        let base = ProcessInfo.processInfo.environment["COACHLAB_LIVE_BASE_URL"] ?? ""
+        let model = ProcessInfo.processInfo.environment["COACHLAB_LIVE_MODEL"] ?? "gemma-3-270m"
+        return HTTPProvider(id: "live", wire: OpenAIWire(legacyMaxTokens: true), baseURL: base, apiKey: nil,
+                            defaults: GenerationSettings(model: model, temperature: 0.7, maxTokens: 48, timeout: 120))
+    }()
+
+    func request() throws -> ChatRequest {
+        let compiler = try Compiler(pack: PackLoader().load("personas/betterone").get())
+        let prompt = try compiler.compile(CompileInputs(topic: "goal-setting", intent: "next_step", profile: "freelance-designer"))
+        return ChatRequest(system: prompt.system, messages: [ChatMessage(.user, "I have 15 goals and don't know where to start.")])
+    }
+
+    @Test func completesACompiledPrompt() async throws {
+        let reply = try await provider.complete(request())
+        #expect(!reply.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        #expect([FinishReason.stop, .length].contains(reply.finishReason))
+        #expect(reply.usage.inputTokens > 100)  // the compiled prompt reached the model
+        #expect(!reply.usage.estimated)
+    }
+
+    @Test func streamsACompiledPrompt() async throws {
+        var pieces = 0
+        var final: ProviderReply?
+        let streamed = provider.stream(try request())
+        for try await event in streamed {
+            switch event {
+            case .delta: pieces += 1
+            case .restarted: pieces = 0
+            case .finished(let reply): final = reply
+            }
+        }
+        let reply = try #require(final)
+        #expect(pieces > 1)
+        #expect(!reply.text.isEmpty)
+        #expect(reply.timeToFirstToken != nil)
+    }
+
+    @Test func aTooLongPromptFailsFastAsContextLength() async throws {
+        var long = try request()
+        long.system = String(repeating: "Keep every reply short and kind. ", count: 2500)
+        do {
+            _ = try await provider.complete(long)
+            Issue.record("a prompt beyond the 4096-token context was accepted")
+        } catch let error as ProviderError {
+            #expect(error.code == .contextLength || error.code == .invalidRequest, "\(error)")
+        }
+    }
+}
