@@ -12,14 +12,16 @@ struct LiveModelTests {
     let provider: HTTPProvider = {
         let base = ProcessInfo.processInfo.environment["COACHLAB_LIVE_BASE_URL"] ?? ""
         let model = ProcessInfo.processInfo.environment["COACHLAB_LIVE_MODEL"] ?? "gemma-3-270m"
-        return HTTPProvider(id: "live", wire: OpenAIWire(legacyMaxTokens: true), baseURL: base, apiKey: nil,
-                            defaults: GenerationSettings(model: model, temperature: 0.7, maxTokens: 48, timeout: 120))
+        // Greedy decoding keeps a base model's replies reproducible; Gemma's template drops
+        // system messages, so the prompt travels in the first user turn (systemRole: user).
+        return HTTPProvider(id: "live", wire: OpenAIWire(legacyMaxTokens: true, systemAsUser: true), baseURL: base, apiKey: nil,
+                            defaults: GenerationSettings(model: model, temperature: 0, maxTokens: 48, timeout: 120))
     }()
 
     func request() throws -> ChatRequest {
         let compiler = try Compiler(pack: PackLoader().load("personas/betterone").get())
         let prompt = try compiler.compile(CompileInputs(topic: "goal-setting", intent: "next_step", profile: "freelance-designer"))
-        return ChatRequest(system: prompt.system, messages: [ChatMessage(.user, "I have 15 goals and don't know where to start.")])
+        return ChatRequest(system: prompt.system, messages: [ChatMessage(.user, "I have 15 goals and don't know where to start. What should I do first?")])
     }
 
     @Test func completesACompiledPrompt() async throws {

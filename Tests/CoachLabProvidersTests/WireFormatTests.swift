@@ -27,6 +27,13 @@ import Testing
         #expect(header(spec, "authorization") == nil)
     }
 
+    @Test func theSystemPromptCanTravelInTheFirstUserMessage() {
+        let spec = OpenAIWire(legacyMaxTokens: true, systemAsUser: true).request(Self.request, model: "gemma", stream: false,
+                                                                                 baseURL: "http://x/v1", apiKey: nil)
+        #expect(body(spec).contains(#""messages":[{"content":"You are Simon.\n\nHi","role":"user"},{"content":"Hello.","role":"assistant"}"#))
+        #expect(!body(spec).contains(#""role":"system""#))
+    }
+
     @Test func anthropicHasATopLevelSystemAndTheVersionHeader() {
         var request = Self.request
         request.settings.maxTokens = nil

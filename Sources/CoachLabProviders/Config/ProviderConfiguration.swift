@@ -38,6 +38,8 @@ public struct ProviderConfiguration: Sendable, Hashable {
     public var pack: String?
     /// Mock latency in seconds.
     public var latency: Double
+    /// Whether the system prompt travels as part of the first user message (`systemRole: user`).
+    public var systemAsUser = false
     /// Where it was configured, for messages.
     public var location: SourceLocation?
 
@@ -85,6 +87,8 @@ public struct ProviderConfiguration: Sendable, Hashable {
         FieldSpec("replies", .list(.text), "For canned: the replies."),
         FieldSpec("pack", .string, "For canned: a pack folder whose defaults.cannedReplies are the replies."),
         FieldSpec("latencyMs", .integer, "For mock: simulated latency."),
+        FieldSpec("systemRole", .oneOf(["system", "user"]),
+                  "OpenAI and compatible: send the system prompt as a system message (default), or fold it into the first user message for models whose chat template drops system messages."),
     ])
 
     /// The spec of providers.yaml.

@@ -39,10 +39,10 @@ public enum ProviderKind: String, Sendable, CaseIterable, Hashable {
     }
 
     /// The wire format of a remote kind.
-    var wire: (any WireFormat)? {
+    func wire(systemAsUser: Bool = false) -> (any WireFormat)? {
         switch self {
-        case .openai: OpenAIWire(legacyMaxTokens: false)
-        case .openaiCompatible: OpenAIWire(legacyMaxTokens: true)
+        case .openai: OpenAIWire(legacyMaxTokens: false, systemAsUser: systemAsUser)
+        case .openaiCompatible: OpenAIWire(legacyMaxTokens: true, systemAsUser: systemAsUser)
         case .anthropic: AnthropicWire()
         case .gemini: GeminiWire()
         case .proxy: AnthropicWire(proxy: true)

@@ -57,6 +57,7 @@ public struct ProviderRegistry: Sendable {
             configuration.chain = (item["chain"]?.items ?? []).compactMap(\.text)
             configuration.replies = (item["replies"]?.items ?? []).compactMap(\.text)
             configuration.pack = item["pack"]?.text
+            configuration.systemAsUser = item["systemRole"]?.text == "user"
             configuration.latency = Double(item["latencyMs"]?.text.flatMap { Int($0) } ?? 0) / 1000
             diagnostics += problems(configuration, item: item)
             configurations.append(configuration)
@@ -192,7 +193,7 @@ public struct ProviderRegistry: Sendable {
             }
             return try FallbackProvider(id: configuration.id, links: links)
         case .openai, .openaiCompatible, .anthropic, .gemini, .proxy:
-            guard let wire = configuration.kind.wire,
+            guard let wire = configuration.kind.wire(systemAsUser: configuration.systemAsUser),
                   let baseURL = configuration.baseURL ?? configuration.kind.defaultBaseURL else {
                 throw ProviderError(.configuration, provider: configuration.id, message: "no base URL configured")
             }

@@ -7,12 +7,24 @@ import Foundation
 public struct OpenAIWire: WireFormat {
     /// Whether to send `max_tokens` (compatible servers) rather than `max_completion_tokens`.
     public var legacyMaxTokens: Bool
+    /// Whether to fold the system prompt into the first user message, for servers whose chat
+    /// template has no system role and silently drops it (llama.cpp's `gemma` format).
+    public var systemAsUser: Bool
 
-    public init(legacyMaxTokens: Bool) { self.legacyMaxTokens = legacyMaxTokens }
+    public init(legacyMaxTokens: Bool, systemAsUser: Bool = false) {
+        self.legacyMaxTokens = legacyMaxTokens
+        self.systemAsUser = systemAsUser
+    }
 
     public func request(_ request: ChatRequest, model: String, stream: Bool, baseURL: String, apiKey: String?) -> HTTPRequestSpec {
-        var messages: [JSONValue] = [["role": "system", "content": .string(request.system)]]
-        messages += request.messages.map { ["role": .string($0.role.rawValue), "content": .string($0.content)] }
+        var history = request.messages
+        var messages: [JSONValue] = []
+        if systemAsUser, let first = history.firstIndex(where: { $0.role == .user }) {
+            history[first].content = request.system + "\n\n" + history[first].content
+        } else {
+            messages.append(["role": "system", "content": .string(request.system)])
+        }
+        messages += history.map { ["role": .string($0.role.rawValue), "content": .string($0.content)] }
         var body: [String: JSONValue] = ["model": .string(model), "messages": .array(messages)]
         let settings = request.settings
         if let temperature = settings.temperature { body["temperature"] = .number(temperature) }
