@@ -63,7 +63,7 @@ let package = Package(
         // A release-build benchmark that prints its figures; it asserts nothing.
         .executableTarget(
             name: "coachlab-bench",
-            dependencies: ["CoachLab"],
+            dependencies: ["CoachLab", "CoachLabProviders"],
             path: "Benchmarks/coachlab-bench"
         ),
         .testTarget(

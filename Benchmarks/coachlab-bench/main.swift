@@ -1,10 +1,13 @@
 // Benchmarks that report figures and assert nothing. Build and run in release:
 //
 //   swift run -c release coachlab-bench [--iterations N]
-//
-// "lint+compile" loads and checks every shipped pack from disk, then compiles every
-// variant they declare: the work `coachlab lint` plus `coachlab compile --check` do.
+//       "lint+compile": loads and checks every shipped pack from disk, then compiles every
+//       variant they declare: the work of `coachlab lint` plus `coachlab compile --check`.
+//   swift run -c release coachlab-bench providers --base-url URL [--requests N] [--concurrency C]
+//       requests per second through CoachLab's OpenAI-compatible provider against a running
+//       `coachlab serve-mock` (scripts/bench-providers.sh compares it with wrk).
 import CoachLab
+import CoachLabProviders
 import Foundation
 
 func seconds(_ body: () throws -> Void) rethrows -> Double {
@@ -19,6 +22,46 @@ func median(_ values: [Double]) -> Double {
 }
 
 let arguments = CommandLine.arguments
+
+func option(_ name: String) -> String? {
+    arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+}
+
+if arguments.count > 1, arguments[1] == "providers" {
+    guard let base = option("--base-url") else {
+        FileHandle.standardError.write(Data("usage: coachlab-bench providers --base-url URL [--requests N] [--concurrency C]\n".utf8))
+        exit(2)
+    }
+    let requests = option("--requests").flatMap { Int($0) } ?? 2000
+    let concurrency = option("--concurrency").flatMap { Int($0) } ?? 8
+    let provider = HTTPProvider(id: "bench", wire: OpenAIWire(legacyMaxTokens: true), baseURL: base, apiKey: nil,
+                                defaults: GenerationSettings(model: "coachlab-mock-1", timeout: 30), retry: .none)
+    let request = ChatRequest(system: "You are Simon, a reflective coach.", messages: [ChatMessage(.user, "I feel stuck.")])
+    // Warm the connection pool.
+    for _ in 0..<concurrency { _ = try await provider.complete(request) }
+    let start = DispatchTime.now().uptimeNanoseconds
+    let failures = await withTaskGroup(of: Int.self) { group in
+        var next = 0
+        var failures = 0
+        for _ in 0..<min(concurrency, requests) {
+            group.addTask { (try? await provider.complete(request)) == nil ? 1 : 0 }
+            next += 1
+        }
+        while let failed = await group.next() {
+            failures += failed
+            if next < requests {
+                group.addTask { (try? await provider.complete(request)) == nil ? 1 : 0 }
+                next += 1
+            }
+        }
+        return failures
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    print(String(format: "coachlab provider: concurrency %d, %d requests, %d failed, %.0f requests/s, %.1f µs per request",
+                 concurrency, requests, failures, Double(requests) / seconds, seconds * 1e6 / Double(requests)))
+    exit(0)
+}
+
 let iterations = arguments.firstIndex(of: "--iterations").flatMap { Int(arguments[$0 + 1]) } ?? 50
 let root = FileManager.default.currentDirectoryPath
 let packs = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/personas")) ?? [])
