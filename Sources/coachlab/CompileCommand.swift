@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachLab
+import CoachLabProviders
 import Foundation
 
 /// `coachlab compile`: prints a pack's layered prompt, or writes and checks every variant.
@@ -34,6 +35,8 @@ struct CompileCommand: ParsableCommand {
     var screen: String?
     @Option(help: "Output format: text (the prompt as sent), json (layers, tokens, sources), markdown.")
     var format: Format = .text
+    @Option(help: "Print the exact wire body for a provider kind instead: openai, openai-compatible, anthropic, gemini, proxy. The user message is --screen's, or 'Hello'.")
+    var request: String?
 
     @Flag(help: "Compile every variant the pack declares (with --out).")
     var all = false
@@ -55,12 +58,32 @@ struct CompileCommand: ParsableCommand {
         var inputs = try input.inputs(for: compiler.pack)
         inputs.screen = screen ?? inputs.screen
         let prompt = try compiler.compile(inputs)
+        if let request {
+            return try printRequest(kind: request, prompt: prompt, message: inputs.screen ?? "Hello", pack: compiler.pack)
+        }
         switch format {
         case .text: Terminal.out(prompt.system)
         case .json: Terminal.out(prompt.jsonString(), terminator: "")
         case .markdown: Terminal.out(prompt.markdown(), terminator: "")
         }
         for warning in prompt.warnings { Terminal.error("warning: \(warning)") }
+    }
+
+    /// The body a provider of `kind` would receive, pretty-printed with sorted keys; the key
+    /// header is not part of it.
+    private func printRequest(kind name: String, prompt: CompiledPrompt, message: String, pack: Pack) throws {
+        guard let kind = ProviderKind(rawValue: name), kind.isRemote, let wire = kind.wire() else {
+            throw CoachLabError(usage: "--request takes openai, openai-compatible, anthropic, gemini or proxy, not '\(name)'")
+        }
+        let model = pack.defaults.value?["model"]?.located("model")?.value ?? "model"
+        let settings = GenerationSettings(model: model, temperature: pack.defaults.value?["model"]?.number("temperature"),
+                                          maxTokens: pack.defaults.value?["model"]?.integer("maxTokens"))
+        let spec = wire.request(ChatRequest(system: prompt.system, messages: [ChatMessage(.user, message)], settings: settings),
+                                model: model, stream: false, baseURL: kind.defaultBaseURL ?? "{baseURL}", apiKey: nil)
+        let object = try JSONSerialization.jsonObject(with: spec.body)
+        let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        Terminal.error("POST \(spec.url)")
+        Terminal.out(String(decoding: pretty, as: UTF8.self))
     }
 
     private func writeAll(to directory: String) throws {

@@ -124,3 +124,67 @@ import Testing
         #expect(try CLI.run(["serve-mock", "--fault", "nope"]).status == 2)
     }
 }
+
+@Suite struct SecretHandlingTests {
+    static let key = "sk-proj-KNOWNFAKEKEY-7f3a9c1e5b2d4f6a8c0e"
+
+    /// Runs serve-mock as a process, returns its port and a stopper.
+    static func serveMock(_ arguments: [String]) throws -> (port: String, process: Process) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["serve-mock", "--port", "0"] + arguments
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        var buffer = Data()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            buffer.append(err.fileHandleForReading.availableData)
+            let text = String(decoding: buffer, as: UTF8.self)
+            if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                return (String(text[range].split(separator: ":")[1]), process)
+            }
+        }
+        process.terminate()
+        throw CocoaError(.fileReadUnknown)
+    }
+
+    @Test func aKnownFakeKeyAppearsInNoOutputOrFile() throws {
+        let (port, server) = try Self.serveMock(["--fault", "401:1"])  // the first request is rejected, echoing the key
+        defer { server.terminate() }
+        let saved = try CLI.temporaryDirectory() + "/transcript.yaml"
+        let arguments = ["chat", "personas/betterone", "--topic", "focus", "--provider", "openai-compatible:coachlab-mock-1",
+                         "--base-url", "http://127.0.0.1:\(port)/v1", "--api-key-env", "COACHLAB_TEST_KEY", "--save", saved]
+        let result = try CLI.run(arguments, environment: ["COACHLAB_TEST_KEY": Self.key], stdin: "first try\nsecond try\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("authentication failed"))
+        #expect(result.stderr.contains("[redacted]"))
+        #expect(result.stdout.contains("simon> It sounds like second try."))
+        let file = try String(contentsOfFile: saved, encoding: .utf8)
+        for output in [result.stdout, result.stderr, file] {
+            #expect(!output.contains(Self.key))
+            #expect(!output.contains("KNOWNFAKEKEY"))
+        }
+        let providers = try CLI.run(["providers"], environment: ["OPENAI_API_KEY": Self.key])
+        #expect(!providers.stdout.contains("KNOWNFAKEKEY") && !providers.stderr.contains("KNOWNFAKEKEY"))
+    }
+}
+
+@Suite struct CompileRequestTests {
+    @Test(arguments: ["openai", "anthropic", "gemini", "proxy"])
+    func printsTheExactWireBody(_ kind: String) throws {
+        let result = try CLI.run(["compile", "personas/luna", "--variant", "three-am", "--request", kind, "--screen", "I can't sleep."])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let system: String?
+        switch kind {
+        case "openai": system = ((json["messages"] as? [[String: Any]])?.first?["content"]) as? String
+        case "gemini": system = (((json["systemInstruction"] as? [String: Any])?["parts"] as? [[String: Any]])?.first?["text"]) as? String
+        default: system = json["system"] as? String
+        }
+        #expect(system?.hasPrefix("# You are Luna") == true)
+        #expect(result.stdout.contains("I can't sleep."))
+        #expect(!result.stderr.isEmpty)  // the POST line
+    }
+}

@@ -39,7 +39,7 @@ public enum ProviderKind: String, Sendable, CaseIterable, Hashable {
     }
 
     /// The wire format of a remote kind.
-    func wire(systemAsUser: Bool = false) -> (any WireFormat)? {
+    public func wire(systemAsUser: Bool = false) -> (any WireFormat)? {
         switch self {
         case .openai: OpenAIWire(legacyMaxTokens: false, systemAsUser: systemAsUser)
         case .openaiCompatible: OpenAIWire(legacyMaxTokens: true, systemAsUser: systemAsUser)
