@@ -93,11 +93,7 @@ public struct AnthropicWire: WireFormat {
 
     struct Decoder: StreamDecoder {
         let provider: String
-        var text = ""
-        var inputTokens: Int?
-        var outputTokens: Int?
-        var raw: String?
-        var model: String?
+        var tally = StreamTally()
         var isDone = false
         var endsOnClose: Bool { false }
 
@@ -106,23 +102,19 @@ public struct AnthropicWire: WireFormat {
             let type = event.event ?? json["type"]?.string ?? ""
             switch type {
             case "message_start":
-                model = json["message"]?["model"]?.string
-                inputTokens = json["message"]?["usage"]?["input_tokens"]?.int
-                outputTokens = json["message"]?["usage"]?["output_tokens"]?.int
-            case "content_block_delta":
-                if json["delta"]?["type"]?.string == "text_delta", let piece = json["delta"]?["text"]?.string, !piece.isEmpty {
-                    text += piece
-                    return [piece]
-                }
+                tally.model = json["message"]?["model"]?.string
+                tally.inputTokens = json["message"]?["usage"]?["input_tokens"]?.int
+                tally.outputTokens = json["message"]?["usage"]?["output_tokens"]?.int
+            case "content_block_delta" where json["delta"]?["type"]?.string == "text_delta":
+                return tally.append(json["delta"]?["text"]?.string)
             case "message_delta":
-                raw = json["delta"]?["stop_reason"]?.string ?? raw
-                outputTokens = json["usage"]?["output_tokens"]?.int ?? outputTokens
+                tally.rawFinishReason = json["delta"]?["stop_reason"]?.string ?? tally.rawFinishReason
+                tally.outputTokens = json["usage"]?["output_tokens"]?.int ?? tally.outputTokens
             case "message_stop":
                 isDone = true
             case "error":
                 var error = AnthropicWire.error(json["error"], status: nil, headers: [], provider: provider)
-                if !error.code.isRetryable { throw error }
-                error.code = error.code == .overloaded ? .overloaded : .streamInterrupted
+                if error.code.isRetryable, error.code != .overloaded { error.code = .streamInterrupted }
                 throw error
             default:
                 break  // ping, content_block_start, content_block_stop
@@ -130,9 +122,6 @@ public struct AnthropicWire: WireFormat {
             return []
         }
 
-        var summary: DecodedReply {
-            DecodedReply(text: text, inputTokens: inputTokens, outputTokens: outputTokens, rawFinishReason: raw,
-                         finishReason: AnthropicWire.finishReason(raw), model: model)
-        }
+        var summary: DecodedReply { tally.summary(AnthropicWire.finishReason) }
     }
 }

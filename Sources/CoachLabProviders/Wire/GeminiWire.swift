@@ -96,11 +96,7 @@ public struct GeminiWire: WireFormat {
 
     struct Decoder: StreamDecoder {
         let provider: String
-        var text = ""
-        var inputTokens: Int?
-        var outputTokens: Int?
-        var raw: String?
-        var model: String?
+        var tally = StreamTally()
         var isDone: Bool { false }
         var endsOnClose: Bool { true }
 
@@ -111,20 +107,14 @@ public struct GeminiWire: WireFormat {
                 if failure.code.isRetryable { failure.code = .streamInterrupted }
                 throw failure
             }
-            model = json["modelVersion"]?.string ?? model
-            inputTokens = json["usageMetadata"]?["promptTokenCount"]?.int ?? inputTokens
-            outputTokens = json["usageMetadata"]?["candidatesTokenCount"]?.int ?? outputTokens
+            tally.model = json["modelVersion"]?.string ?? tally.model
+            tally.inputTokens = json["usageMetadata"]?["promptTokenCount"]?.int ?? tally.inputTokens
+            tally.outputTokens = json["usageMetadata"]?["candidatesTokenCount"]?.int ?? tally.outputTokens
             guard let candidate = json["candidates"]?[0] else { return [] }
-            raw = candidate["finishReason"]?.string ?? raw
-            let piece = GeminiWire.text(of: candidate)
-            guard !piece.isEmpty else { return [] }
-            text += piece
-            return [piece]
+            tally.rawFinishReason = candidate["finishReason"]?.string ?? tally.rawFinishReason
+            return tally.append(GeminiWire.text(of: candidate))
         }
 
-        var summary: DecodedReply {
-            DecodedReply(text: text, inputTokens: inputTokens, outputTokens: outputTokens, rawFinishReason: raw,
-                         finishReason: GeminiWire.finishReason(raw), model: model)
-        }
+        var summary: DecodedReply { tally.summary(GeminiWire.finishReason) }
     }
 }

@@ -84,11 +84,7 @@ public struct OpenAIWire: WireFormat {
 
     struct Decoder: StreamDecoder {
         let provider: String
-        var text = ""
-        var inputTokens: Int?
-        var outputTokens: Int?
-        var raw: String?
-        var model: String?
+        var tally = StreamTally()
         var isDone = false
         var endsOnClose: Bool { false }
 
@@ -102,21 +98,16 @@ public struct OpenAIWire: WireFormat {
                 throw ProviderError(.streamInterrupted, provider: provider,
                                     message: error["message"]?.string ?? error.text)
             }
-            model = json["model"]?.string ?? model
+            tally.model = json["model"]?.string ?? tally.model
             if let usage = json["usage"], usage != .null {
-                inputTokens = usage["prompt_tokens"]?.int ?? inputTokens
-                outputTokens = usage["completion_tokens"]?.int ?? outputTokens
+                tally.inputTokens = usage["prompt_tokens"]?.int ?? tally.inputTokens
+                tally.outputTokens = usage["completion_tokens"]?.int ?? tally.outputTokens
             }
             guard let choice = json["choices"]?[0] else { return [] }
-            if let finish = choice["finish_reason"]?.string { raw = finish }
-            guard let piece = choice["delta"]?["content"]?.string, !piece.isEmpty else { return [] }
-            text += piece
-            return [piece]
+            tally.rawFinishReason = choice["finish_reason"]?.string ?? tally.rawFinishReason
+            return tally.append(choice["delta"]?["content"]?.string)
         }
 
-        var summary: DecodedReply {
-            DecodedReply(text: text, inputTokens: inputTokens, outputTokens: outputTokens, rawFinishReason: raw,
-                         finishReason: OpenAIWire.finishReason(raw), model: model)
-        }
+        var summary: DecodedReply { tally.summary(OpenAIWire.finishReason) }
     }
 }

@@ -63,6 +63,28 @@ public protocol WireFormat: Sendable {
     func error(status: Int, headers: [HTTPHeader], body: Data, provider: String) -> ProviderError
 }
 
+/// What a stream has reported so far; each provider's decoder feeds one.
+struct StreamTally: Sendable {
+    var text = ""
+    var inputTokens: Int?
+    var outputTokens: Int?
+    var rawFinishReason: String?
+    var model: String?
+
+    /// Appends a text piece; returns it as the event's deltas (none when empty).
+    mutating func append(_ piece: String?) -> [String] {
+        guard let piece, !piece.isEmpty else { return [] }
+        text += piece
+        return [piece]
+    }
+
+    /// The whole reply, with the provider's finish-reason mapping.
+    func summary(_ finishReason: (String?) -> FinishReason) -> DecodedReply {
+        DecodedReply(text: text, inputTokens: inputTokens, outputTokens: outputTokens, rawFinishReason: rawFinishReason,
+                     finishReason: finishReason(rawFinishReason), model: model)
+    }
+}
+
 enum Wire {
     /// Encodes a JSON body with sorted keys, so equal requests are equal bytes.
     static func body(_ value: JSONValue) -> Data { value.data }
