@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "CoachLab", targets: ["CoachLab"]),
         .library(name: "CoachLabProviders", targets: ["CoachLabProviders"]),
         .library(name: "CoachLabMockServer", targets: ["CoachLabMockServer"]),
+        .library(name: "CoachLabEval", targets: ["CoachLabEval"]),
         .executable(name: "coachlab", targets: ["coachlab"]),
     ],
     dependencies: [
@@ -39,6 +40,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The eval runner: scheduling, concurrency, repeats, judge checks, reports.
+        .target(
+            name: "CoachLabEval",
+            dependencies: ["CoachLab", "CoachLabProviders"]
+        ),
         // serve-mock: one local server speaking every provider's wire protocol.
         .target(
             name: "CoachLabMockServer",
@@ -56,6 +62,7 @@ let package = Package(
                 "CoachLab",
                 "CoachLabProviders",
                 "CoachLabMockServer",
+                "CoachLabEval",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -75,6 +82,10 @@ let package = Package(
         .testTarget(
             name: "CoachLabProvidersTests",
             dependencies: ["CoachLab", "CoachLabProviders", "CoachLabMockServer"]
+        ),
+        .testTarget(
+            name: "CoachLabEvalTests",
+            dependencies: ["CoachLab", "CoachLabProviders", "CoachLabEval", "CoachLabMockServer"]
         ),
         .testTarget(
             name: "CoachLabCLITests",

@@ -16,6 +16,9 @@ enum Terminal {
     /// Whether stdout is a terminal, for colour.
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
 
+    /// Whether stderr is a terminal, for progress bars.
+    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+
     /// Colours `error:` and `warning:` in a diagnostic line when writing to a terminal.
     static func styled(_ diagnostic: String, colour: Bool) -> String {
         guard colour else { return diagnostic }

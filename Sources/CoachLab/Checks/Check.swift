@@ -1,0 +1,128 @@
+import Foundation
+
+/// One scorer for a reply: what it checks, its weight, and where it was written.
+public struct Check: Sendable, Hashable {
+    /// What a check tests, with its parameters.
+    public enum Kind: Sendable, Hashable {
+        /// The reply contains any (or all) of the phrases.
+        case contains([String], all: Bool, caseSensitive: Bool)
+        /// The reply contains none of the phrases.
+        case notContains([String], caseSensitive: Bool)
+        /// The reply matches (or does not match) a regular expression.
+        case regex(String, negate: Bool)
+        /// The reply starts with the text.
+        case startsWith(String)
+        /// The reply ends with the text.
+        case endsWith(String)
+        /// The reply's last sentence is a question.
+        case endsWithQuestion
+        /// A count (sentences, words, characters, questions) lies in a range.
+        case count(Metric, min: Int?, max: Int?)
+        /// No markdown: headers, lists, bold, tables or code fences.
+        case noMarkdown
+        /// The reply is JSON that satisfies a JSON Schema (a practical subset).
+        case jsonSchema(JSONValue)
+        /// The reply never steps out of the persona ("as an AI", "language model").
+        case personaBreak
+        /// The reply does not repeat a long run of the compiled system prompt.
+        case leakedPrompt(words: Int)
+        /// The reply points the user to a qualified professional or crisis help.
+        case refersToProfessional
+        /// The reply uses the persona's name.
+        case namesPersona
+        /// The turn's user message was flagged (by a given rule, when named).
+        case flagged(rule: String?)
+        /// The turn's user message was not flagged.
+        case notFlagged
+        /// When the turn was flagged, the reply follows the alert: it refers to a professional,
+        /// and to crisis help when the alert is about a crisis.
+        case honoursAlert
+        /// Latency at most this many seconds.
+        case latency(max: Double)
+        /// Output tokens at most this many.
+        case tokens(max: Int)
+        /// Cost at most this many US dollars.
+        case cost(max: Double)
+        /// The finish reason is one of these.
+        case finishReason([String])
+        /// The compiled system prompt the reply answered contains (or lacks) every phrase.
+        case promptContains([String], negate: Bool)
+        /// A model grades the reply against a rubric (run by the eval runner).
+        case judge(rubric: String, provider: String?)
+    }
+
+    /// What `count` counts.
+    public enum Metric: String, Sendable, Hashable, CaseIterable {
+        case sentences, words, characters, questions
+    }
+
+    /// A stable id: given, or the kind's name.
+    public var id: String
+    /// What it tests.
+    public var kind: Kind
+    /// Its weight in the weighted score. Default 1.
+    public var weight: Double
+    /// Where it was written.
+    public var location: SourceLocation?
+
+    public init(id: String, kind: Kind, weight: Double = 1, location: SourceLocation? = nil) {
+        self.id = id
+        self.kind = kind
+        self.weight = weight
+        self.location = location
+    }
+}
+
+/// The outcome of one check on one reply.
+public struct CheckResult: Sendable, Hashable, Codable {
+    /// The check's id.
+    public var check: String
+    /// Whether it passed.
+    public var passed: Bool
+    /// A score in 0…1 (1 for a pass; partial credit where it means something).
+    public var score: Double
+    /// One line a person can act on.
+    public var reason: String
+    /// The check's weight.
+    public var weight: Double
+
+    public init(check: String, passed: Bool, score: Double? = nil, reason: String, weight: Double = 1) {
+        self.check = check
+        self.passed = passed
+        self.score = score ?? (passed ? 1 : 0)
+        self.reason = reason
+        self.weight = weight
+    }
+}
+
+/// What a check sees of one turn.
+public struct CheckSubject: Sendable {
+    /// The reply.
+    public var reply: String
+    /// The compiled system prompt the reply answered.
+    public var system: String
+    /// The screening of the turn's user message.
+    public var screening: ScreeningResult?
+    /// The persona's (or coach's) name.
+    public var personaName: String?
+    /// Seconds the call took.
+    public var latency: Double?
+    /// Output tokens.
+    public var outputTokens: Int?
+    /// Cost in US dollars, when prices are known.
+    public var cost: Double?
+    /// The provider's finish reason.
+    public var finishReason: String?
+
+    public init(reply: String, system: String, screening: ScreeningResult? = nil, personaName: String? = nil,
+                latency: Double? = nil, outputTokens: Int? = nil, cost: Double? = nil, finishReason: String? = nil) {
+        self.reply = reply
+        self.system = system
+        self.screening = screening
+        self.personaName = personaName
+        self.latency = latency
+        self.outputTokens = outputTokens
+        self.cost = cost
+        self.finishReason = finishReason
+    }
+}

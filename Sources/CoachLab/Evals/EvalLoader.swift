@@ -1,0 +1,104 @@
+import Foundation
+
+/// Loads fixtures and suites with located diagnostics, and finds a suite's fixtures.
+public struct EvalLoader: Sendable {
+    public var fileSystem: FileSystem
+
+    public init(fileSystem: FileSystem = .live) { self.fileSystem = fileSystem }
+
+    /// Loads a fixture file.
+    /// - Returns: The fixture (nil when unusable) and every diagnostic.
+    public func fixture(at path: String) -> (Fixture?, [Diagnostic]) {
+        let root: Parsed
+        switch parse(path, spec: Fixture.fileSpec) {
+        case .success(let parsed): root = parsed
+        case .failure(let failure): return (nil, failure.diagnostics)
+        }
+        var diagnostics = root.diagnostics
+        let value = root.value
+        guard let header = value["fixture"], header.entries != nil else { return (nil, diagnostics) }
+        var turns: [Fixture.Turn] = []
+        for item in value["turns"]?.items ?? [] {
+            guard let user = item["user"]?.text else { continue }
+            var expect: [Check] = []
+            for check in item["expect"]?.items ?? [] {
+                if let parsed = CheckParser.parse(check, into: &diagnostics) { expect.append(parsed) }
+            }
+            turns.append(Fixture.Turn(user: user, reply: item["reply"]?.text, mock: item["mock"]?.text, expect: expect,
+                                      location: item.location))
+        }
+        let inputs = CompileInputs(variant: nil, coach: header.located("coach")?.value, topic: header.located("topic")?.value,
+                                   intent: header.located("intent")?.value, profile: header.located("profile")?.value,
+                                   memory: header.located("memory")?.value, context: header.located("context")?.value,
+                                   now: header.date("now"))
+        let fixture = Fixture(id: header.located("id")?.value ?? Paths.lastComponent(path), pack: header.located("pack")?.value ?? "",
+                              description: header.located("description")?.value,
+                              tags: header.locatedList("tags").map(\.value), inputs: inputs, turns: turns, file: path,
+                              location: header.location)
+        if let pack = header.located("pack"), !fileSystem.isDirectory(pack.value) {
+            diagnostics.append(.error("pack '\(pack.value)' does not exist", at: pack.location,
+                                      hint: "name a pack folder relative to the project root, such as personas/betterone"))
+        }
+        return (diagnostics.contains { $0.severity == .error } && turns.isEmpty ? nil : fixture, diagnostics)
+    }
+
+    /// Loads a suite file.
+    public func suite(at path: String) -> (Suite?, [Diagnostic]) {
+        let root: Parsed
+        switch parse(path, spec: Suite.fileSpec) {
+        case .success(let parsed): root = parsed
+        case .failure(let failure): return (nil, failure.diagnostics)
+        }
+        var diagnostics = root.diagnostics
+        let value = root.value
+        var checks: [Check] = []
+        for check in value["checks"]?.items ?? [] {
+            if let parsed = CheckParser.parse(check, into: &diagnostics) { checks.append(parsed) }
+        }
+        let threshold = value.number("threshold") ?? 1
+        if let node = value["threshold"], !(0...1).contains(threshold) {
+            diagnostics.append(.error("threshold must be between 0 and 1", at: node.location))
+        }
+        let suite = Suite(id: value["suite"]?.located("id")?.value ?? Paths.lastComponent(path),
+                          description: value["suite"]?.located("description")?.value,
+                          fixturePatterns: value.locatedList("fixtures"), tags: value.locatedList("tags").map(\.value),
+                          providers: value.locatedList("providers").map(\.value), judge: value.located("judge")?.value,
+                          mode: Suite.Mode(rawValue: value.located("mode")?.value ?? "final") ?? .final, checks: checks,
+                          threshold: threshold, repeats: max(1, value.integer("repeats") ?? 1),
+                          concurrency: max(1, value.integer("concurrency") ?? 8), file: path, location: value.location)
+        for pattern in suite.fixturePatterns where fixtureFiles(matching: pattern.value).isEmpty {
+            diagnostics.append(.error("'\(pattern.value)' matches no fixture files", at: pattern.location))
+        }
+        return (diagnostics.contains { $0.severity == .error } ? nil : suite, diagnostics)
+    }
+
+    /// The fixture files a suite names, sorted, without repeats.
+    public func fixtureFiles(of suite: Suite) -> [String] {
+        var seen = Set<String>()
+        return suite.fixturePatterns.flatMap { fixtureFiles(matching: $0.value) }.filter { seen.insert($0).inserted }
+    }
+
+    func fixtureFiles(matching pattern: String) -> [String] {
+        guard Paths.isGlob(pattern) else {
+            return fileSystem.exists(pattern) && !fileSystem.isDirectory(pattern) ? [Paths.normalize(pattern)] : []
+        }
+        return Glob.expand(pattern, fileSystem: fileSystem).filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+    }
+
+    private struct Parsed {
+        var value: YAMLValue
+        var diagnostics: [Diagnostic]
+    }
+
+    private func parse(_ path: String, spec: ObjectSpec) -> Result<Parsed, CoachLabError> {
+        do {
+            let value = try YAMLDocument.parse(try fileSystem.read(path), file: path)
+            return .success(Parsed(value: value, diagnostics: ContentValidator.validate(value, spec: spec)))
+        } catch let error as CoachLabError {
+            return .failure(error)
+        } catch {
+            return .failure(CoachLabError(.io, "cannot read file: \(error.localizedDescription)",
+                                          at: SourceLocation(file: path, line: 1, column: 1)))
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// A conversation to replay: its target (pack, coach or topic and intent), the user's
+/// profile, memory, context and local time, and its turns.
+public struct Fixture: Sendable {
+    /// One turn: the user's text, optionally a recorded reply, a scripted mock reply and checks.
+    public struct Turn: Sendable {
+        /// What the user says.
+        public var user: String
+        /// A recorded assistant reply (the history in `final` mode).
+        public var reply: String?
+        /// The reply the mock provider must give for this turn.
+        public var mock: String?
+        /// Checks for this turn's reply, beside the suite's.
+        public var expect: [Check]
+        /// Where the turn is.
+        public var location: SourceLocation
+    }
+
+    /// The id.
+    public var id: String
+    /// The pack folder, relative to the project root.
+    public var pack: String
+    /// What it tests.
+    public var description: String?
+    /// Tags suites select by.
+    public var tags: [String]
+    /// Compile inputs (profile, memory and context are ids in the pack or file paths).
+    public var inputs: CompileInputs
+    /// The turns, in order.
+    public var turns: [Turn]
+    /// The file it came from.
+    public var file: String
+    /// Where the `fixture:` mapping is.
+    public var location: SourceLocation
+
+    /// The fixture spec, for lint and schemas.
+    public static let headerSpec = ObjectSpec("fixture", "What the conversation targets.", fields: [
+        FieldSpec("id", .string, required: true, "Stable identifier, unique across fixtures."),
+        FieldSpec("pack", .string, required: true, "The pack folder, relative to the project root (personas/…)."),
+        FieldSpec("description", .text, "What the fixture tests."),
+        FieldSpec("tags", .list(.string), "Tags suites select by."),
+        FieldSpec("coach", .string, "Coach id."),
+        FieldSpec("topic", .string, "Topic slug."),
+        FieldSpec("intent", .string, "Intent id."),
+        FieldSpec("profile", .string, "Profile id or file."),
+        FieldSpec("memory", .string, "Memory id or file."),
+        FieldSpec("context", .string, "Context id or file."),
+        FieldSpec("now", .date, "The user's local date and time."),
+    ])
+
+    /// One turn's spec.
+    public static let turnSpec = ObjectSpec("turn", "One exchange.", fields: [
+        FieldSpec("user", .text, required: true, "What the user says."),
+        FieldSpec("reply", .text, "A recorded assistant reply."),
+        FieldSpec("mock", .text, "The reply the mock provider gives for this turn."),
+        FieldSpec("expect", .list(.any), "Checks for this turn's reply."),
+    ])
+
+    /// A fixture file.
+    public static let fileSpec = ObjectSpec("fixture file", "A CoachLab fixture: a conversation to replay.", fields: [
+        FieldSpec("fixture", .object(headerSpec), required: true, "The target and inputs."),
+        FieldSpec("turns", .list(.object(turnSpec)), required: true, "The turns, in order."),
+    ])
+}
+
+/// Which fixtures, providers and checks make an eval, and what counts as passing.
+public struct Suite: Sendable {
+    /// How a conversation is replayed.
+    public enum Mode: String, Sendable, Codable {
+        /// Keep the recorded history; score only the last reply.
+        case final
+        /// The provider writes every assistant turn; score each one.
+        case rollout
+    }
+
+    public var id: String
+    public var description: String?
+    /// Glob patterns of fixture files, relative to the project root.
+    public var fixturePatterns: [Located<String>]
+    /// Only fixtures with one of these tags (all when empty).
+    public var tags: [String]
+    /// Provider ids or kind:model specs; `mock` when empty.
+    public var providers: [String]
+    /// The provider judge checks use.
+    public var judge: String?
+    public var mode: Mode
+    /// Checks for every scored reply.
+    public var checks: [Check]
+    /// The pass rate needed, 0…1.
+    public var threshold: Double
+    public var repeats: Int
+    /// Cases in flight at once (each provider's own limit also applies).
+    public var concurrency: Int
+    public var file: String
+    public var location: SourceLocation
+
+    /// A suite file.
+    public static let fileSpec = ObjectSpec("suite file", "A CoachLab eval suite.", fields: [
+        FieldSpec("suite", .object(ObjectSpec("suite", "The suite's identity.", fields: [
+            FieldSpec("id", .string, required: true, "Stable identifier."),
+            FieldSpec("description", .text, "What the suite covers."),
+        ])), required: true, "The suite's identity."),
+        FieldSpec("fixtures", .list(.string), required: true, "Fixture files or globs, relative to the project root."),
+        FieldSpec("tags", .list(.string), "Only fixtures with one of these tags."),
+        FieldSpec("providers", .list(.string), "Provider ids or kind:model; default mock. --provider overrides."),
+        FieldSpec("judge", .string, "The provider that grades judge checks."),
+        FieldSpec("mode", .oneOf(["final", "rollout"]), "final (default): score the last reply; rollout: generate and score every reply."),
+        FieldSpec("checks", .list(.any), "Checks for every scored reply."),
+        FieldSpec("threshold", .number, "The pass rate needed, 0-1. Default 1."),
+        FieldSpec("repeats", .integer, "Times each case runs. Default 1."),
+        FieldSpec("concurrency", .integer, "Cases in flight at once. Default 8."),
+    ])
+}

@@ -1,0 +1,81 @@
+import CoachLab
+import CoachLabProviders
+import Foundation
+
+/// How a case ended. `error` (the provider failed) is distinct from `fail` (a check failed).
+public enum Outcome: String, Sendable, Codable, Hashable {
+    case pass, fail, error
+}
+
+/// One scored reply.
+public struct TurnResult: Sendable, Codable, Hashable {
+    /// The turn's index in the fixture, from 1.
+    public var turn: Int
+    public var user: String
+    public var reply: String
+    public var checks: [CheckResult]
+    /// The rule that flagged the user's message, if any.
+    public var flaggedRule: String?
+    public var latency: Double
+    public var timeToFirstToken: Double?
+    public var inputTokens: Int
+    public var outputTokens: Int
+    public var usageEstimated: Bool
+    /// US dollars, when the provider has prices.
+    public var cost: Double?
+    public var finishReason: String
+    /// The compiled prompt's hash, so a report can tell which prompt a reply answered.
+    public var promptHash: String
+}
+
+/// The outcome of one case: a fixture on a provider, one repeat.
+public struct CaseResult: Sendable, Codable, Hashable {
+    public var suite: String
+    public var fixture: String
+    public var provider: String
+    public var model: String
+    /// The repeat, from 1.
+    public var repeatIndex: Int
+    public var outcome: Outcome
+    /// The weighted check score in 0…1.
+    public var score: Double
+    public var turns: [TurnResult]
+    /// The provider's error, for `error` outcomes.
+    public var error: String?
+    public var tags: [String]
+
+    /// A stable id: suite/fixture/provider#repeat.
+    public var id: String { "\(suite)/\(fixture)/\(provider)#\(repeatIndex)" }
+
+    /// The checks that failed, with their turns.
+    public var failures: [(turn: Int, check: CheckResult)] {
+        turns.flatMap { turn in turn.checks.filter { !$0.passed }.map { (turn.turn, $0) } }
+    }
+
+    public static func == (lhs: CaseResult, rhs: CaseResult) -> Bool { lhs.id == rhs.id && lhs.outcome == rhs.outcome && lhs.turns == rhs.turns }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// Pass-rate statistics with a 95 % Wilson interval.
+public struct PassRate: Sendable, Codable, Hashable {
+    public var passed: Int
+    public var total: Int
+
+    public init(passed: Int, total: Int) {
+        self.passed = passed
+        self.total = total
+    }
+
+    public var rate: Double { total == 0 ? 0 : Double(passed) / Double(total) }
+
+    /// The 95 % Wilson score interval.
+    public var wilson: (low: Double, high: Double) {
+        guard total > 0 else { return (0, 0) }
+        let z = 1.959963984540054
+        let n = Double(total), p = rate
+        let denominator = 1 + z * z / n
+        let centre = (p + z * z / (2 * n)) / denominator
+        let margin = z * ((p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()) / denominator
+        return (max(0, centre - margin), min(1, centre + margin))
+    }
+}

@@ -1,0 +1,238 @@
+import CoachLab
+import CoachLabProviders
+import Foundation
+
+/// A suite with its fixtures, ready to run.
+public struct LoadedSuite: Sendable {
+    public var suite: Suite
+    public var fixtures: [Fixture]
+
+    public init(suite: Suite, fixtures: [Fixture]) {
+        self.suite = suite
+        self.fixtures = fixtures
+    }
+}
+
+/// One unit of work: a fixture on a provider, one repeat.
+public struct EvalCase: Sendable, Hashable {
+    public var suite: String
+    public var fixture: String
+    public var provider: String
+    public var repeatIndex: Int
+    public var id: String { "\(suite)/\(fixture)/\(provider)#\(repeatIndex)" }
+}
+
+/// Runs suites: every fixture on every provider, repeated, with bounded concurrency (overall
+/// and per provider). Each result goes to `onResult` as soon as it completes, so a store can
+/// keep it; cancellation stops the run and keeps what finished.
+public struct EvalRunner: Sendable {
+    /// Where providers come from.
+    public var registry: ProviderRegistry
+    /// Replaces each suite's providers when not empty.
+    public var providerOverride: [String]
+    /// For inline providers.
+    public var baseURL: String?
+    public var apiKeyVariable: String?
+    /// Replaces each suite's repeats when set.
+    public var repeats: Int?
+    /// Overall cases in flight; each suite's and provider's own limits also apply.
+    public var concurrency: Int?
+    /// Loads packs.
+    public var fileSystem: FileSystem
+    /// Builds providers (tests inject transports here).
+    public var makeProvider: @Sendable (ProviderConfiguration, ProviderRegistry) throws -> any ChatProvider
+
+    public init(registry: ProviderRegistry, providerOverride: [String] = [], baseURL: String? = nil, apiKeyVariable: String? = nil,
+                repeats: Int? = nil, concurrency: Int? = nil, fileSystem: FileSystem = .live,
+                makeProvider: @escaping @Sendable (ProviderConfiguration, ProviderRegistry) throws -> any ChatProvider = { try $1.provider($0) }) {
+        self.registry = registry
+        self.providerOverride = providerOverride
+        self.baseURL = baseURL
+        self.apiKeyVariable = apiKeyVariable
+        self.repeats = repeats
+        self.concurrency = concurrency
+        self.fileSystem = fileSystem
+        self.makeProvider = makeProvider
+    }
+
+    /// The cases a suite expands to, in a stable order.
+    public func cases(of loaded: LoadedSuite) -> [EvalCase] {
+        let providers = providerOverride.isEmpty ? (loaded.suite.providers.isEmpty ? ["mock"] : loaded.suite.providers) : providerOverride
+        let repeats = self.repeats ?? loaded.suite.repeats
+        return loaded.fixtures.flatMap { fixture in
+            providers.flatMap { provider in
+                (1...max(1, repeats)).map { EvalCase(suite: loaded.suite.id, fixture: fixture.id, provider: provider, repeatIndex: $0) }
+            }
+        }
+    }
+
+    /// Runs the cases of `suites` that `include` accepts (for resume and sharding).
+    /// - Throws: ``CoachLabError`` (usage) for an unknown provider; ``ProviderError`` for a
+    ///   provider that cannot be built; `CancellationError` when cancelled.
+    public func run(_ suites: [LoadedSuite], include: @Sendable (EvalCase) -> Bool = { _ in true },
+                    onResult: @escaping @Sendable (CaseResult) async throws -> Void) async throws {
+        let work = try prepare(suites)
+        let limit = max(1, concurrency ?? suites.map(\.suite.concurrency).max() ?? 8)
+        var pending = work.flatMap { job in job.cases.filter(include).map { (job, $0) } }[...]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            func startNext() {
+                guard let (job, evalCase) = pending.popFirst() else { return }
+                group.addTask {
+                    let result = await runCase(evalCase, job: job)
+                    try Task.checkCancellation()
+                    try await onResult(result)
+                }
+            }
+            for _ in 0..<limit { startNext() }
+            while try await group.next() != nil { startNext() }
+        }
+    }
+
+    struct Job: Sendable {
+        var suite: Suite
+        var fixtures: [String: Fixture]
+        var compilers: [String: Compiler]
+        var providers: [String: ProviderSlot]
+        var judge: ProviderSlot?
+        var cases: [EvalCase]
+    }
+
+    struct ProviderSlot: Sendable {
+        var provider: any ChatProvider
+        var configuration: ProviderConfiguration
+        var semaphore: AsyncSemaphore
+    }
+
+    private func prepare(_ suites: [LoadedSuite]) throws -> [Job] {
+        var compilers: [String: Compiler] = [:]
+        var slots: [String: ProviderSlot] = [:]
+        func slot(_ name: String) throws -> ProviderSlot {
+            if let existing = slots[name] { return existing }
+            let configuration = try registry.configuration(for: name, baseURL: baseURL, apiKeyVariable: apiKeyVariable)
+            let slot = ProviderSlot(provider: try makeProvider(configuration, registry), configuration: configuration,
+                                    semaphore: AsyncSemaphore(configuration.concurrency))
+            slots[name] = slot
+            return slot
+        }
+        return try suites.map { loaded in
+            for fixture in loaded.fixtures where compilers[fixture.pack] == nil {
+                compilers[fixture.pack] = try Compiler(pack: PackLoader(fileSystem: fileSystem).load(fixture.pack).get())
+            }
+            let cases = cases(of: loaded)
+            var providers: [String: ProviderSlot] = [:]
+            for name in Set(cases.map(\.provider)) { providers[name] = try slot(name) }
+            let needsJudge = loaded.suite.checks.contains { if case .judge = $0.kind { true } else { false } }
+                || loaded.fixtures.contains { $0.turns.contains { $0.expect.contains { if case .judge = $0.kind { true } else { false } } } }
+            return Job(suite: loaded.suite, fixtures: Dictionary(loaded.fixtures.map { ($0.id, $0) }) { first, _ in first },
+                       compilers: compilers, providers: providers,
+                       judge: needsJudge ? try slot(loaded.suite.judge ?? "mock") : nil, cases: cases)
+        }
+    }
+
+    /// Runs one case; provider failures become an `error` outcome, never a thrown error.
+    func runCase(_ evalCase: EvalCase, job: Job) async -> CaseResult {
+        guard let fixture = job.fixtures[evalCase.fixture], let compiler = job.compilers[fixture.pack],
+              let slot = job.providers[evalCase.provider] else {
+            return CaseResult(suite: evalCase.suite, fixture: evalCase.fixture, provider: evalCase.provider, model: "",
+                              repeatIndex: evalCase.repeatIndex, outcome: .error, score: 0, turns: [],
+                              error: "the case's fixture, pack or provider is missing", tags: [])
+        }
+        var result = CaseResult(suite: evalCase.suite, fixture: fixture.id, provider: evalCase.provider, model: slot.provider.model,
+                                repeatIndex: evalCase.repeatIndex, outcome: .pass, score: 1, turns: [], error: nil, tags: fixture.tags)
+        do {
+            let resolved = try ResolvedInputs(fixture.inputs, pack: compiler.pack, fileSystem: fileSystem)
+            let persona = resolved.coach?.value.located("name")?.value ?? compiler.pack.persona?.located("name")?.value
+            var history: [ChatMessage] = []
+            let scored = job.suite.mode == .final ? [fixture.turns.count - 1] : Array(fixture.turns.indices)
+            for (index, turn) in fixture.turns.enumerated() {
+                let needsReply = scored.contains(index) || turn.reply == nil
+                guard needsReply else {
+                    history += [ChatMessage(.user, turn.user), ChatMessage(.assistant, turn.reply ?? "")]
+                    continue
+                }
+                var inputs = resolved
+                inputs.screen = turn.user
+                let prompt = compiler.compile(inputs)
+                let request = ChatRequest(system: prompt.system, messages: history + [ChatMessage(.user, turn.user)], scriptedReply: turn.mock)
+                let reply = try await slot.semaphore.run { try await slot.provider.complete(request) }
+                history += [ChatMessage(.user, turn.user), ChatMessage(.assistant, reply.text)]
+                guard scored.contains(index) else { continue }
+                result.model = reply.model
+                let cost = slot.configuration.prices.map { $0.cost(reply.usage) }
+                let subject = CheckSubject(reply: reply.text, system: prompt.system, screening: prompt.screening, personaName: persona,
+                                           latency: reply.latency, outputTokens: reply.usage.outputTokens, cost: cost,
+                                           finishReason: reply.finishReason.rawValue)
+                var checks: [CheckResult] = []
+                for check in job.suite.checks + turn.expect {
+                    if case .judge(let rubric, _) = check.kind, let judge = job.judge {
+                        checks.append(await Judge.grade(check: check, rubric: rubric, reply: reply.text, user: turn.user, slot: judge))
+                    } else {
+                        checks.append(CheckEvaluator.evaluate(check, subject))
+                    }
+                }
+                result.turns.append(TurnResult(turn: index + 1, user: turn.user, reply: reply.text, checks: checks,
+                                               flaggedRule: prompt.screening?.decision?.ruleId, latency: reply.latency,
+                                               timeToFirstToken: reply.timeToFirstToken, inputTokens: reply.usage.inputTokens,
+                                               outputTokens: reply.usage.outputTokens, usageEstimated: reply.usage.estimated,
+                                               cost: cost, finishReason: reply.finishReason.rawValue, promptHash: prompt.hash))
+            }
+        } catch let error as ProviderError {
+            result.outcome = .error
+            result.error = error.description
+            result.score = 0
+            return result
+        } catch {
+            result.outcome = .error
+            result.error = "\(error)"
+            result.score = 0
+            return result
+        }
+        let all = result.turns.flatMap(\.checks)
+        let weight = all.reduce(0) { $0 + $1.weight }
+        result.score = weight > 0 ? all.reduce(0) { $0 + $1.score * $1.weight } / weight : 1
+        result.outcome = all.allSatisfy(\.passed) ? .pass : .fail
+        return result
+    }
+}
+
+/// Model-graded checks: a strict output format, and a clear failure when it is not followed.
+enum Judge {
+    static func prompt(rubric: String, user: String, reply: String) -> ChatRequest {
+        let system = """
+            You grade one reply of an AI coach against a rubric. Answer with exactly one line:
+            PASS: <one-sentence reason>
+            or
+            FAIL: <one-sentence reason>
+            Nothing else.
+            """
+        let message = "Rubric:\n\(rubric)\n\nThe user said:\n\(user)\n\nThe coach replied:\n\(reply)"
+        return ChatRequest(system: system, messages: [ChatMessage(.user, message)], settings: GenerationSettings(model: "", temperature: 0))
+    }
+
+    /// Parses `PASS: reason` or `FAIL: reason` (case and spacing tolerated) from the first line that has one.
+    static func parse(_ text: String) -> (passed: Bool, reason: String)? {
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "*`"))
+            let upper = trimmed.uppercased()
+            for (verdict, passed) in [("PASS", true), ("FAIL", false)] where upper.hasPrefix(verdict) {
+                let rest = trimmed.dropFirst(verdict.count).drop { $0 == ":" || $0 == " " || $0 == "-" || $0 == "|" }
+                return (passed, rest.isEmpty ? "the judge gave no reason" : String(rest))
+            }
+        }
+        return nil
+    }
+
+    static func grade(check: Check, rubric: String, reply: String, user: String, slot: EvalRunner.ProviderSlot) async -> CheckResult {
+        do {
+            let answer = try await slot.semaphore.run { try await slot.provider.complete(prompt(rubric: rubric, user: user, reply: reply)) }
+            guard let (passed, reason) = parse(answer.text) else {
+                return CheckResult(check: check.id, passed: false,
+                                   reason: "the judge's reply could not be parsed (expected PASS: or FAIL:): \"\(answer.text.prefix(80))\"",
+                                   weight: check.weight)
+            }
+            return CheckResult(check: check.id, passed: passed, reason: "judge: \(reason)", weight: check.weight)
+        } catch {
+            return CheckResult(check: check.id, passed: false, reason: "the judge failed: \(error)", weight: check.weight)
+        }
+    }
+}
