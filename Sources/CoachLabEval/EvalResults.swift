@@ -76,6 +76,7 @@ public struct PassRate: Sendable, Codable, Hashable {
         let denominator = 1 + z * z / n
         let centre = (p + z * z / (2 * n)) / denominator
         let margin = z * ((p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()) / denominator
-        return (max(0, centre - margin), min(1, centre + margin))
+        // At 0 or all passing the bound is exactly 0 or 1; keep rounding from saying otherwise.
+        return (passed == 0 ? 0 : max(0, centre - margin), passed == total ? 1 : min(1, centre + margin))
     }
 }

@@ -8,38 +8,75 @@ struct LintCommand: ParsableCommand {
         commandName: "lint",
         abstract: "Validate packs; print every problem as path:line:col: error|warning: message.",
         discussion: """
-        With no paths, lints every pack under personas/. A path may be a pack folder, a file \
-        inside one, or a folder of packs. Exits 0 when there are no errors (warnings allowed), \
-        2 when there are.
+        With no paths, lints every pack under personas/, every fixture under fixtures/ and every \
+        suite under evals/. A path may be a pack folder, a file inside one, a folder of packs, \
+        or fixture and suite files and folders. Exits 0 when there are no errors (warnings \
+        allowed), 2 when there are.
         """
     )
 
-    @Argument(help: "Packs, files in packs, or folders of packs. Default: personas/.")
+    @Argument(help: "Packs, files in packs, folders of packs, fixtures or suites. Default: personas/, fixtures/, evals/.")
     var paths: [String] = []
 
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
     func run() throws {
-        let targets = try LintTargets.packs(in: paths.isEmpty ? ["personas"] : paths)
-        var errors = 0, warnings = 0, files = 0
-        let colour = Terminal.stdoutIsTerminal
+        let defaults = paths.isEmpty
+        let requested = defaults ? ["personas", "fixtures", "evals"].filter { FileManager.default.fileExists(atPath: $0) } : paths
+        var packPaths: [String] = [], fixtures: [String] = [], suites: [String] = []
+        for path in requested {
+            let kind = LintTargets.kind(of: path)
+            switch kind {
+            case .fixtures: fixtures += LintTargets.yamlFiles(in: path)
+            case .suites: suites += LintTargets.yamlFiles(in: path)
+            case .packs: packPaths.append(path)
+            }
+        }
+        let targets = packPaths.isEmpty ? [] : try LintTargets.packs(in: packPaths)
+        var diagnostics: [Diagnostic] = []
+        var files = fixtures.count + suites.count
         for pack in targets {
             let result = PackLoader().load(pack)
             files += result.pack?.files.count ?? 1
-            for diagnostic in result.diagnostics {
-                Terminal.out(Terminal.styled(diagnostic.description, colour: colour))
-                if diagnostic.severity == .error { errors += 1 } else { warnings += 1 }
-            }
+            diagnostics += result.diagnostics
         }
-        Terminal.error("linted \(targets.count) pack\(targets.count == 1 ? "" : "s") (\(files) files): "
-            + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+        diagnostics += EvalLinter().lint(fixtures: fixtures, suites: suites)
+        let colour = Terminal.stdoutIsTerminal
+        for diagnostic in diagnostics { Terminal.out(Terminal.styled(diagnostic.description, colour: colour)) }
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.count - errors
+        Terminal.error("linted \(targets.count) pack\(targets.count == 1 ? "" : "s"), \(fixtures.count) fixtures and \(suites.count) suites "
+            + "(\(files) files): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
         if errors > 0 || (strict && warnings > 0) { throw ExitCode(Exit.usage) }
     }
 }
 
-/// Finds the packs that lint paths name.
+/// Finds the packs, fixtures and suites that lint paths name.
 enum LintTargets {
+    enum Kind { case packs, fixtures, suites }
+
+    /// Fixtures live under fixtures/, suites under evals/; everything else is a pack.
+    static func kind(of path: String) -> Kind {
+        let components = (path as NSString).standardizingPath.split(separator: "/")
+        if components.contains("fixtures") { return .fixtures }
+        if components.contains("evals") { return .suites }
+        return .packs
+    }
+
+    /// The YAML files at a path: the file itself, or every one below a folder.
+    static func yamlFiles(in path: String) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [path] }
+        guard isDirectory.boolValue else { return [path] }
+        let enumerator = FileManager.default.enumerator(atPath: path)
+        var files: [String] = []
+        while let next = enumerator?.nextObject() as? String {
+            if next.hasSuffix(".yaml") || next.hasSuffix(".yml") { files.append(path + "/" + next) }
+        }
+        return files.sorted()
+    }
+
     static func packs(in paths: [String]) throws -> [String] {
         let fileManager = FileManager.default
         var packs: [String] = []

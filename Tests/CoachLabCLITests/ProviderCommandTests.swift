@@ -188,3 +188,33 @@ import Testing
         #expect(!result.stderr.isEmpty)  // the POST line
     }
 }
+
+@Suite struct EvalCommandTests {
+    @Test func theMainJobRunsEverySuiteOnTheMockAndExits0() throws {
+        let result = try CLI.run(["eval"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("40 cases: 40 passed, 0 failed, 0 errors"))
+        #expect(result.stdout.contains("betterone          10     10    0     0      100.0% (72-100%)    100%       ok"))
+    }
+
+    @Test func reportsAreWritten() throws {
+        let directory = try CLI.temporaryDirectory()
+        let result = try CLI.run(["eval", "evals/luna.yaml", "--junit", directory + "/j.xml", "--markdown", directory + "/s.md",
+                                  "--json", directory + "/r.json"])
+        #expect(result.status == 0)
+        #expect(try String(contentsOfFile: directory + "/j.xml", encoding: .utf8).contains("<testsuite name=\"luna\" tests=\"8\""))
+        #expect(try String(contentsOfFile: directory + "/s.md", encoding: .utf8).hasPrefix("## CoachLab eval"))
+        #expect(FileManager.default.fileExists(atPath: directory + "/r.json"))
+    }
+
+    @Test func failUnderAndContentErrors() throws {
+        let directory = try CLI.temporaryDirectory()
+        try "suite: {id: broken}\nfixtures: [fixtures/nowhere/*.yaml]\nchecks: [sentences]\n"
+            .write(toFile: directory + "/broken.yaml", atomically: true, encoding: .utf8)
+        let broken = try CLI.run(["eval", directory + "/broken.yaml"])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("matches no fixture files"))
+        #expect(broken.stderr.contains("check 'sentences' needs min and/or max"))
+        #expect(try CLI.run(["eval", "evals/luna.yaml", "--filter", "nothing-matches-this"]).status == 1)
+    }
+}

@@ -261,5 +261,7 @@ public enum ContentSpecs {
         ("profile", profile),
         ("memory", memory),
         ("context", context),
+        ("fixture", Fixture.fileSpec),
+        ("suite", Suite.fileSpec),
     ]
 }

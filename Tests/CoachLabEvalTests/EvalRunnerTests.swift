@@ -1,0 +1,155 @@
+import CoachLab
+import CoachLabEval
+import CoachLabMockServer
+import CoachLabProviders
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+enum EvalSupport {
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+        }
+        return FileManager.default.currentDirectoryPath
+    }()
+
+    /// The package's files, with some replaced.
+    static func fileSystem(overriding overrides: [String: String] = [:]) -> FileSystem {
+        let base = FileSystem.rooted(at: root)
+        return FileSystem(read: { path in
+                              if let text = overrides[path] { return Data(text.utf8) }
+                              return try base.read(path)
+                          }, list: base.list, isDirectory: base.isDirectory, exists: base.exists)
+    }
+
+    static func suites(_ fileSystem: FileSystem = fileSystem()) throws -> [LoadedSuite] {
+        let loader = EvalLoader(fileSystem: fileSystem)
+        let files = try FileManager.default.contentsOfDirectory(atPath: root + "/evals").filter { $0.hasSuffix(".yaml") }.sorted()
+        return try files.map { name in
+            let (suite, problems) = loader.suite(at: "evals/\(name)")
+            let found = try #require(suite, "\(problems)")
+            let fixtures = loader.fixtureFiles(of: found).compactMap { loader.fixture(at: $0).0 }
+                .filter { found.tags.isEmpty || !Set(found.tags).isDisjoint(with: $0.tags) }
+            return LoadedSuite(suite: found, fixtures: fixtures)
+        }
+    }
+
+    static func run(_ suites: [LoadedSuite], runner: EvalRunner) async throws -> RunReport {
+        let results = ResultBox()
+        try await runner.run(suites) { await results.add($0) }
+        return RunReport(run: "test", suites: suites.map(\.suite), results: await results.all)
+    }
+}
+
+actor ResultBox {
+    private(set) var all: [CaseResult] = []
+    func add(_ result: CaseResult) { all.append(result) }
+}
+
+@Suite struct EvalRunnerTests {
+    @Test func everyShippedSuitePassesOnTheMock() async throws {
+        let suites = try EvalSupport.suites()
+        let runner = EvalRunner(registry: ProviderRegistry(), fileSystem: EvalSupport.fileSystem())
+        let report = try await EvalSupport.run(suites, runner: runner)
+        #expect(report.cases.count >= 40)
+        let notPassing = report.cases.filter { $0.outcome != .pass }
+        #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.id): \($0.failures.map(\.check.reason)) \($0.error ?? "")" })")
+        #expect(report.exitCode() == 0)
+        #expect(Set(report.cases.map(\.suite)) == ["betterone", "betterone-rollout", "healthwallet", "kindred", "luna", "ticbuddy"])
+    }
+
+    @Test func removingAGuardrailsKeywordsFailsTheCasesThatNeedIt() async throws {
+        let rules = String(decoding: try EvalSupport.fileSystem().read("personas/betterone/rules.yaml"), as: UTF8.self)
+        let start = try #require(rules.range(of: "        - diagnose me\n"))
+        let end = try #require(rules.range(of: "        - do i have a disorder\n"))
+        let stripped = rules.replacingCharacters(in: start.lowerBound..<end.upperBound, with: "        - diagnose me now please\n")
+        let fileSystem = EvalSupport.fileSystem(overriding: ["personas/betterone/rules.yaml": stripped])
+        let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id.hasPrefix("betterone") }
+        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem))
+        let failing = report.cases.filter { $0.outcome == .fail }
+        #expect(Set(failing.map(\.fixture)) == ["betterone-diagnosis-adhd", "betterone-rollout-risk-midway"])
+        let adhd = try #require(failing.first { $0.fixture == "betterone-diagnosis-adhd" })
+        #expect(adhd.failures.map(\.check.check).contains("flagged"))
+        #expect(adhd.failures.map(\.check.check).contains("refers-to-professional"))
+        #expect(adhd.failures.contains { $0.check.reason.contains("the message was not flagged") })
+        #expect(report.exitCode() == 1)
+    }
+
+    @Test func aProviderThatAlwaysFailsGivesErrorsNotFailsAndExit3() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(.serverError)]))
+        defer { Task { await server.stop() } }
+        let suites = try EvalSupport.suites().filter { $0.suite.id == "luna" }
+        let runner = EvalRunner(registry: ProviderRegistry(), providerOverride: ["openai-compatible:broken"],
+                                baseURL: server.openAIBaseURL, fileSystem: EvalSupport.fileSystem()) { configuration, registry in
+            try registry.provider(configuration, retry: RetryPolicy(maxRetries: 2, initialDelay: 0.001, maxDelay: 0.001, jitter: 0))
+        }
+        let report = try await EvalSupport.run(suites, runner: runner)
+        #expect(!report.cases.isEmpty)
+        #expect(report.cases.allSatisfy { $0.outcome == .error })
+        #expect(report.cases.first?.error?.contains("HTTP 500") == true)
+        #expect(report.cases.first?.error?.contains("after 3 attempts") == true)
+        #expect(report.exitCode() == 3)
+        #expect(server.server.requestCount == report.cases.count * 3)
+    }
+
+    @Test func repeatsGiveWilsonIntervalsAndPassAtN() async throws {
+        let suites = try EvalSupport.suites().filter { $0.suite.id == "ticbuddy" }
+        let runner = EvalRunner(registry: ProviderRegistry(), repeats: 3, fileSystem: EvalSupport.fileSystem())
+        let report = try await EvalSupport.run(suites, runner: runner)
+        let summary = try #require(report.suites.first)
+        #expect(summary.cases == 21)
+        #expect(summary.passAllRepeats == 1 && summary.passAnyRepeat == 1 && summary.flaky.isEmpty)
+        #expect(summary.wilsonLow > 0.8 && summary.wilsonHigh == 1)
+    }
+
+    @Test func theFormatViolationFixtureIsCaught() async throws {
+        let loader = EvalLoader(fileSystem: EvalSupport.fileSystem())
+        let fixture = try #require(loader.fixture(at: "fixtures/healthwallet/markdown-reply.yaml").0)
+        var suite = try #require(EvalSupport.suites().first { $0.suite.id == "healthwallet" })
+        suite.fixtures = [fixture]
+        let report = try await EvalSupport.run([suite], runner: EvalRunner(registry: ProviderRegistry(), fileSystem: EvalSupport.fileSystem()))
+        let result = try #require(report.cases.first)
+        #expect(result.outcome == .fail)
+        #expect(Set(result.failures.map(\.check.check)) == ["sentences", "no-markdown"])
+        #expect(result.failures.contains { $0.check.reason.hasPrefix("uses markdown: a header") })
+    }
+}
+
+@Suite struct StatisticsAndReportTests {
+    @Test func wilsonIntervalMatchesTheFormula() {
+        let rate = PassRate(passed: 8, total: 10)
+        #expect(abs(rate.wilson.low - 0.4902) < 0.0005)
+        #expect(abs(rate.wilson.high - 0.9433) < 0.0005)
+        #expect(PassRate(passed: 0, total: 0).wilson == (0, 0))
+        #expect(PassRate(passed: 10, total: 10).wilson.high == 1)
+    }
+
+    @Test func junitIsWellFormedWithOneTestcasePerCase() async throws {
+        let suites = try EvalSupport.suites().filter { $0.suite.id == "luna" }
+        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), repeats: 2,
+                                                                         fileSystem: EvalSupport.fileSystem()))
+        let xml = Reporters.junit(report)
+        let parser = XMLParser(data: Data(xml.utf8))
+        let counter = TestcaseCounter()
+        parser.delegate = counter
+        #expect(parser.parse(), "\(xml.prefix(300))")
+        #expect(counter.testcases == report.cases.count)
+        #expect(xml.contains("name=\"luna-crisis [mock] #2\""))
+        let json = try JSONSerialization.jsonObject(with: Data(Reporters.json(report).utf8)) as? [String: Any]
+        #expect((json?["cases"] as? [Any])?.count == report.cases.count)
+        #expect(Reporters.markdown(report).contains("| luna | 16 | 16 | 0 | 0 |"))
+    }
+}
+
+final class TestcaseCounter: NSObject, XMLParserDelegate {
+    var testcases = 0
+    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        if element == "testcase" { testcases += 1 }
+    }
+}
