@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The pure core: content model, YAML loading with diagnostics, stacks, the compiler,
@@ -43,7 +44,7 @@ let package = Package(
         // The eval runner: scheduling, concurrency, repeats, judge checks, reports.
         .target(
             name: "CoachLabEval",
-            dependencies: ["CoachLab", "CoachLabProviders"]
+            dependencies: ["CoachLab", "CoachLabProviders", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // serve-mock: one local server speaking every provider's wire protocol.
         .target(

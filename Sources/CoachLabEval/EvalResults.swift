@@ -44,6 +44,20 @@ public struct CaseResult: Sendable, Codable, Hashable {
     public var error: String?
     public var tags: [String]
 
+    public init(suite: String, fixture: String, provider: String, model: String, repeatIndex: Int, outcome: Outcome, score: Double,
+                turns: [TurnResult], error: String?, tags: [String]) {
+        self.suite = suite
+        self.fixture = fixture
+        self.provider = provider
+        self.model = model
+        self.repeatIndex = repeatIndex
+        self.outcome = outcome
+        self.score = score
+        self.turns = turns
+        self.error = error
+        self.tags = tags
+    }
+
     /// A stable id: suite/fixture/provider#repeat.
     public var id: String { "\(suite)/\(fixture)/\(provider)#\(repeatIndex)" }
 

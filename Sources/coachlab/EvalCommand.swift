@@ -38,6 +38,10 @@ struct EvalCommand: AsyncParsableCommand {
     var junit: String?
     @Option(help: "Write a Markdown summary here (for a CI job summary).")
     var markdown: String?
+    @Option(help: "The result store. Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
+    var store: String?
+    @Option(help: "Continue a run that was stopped: finished cases are kept, the rest run.")
+    var resume: String?
 
     func validate() throws {
         if let failUnder, !(0...1).contains(failUnder) { throw ValidationError("--fail-under takes a rate from 0 to 1") }
@@ -46,38 +50,62 @@ struct EvalCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded = try EvalContent.load(suites: suites)
+        let storePath = store ?? ProcessInfo.processInfo.environment["COACHLAB_STORE"] ?? ResultStore.defaultPath
+        let results = try ResultStore(path: storePath)
+        var suitePaths = suites
+        var providers = provider.providers
+        var repeats = self.repeat
+        let runId: String
+        var finished: Set<String> = []
+        if let resume {
+            guard let previous = try results.run(resume) else {
+                throw CoachLabError(usage: "no run '\(resume)' in \(storePath)", hint: "coachlab runs lists the stored runs")
+            }
+            runId = resume
+            if suitePaths.isEmpty { suitePaths = previous.suites }
+            if providers.isEmpty { providers = previous.providers }
+            repeats = repeats ?? previous.repeats
+            finished = try results.finishedCases(run: resume)
+        } else {
+            runId = ""
+        }
+        let loaded = try EvalContent.load(suites: suitePaths)
         let registry = try provider.registry()
         let filter = self.filter
-        let runner = EvalRunner(registry: registry, providerOverride: provider.providers, baseURL: provider.baseURL,
-                                apiKeyVariable: provider.apiKeyEnv, repeats: self.repeat, concurrency: concurrency)
-        let total = loaded.reduce(0) { $0 + runner.cases(of: $1).filter { filter.map($0.id.contains) ?? true }.count }
+        let runner = EvalRunner(registry: registry, providerOverride: providers, baseURL: provider.baseURL,
+                                apiKeyVariable: provider.apiKeyEnv, repeats: repeats, concurrency: concurrency)
+        let run = resume == nil
+            ? try results.startRun(suites: suitePaths.isEmpty ? loaded.map(\.suite.file) : suitePaths, providers: providers, repeats: repeats)
+            : runId
+        let skip = finished
+        let include: @Sendable (EvalCase) -> Bool = { evalCase in
+            !skip.contains(evalCase.id) && (filter.map { evalCase.id.contains($0) } ?? true)
+        }
+        let total = loaded.reduce(0) { $0 + runner.cases(of: $1).filter(include).count }
+        if !finished.isEmpty { Terminal.error("resuming run \(run): \(finished.count) cases already finished, \(total) to go") }
         let progress = Progress(total: total, live: Terminal.stderrIsTerminal)
-        let collected = Collected()
         do {
-            try await runner.run(loaded, include: { evalCase in filter.map { evalCase.id.contains($0) } ?? true }) { result in
-                await collected.add(result)
+            try await runner.run(loaded, include: include) { result in
+                try results.record(result, run: run)
                 await progress.advance(result)
             }
         } catch let error as ProviderError {
+            try? results.finishRun(run, status: "interrupted")
             Terminal.error("error: \(error)")
             throw ExitCode(Exit.infrastructure)
         }
         await progress.finish()
-        let report = RunReport(run: "local", suites: loaded.map(\.suite), results: await collected.results)
+        try results.finishRun(run, status: "finished")
+        let stored = try results.results(run: run).filter { result in filter.map { result.id.contains($0) } ?? true }
+        let report = RunReport(run: run, suites: loaded.map(\.suite), results: stored)
         Terminal.out(TerminalReport.render(report, colour: Terminal.stdoutIsTerminal), terminator: "")
+        Terminal.error("run \(run) is stored in \(storePath)")
         if let json { try Files.write(Reporters.json(report), to: json) }
         if let junit { try Files.write(Reporters.junit(report), to: junit) }
         if let markdown { try Files.write(Reporters.markdown(report), to: markdown) }
         let code = report.exitCode(failUnder: failUnder)
         if code != 0 { throw ExitCode(code) }
     }
-}
-
-/// Results gathered as cases finish.
-actor Collected {
-    private(set) var results: [CaseResult] = []
-    func add(_ result: CaseResult) { results.append(result) }
 }
 
 /// A one-line progress bar on a terminal; nothing otherwise.

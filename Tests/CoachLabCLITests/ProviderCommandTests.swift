@@ -191,7 +191,7 @@ import Testing
 
 @Suite struct EvalCommandTests {
     @Test func theMainJobRunsEverySuiteOnTheMockAndExits0() throws {
-        let result = try CLI.run(["eval"])
+        let result = try CLI.run(["eval", "--store", try CLI.temporaryDirectory() + "/s.sqlite"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("40 cases: 40 passed, 0 failed, 0 errors"))
         #expect(result.stdout.contains("betterone          10     10    0     0      100.0% (72-100%)    100%       ok"))
@@ -200,7 +200,7 @@ import Testing
     @Test func reportsAreWritten() throws {
         let directory = try CLI.temporaryDirectory()
         let result = try CLI.run(["eval", "evals/luna.yaml", "--junit", directory + "/j.xml", "--markdown", directory + "/s.md",
-                                  "--json", directory + "/r.json"])
+                                  "--json", directory + "/r.json", "--store", directory + "/s.sqlite"])
         #expect(result.status == 0)
         #expect(try String(contentsOfFile: directory + "/j.xml", encoding: .utf8).contains("<testsuite name=\"luna\" tests=\"8\""))
         #expect(try String(contentsOfFile: directory + "/s.md", encoding: .utf8).hasPrefix("## CoachLab eval"))
@@ -211,10 +211,29 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         try "suite: {id: broken}\nfixtures: [fixtures/nowhere/*.yaml]\nchecks: [sentences]\n"
             .write(toFile: directory + "/broken.yaml", atomically: true, encoding: .utf8)
-        let broken = try CLI.run(["eval", directory + "/broken.yaml"])
+        let broken = try CLI.run(["eval", directory + "/broken.yaml", "--store", directory + "/s.sqlite"])
         #expect(broken.status == 2)
         #expect(broken.stderr.contains("matches no fixture files"))
         #expect(broken.stderr.contains("check 'sentences' needs min and/or max"))
-        #expect(try CLI.run(["eval", "evals/luna.yaml", "--filter", "nothing-matches-this"]).status == 1)
+        #expect(try CLI.run(["eval", "evals/luna.yaml", "--filter", "nothing-matches-this", "--store", directory + "/s.sqlite"]).status == 1)
+    }
+}
+
+@Suite struct RunStoreCommandTests {
+    @Test func runsAreStoredListedAndResumable() throws {
+        let store = try CLI.temporaryDirectory() + "/store.sqlite"
+        let first = try CLI.run(["eval", "evals/ticbuddy.yaml", "--store", store])
+        #expect(first.status == 0)
+        let runs = try CLI.run(["runs", "--store", store])
+        let line = try #require(runs.stdout.split(separator: "\n").dropFirst().first)
+        let id = String(line.split(separator: " ")[0])
+        #expect(line.contains("finished") && line.contains("ticbuddy.yaml"))
+        let resumed = try CLI.run(["eval", "--resume", id], environment: ["COACHLAB_STORE": store])
+        #expect(resumed.status == 0)
+        #expect(resumed.stderr.contains("7 cases already finished, 0 to go"))
+        #expect(resumed.stdout.contains("7 cases: 7 passed"))
+        let unknown = try CLI.run(["eval", "--resume", "nope", "--store", store])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("coachlab runs lists the stored runs"))
     }
 }

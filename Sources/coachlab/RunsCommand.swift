@@ -1,0 +1,34 @@
+import ArgumentParser
+import CoachLabEval
+import Foundation
+
+/// `coachlab runs`: the runs in the result store.
+struct RunsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "runs",
+        abstract: "List the runs in the result store, newest first.",
+        discussion: "A run whose status is 'running' was stopped before it finished; continue it with coachlab eval --resume RUN."
+    )
+
+    @Option(help: "The result store. Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
+    var store: String?
+
+    func run() throws {
+        let path = store ?? ProcessInfo.processInfo.environment["COACHLAB_STORE"] ?? ResultStore.defaultPath
+        guard FileManager.default.fileExists(atPath: path) else {
+            Terminal.error("no result store at \(path); coachlab eval creates it")
+            return
+        }
+        let runs = try ResultStore(path: path).runs()
+        var table = [["RUN", "STARTED", "STATUS", "CASES", "PASS", "FAIL", "ERROR", "SUITES"]]
+        for run in runs {
+            table.append([run.id, String(run.startedAt.prefix(19)), run.status, "\(run.cases)", "\(run.passed)", "\(run.failed)",
+                          "\(run.errors)", run.suites.map { ($0 as NSString).lastPathComponent }.joined(separator: ",")])
+        }
+        let widths = table[0].indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+        for row in table {
+            Terminal.out(row.enumerated().map { $0.offset == row.count - 1 ? $0.element : $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+                .joined(separator: "  "))
+        }
+    }
+}
