@@ -6,7 +6,7 @@ import Foundation
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Validate packs; print every problem as path:line:col: error|warning: message.",
+        abstract: "Validate packs, fixtures and suites; print every problem as path:line:col: error|warning: message.",
         discussion: """
         With no paths, lints every pack under personas/, every fixture under fixtures/ and every \
         suite under evals/. A path may be a pack folder, a file inside one, a folder of packs, \
