@@ -55,28 +55,23 @@ struct EvalCommand: AsyncParsableCommand {
         var suitePaths = suites
         var providers = provider.providers
         var repeats = self.repeat
-        let runId: String
         var finished: Set<String> = []
         if let resume {
             guard let previous = try results.run(resume) else {
                 throw CoachLabError(usage: "no run '\(resume)' in \(storePath)", hint: "coachlab runs lists the stored runs")
             }
-            runId = resume
             if suitePaths.isEmpty { suitePaths = previous.suites }
             if providers.isEmpty { providers = previous.providers }
             repeats = repeats ?? previous.repeats
             finished = try results.finishedCases(run: resume)
-        } else {
-            runId = ""
         }
         let loaded = try EvalContent.load(suites: suitePaths)
         let registry = try provider.registry()
         let filter = self.filter
         let runner = EvalRunner(registry: registry, providerOverride: providers, baseURL: provider.baseURL,
                                 apiKeyVariable: provider.apiKeyEnv, repeats: repeats, concurrency: concurrency)
-        let run = resume == nil
-            ? try results.startRun(suites: suitePaths.isEmpty ? loaded.map(\.suite.file) : suitePaths, providers: providers, repeats: repeats)
-            : runId
+        let run = try resume ?? results.startRun(suites: suitePaths.isEmpty ? loaded.map(\.suite.file) : suitePaths,
+                                                   providers: providers, repeats: repeats)
         let skip = finished
         let include: @Sendable (EvalCase) -> Bool = { evalCase in
             !skip.contains(evalCase.id) && (filter.map { evalCase.id.contains($0) } ?? true)

@@ -115,7 +115,7 @@ enum PackChecker {
                                       at: location)
                 }
             }
-            for text in texts(in: coach.value) {
+            for text in coach.value.texts {
                 for name in singleBracePlaceholders(in: text.value) where !placeholders.contains(name) {
                     diagnostics.warning("placeholder '{\(name)}' is not declared in the stack's placeholders; it stays as written",
                                         at: text.location,
@@ -255,15 +255,6 @@ enum PackChecker {
     }
 
     // MARK: Helpers
-
-    /// Every text in a value, with its location.
-    static func texts(in value: YAMLValue) -> [Located<String>] {
-        switch value {
-        case .scalar(let scalar): return scalar.isNull ? [] : [Located(scalar.text, at: scalar.location)]
-        case .sequence(let items, _): return items.flatMap(texts(in:))
-        case .mapping(let entries, _): return entries.flatMap { texts(in: $0.value) }
-        }
-    }
 
     /// Names written as `{name}` (single braces) in text.
     static func singleBracePlaceholders(in text: String) -> [String] {

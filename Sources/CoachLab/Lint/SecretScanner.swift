@@ -26,7 +26,7 @@ enum SecretScanner {
 
     /// Reports every scalar in `value` that looks like it holds a key.
     static func scan(_ value: YAMLValue, into diagnostics: inout Diagnostics) {
-        for text in PackChecker.texts(in: value) {
+        for text in value.texts {
             guard let kind = secretKind(in: text.value) else { continue }
             diagnostics.error("this looks like \(kind) committed in YAML", at: text.location,
                               hint: "remove it and rotate the key; CoachLab reads keys from environment variables only")

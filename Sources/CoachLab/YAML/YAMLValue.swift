@@ -105,6 +105,15 @@ public indirect enum YAMLValue: Sendable, Equatable {
         }
     }
 
+    /// Every non-null scalar below this value, with its location, in document order.
+    public var texts: [Located<String>] {
+        switch self {
+        case .scalar(let scalar): scalar.isNull ? [] : [Located(scalar.text, at: scalar.location)]
+        case .sequence(let items, _): items.flatMap(\.texts)
+        case .mapping(let entries, _): entries.flatMap(\.value.texts)
+        }
+    }
+
     /// YAML 1.2 core booleans.
     static func booleanValue(_ text: String) -> Bool? {
         switch text {

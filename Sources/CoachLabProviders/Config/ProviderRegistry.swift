@@ -71,7 +71,7 @@ public struct ProviderRegistry: Sendable {
                                           hint: ContentValidator.suggestion(for: link, in: Array(ids), noun: "provider")))
             }
         }
-        for text in PackCheckerProxy.texts(in: root) where SecretPatterns.looksLikeKey(text.value) {
+        for text in root.texts where SecretDetector.kind(of: text.value) != nil {
             diagnostics.append(.error("this looks like an API key committed in YAML", at: text.location,
                                       hint: "put the key in an environment variable and name it with apiKeyEnv"))
         }
@@ -113,7 +113,7 @@ public struct ProviderRegistry: Sendable {
         guard let colon = spec.firstIndex(of: ":") else {
             let known = configurations.map(\.id) + ["mock"]
             throw CoachLabError(usage: "no provider '\(spec)'",
-                                hint: Suggestions(spec, known) + "; or name one inline as kind:model, such as openai:gpt-4o-mini")
+                                hint: ContentValidator.suggestion(for: spec, in: known, noun: "provider") + "; or name one inline as kind:model, such as openai:gpt-4o-mini")
         }
         let kindName = String(spec[..<colon])
         let model = String(spec[spec.index(after: colon)...])
@@ -130,10 +130,6 @@ public struct ProviderRegistry: Sendable {
         }
         return ProviderConfiguration(id: spec, kind: kind, model: kind == .mock && model.isEmpty ? MockProvider.modelName : model,
                                      baseURL: baseURL, apiKeyVariable: apiKeyVariable, concurrency: kind == .mock ? 64 : 4)
-    }
-
-    private func Suggestions(_ word: String, _ known: [String]) -> String {
-        ContentValidator.suggestion(for: word, in: known, noun: "provider")
     }
 
     /// Whether the key a configuration needs is present (never the key itself).
@@ -215,22 +211,6 @@ public struct ProviderRegistry: Sendable {
             }
             return HTTPProvider(id: configuration.id, wire: wire, baseURL: baseURL, apiKey: key, defaults: defaults,
                                 transport: transport, retry: policy)
-        }
-    }
-}
-
-/// Key-shaped strings, shared with the core's lint.
-enum SecretPatterns {
-    static func looksLikeKey(_ text: String) -> Bool { SecretDetector.kind(of: text) != nil }
-}
-
-/// Walks YAML texts.
-enum PackCheckerProxy {
-    static func texts(in value: YAMLValue) -> [Located<String>] {
-        switch value {
-        case .scalar(let scalar): return scalar.isNull ? [] : [Located(scalar.text, at: scalar.location)]
-        case .sequence(let items, _): return items.flatMap(texts(in:))
-        case .mapping(let entries, _): return entries.flatMap { texts(in: $0.value) }
         }
     }
 }

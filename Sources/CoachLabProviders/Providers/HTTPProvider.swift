@@ -49,7 +49,8 @@ public struct HTTPProvider: ChatProvider {
 
     /// The exact HTTP request a chat request becomes (the key header included).
     public func wireRequest(_ request: ChatRequest, stream: Bool) -> HTTPRequestSpec {
-        wire.request(resolved(request), model: resolved(request).settings.model, stream: stream, baseURL: baseURL, apiKey: apiKey)
+        let request = resolved(request)
+        return wire.request(request, model: request.settings.model, stream: stream, baseURL: baseURL, apiKey: apiKey)
     }
 
     func resolved(_ request: ChatRequest) -> ChatRequest {
