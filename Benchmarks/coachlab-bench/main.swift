@@ -6,6 +6,9 @@
 //   swift run -c release coachlab-bench providers --base-url URL [--requests N] [--concurrency C]
 //       requests per second through CoachLab's OpenAI-compatible provider against a running
 //       `coachlab serve-mock` (scripts/bench-providers.sh compares it with wrk).
+//   swift run -c release coachlab-bench generate-suite --cases N --out DIR
+//       writes N single-turn fixtures across the five seed packs and a suite over them, for
+//       measuring `coachlab eval` at scale (scripts/bench-eval.sh).
 import CoachLab
 import CoachLabProviders
 import Foundation
@@ -59,6 +62,16 @@ if arguments.count > 1, arguments[1] == "providers" {
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     print(String(format: "coachlab provider: concurrency %d, %d requests, %d failed, %.0f requests/s, %.1f µs per request",
                  concurrency, requests, failures, Double(requests) / seconds, seconds * 1e6 / Double(requests)))
+    exit(0)
+}
+
+if arguments.count > 1, arguments[1] == "generate-suite" {
+    guard let out = option("--out"), let cases = option("--cases").flatMap(Int.init), cases > 0 else {
+        FileHandle.standardError.write(Data("usage: coachlab-bench generate-suite --cases N --out DIR\n".utf8))
+        exit(2)
+    }
+    try SuiteGenerator(cases: cases).write(to: out)
+    print("wrote \(cases) fixtures and \(out)/suite.yaml")
     exit(0)
 }
 

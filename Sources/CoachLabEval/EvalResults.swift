@@ -26,6 +26,24 @@ public struct TurnResult: Sendable, Codable, Hashable {
     public var finishReason: String
     /// The compiled prompt's hash, so a report can tell which prompt a reply answered.
     public var promptHash: String
+
+    public init(turn: Int, user: String, reply: String, checks: [CheckResult], flaggedRule: String? = nil, latency: Double,
+                timeToFirstToken: Double? = nil, inputTokens: Int, outputTokens: Int, usageEstimated: Bool, cost: Double? = nil,
+                finishReason: String, promptHash: String) {
+        self.turn = turn
+        self.user = user
+        self.reply = reply
+        self.checks = checks
+        self.flaggedRule = flaggedRule
+        self.latency = latency
+        self.timeToFirstToken = timeToFirstToken
+        self.inputTokens = inputTokens
+        self.outputTokens = outputTokens
+        self.usageEstimated = usageEstimated
+        self.cost = cost
+        self.finishReason = finishReason
+        self.promptHash = promptHash
+    }
 }
 
 /// The outcome of one case: a fixture on a provider, one repeat.

@@ -2,14 +2,46 @@ import CoachLab
 import CoachLabProviders
 import Foundation
 
+/// What the runner needs to know about a fixture before its cases run. The fixture itself
+/// is read from its file when a case needs it, so a run's memory does not grow with the
+/// number of fixtures.
+public struct FixtureReference: Sendable, Hashable {
+    public var id: String
+    public var file: String
+    public var pack: String
+    public var tags: [String]
+    /// Whether a turn's checks include `judge` (the suite then needs a judge provider).
+    public var usesJudge: Bool
+
+    public init(_ fixture: Fixture) {
+        id = fixture.id
+        file = fixture.file
+        pack = fixture.pack
+        tags = fixture.tags
+        usesJudge = fixture.turns.contains { $0.expect.contains(where: \.isJudge) }
+    }
+}
+
 /// A suite with its fixtures, ready to run.
 public struct LoadedSuite: Sendable {
     public var suite: Suite
-    public var fixtures: [Fixture]
+    /// The fixtures, in order.
+    public private(set) var fixtures: [FixtureReference]
+    /// Fixtures given in memory, by id; the others are read from their files when needed.
+    var held: [String: Fixture]
 
+    /// A suite whose fixtures are held in memory (for library users and tests).
     public init(suite: Suite, fixtures: [Fixture]) {
         self.suite = suite
-        self.fixtures = fixtures
+        self.fixtures = fixtures.map(FixtureReference.init)
+        held = Dictionary(fixtures.map { ($0.id, $0) }) { first, _ in first }
+    }
+
+    /// A suite whose fixtures are read from their files as their cases run (for large runs).
+    public init(suite: Suite, references: [FixtureReference]) {
+        self.suite = suite
+        fixtures = references
+        held = [:]
     }
 }
 
@@ -55,13 +87,14 @@ public struct EvalRunner: Sendable {
         self.makeProvider = makeProvider
     }
 
-    /// The cases a suite expands to, in a stable order.
-    public func cases(of loaded: LoadedSuite) -> [EvalCase] {
+    /// The cases a suite expands to, in a stable order, produced lazily.
+    public func cases(of loaded: LoadedSuite) -> some Sequence<EvalCase> & Sendable {
         let providers = providerOverride.isEmpty ? (loaded.suite.providers.isEmpty ? ["mock"] : loaded.suite.providers) : providerOverride
-        let repeats = self.repeats ?? loaded.suite.repeats
-        return loaded.fixtures.flatMap { fixture in
-            providers.flatMap { provider in
-                (1...max(1, repeats)).map { EvalCase(suite: loaded.suite.id, fixture: fixture.id, provider: provider, repeatIndex: $0) }
+        let repeats = max(1, self.repeats ?? loaded.suite.repeats)
+        let suite = loaded.suite.id
+        return loaded.fixtures.lazy.flatMap { fixture in
+            providers.lazy.flatMap { provider in
+                (1...repeats).lazy.map { EvalCase(suite: suite, fixture: fixture.id, provider: provider, repeatIndex: $0) }
             }
         }
     }
@@ -69,32 +102,39 @@ public struct EvalRunner: Sendable {
     /// Runs the cases of `suites` that `include` accepts (for resume and sharding).
     /// - Throws: ``CoachLabError`` (usage) for an unknown provider; ``ProviderError`` for a
     ///   provider that cannot be built; `CancellationError` when cancelled.
-    public func run(_ suites: [LoadedSuite], include: @Sendable (EvalCase) -> Bool = { _ in true },
+    public func run(_ suites: [LoadedSuite], include: @escaping @Sendable (EvalCase) -> Bool = { _ in true },
                     onResult: @escaping @Sendable (CaseResult) async throws -> Void) async throws {
         let work = try prepare(suites)
         let limit = max(1, concurrency ?? suites.map(\.suite.concurrency).max() ?? 8)
-        var pending = work.flatMap { job in job.cases.filter(include).map { (job, $0) } }[...]
+        let all = work.lazy.flatMap { job in cases(of: job.loaded).lazy.filter(include).map { (job, $0) } }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            func startNext() {
-                guard let (job, evalCase) = pending.popFirst() else { return }
-                group.addTask {
-                    let result = await runCase(evalCase, job: job)
-                    try Task.checkCancellation()
-                    try await onResult(result)
+            // The iterator lives in this scope and is advanced inline: a nested function
+            // capturing it would advance a copy.
+            var pending = all.makeIterator()
+            var running = 0
+            while true {
+                while running < limit, let (job, evalCase) = pending.next() {
+                    group.addTask {
+                        let result = await runCase(evalCase, job: job)
+                        try Task.checkCancellation()
+                        try await onResult(result)
+                    }
+                    running += 1
                 }
+                guard running > 0 else { break }
+                try await group.next()
+                running -= 1
             }
-            for _ in 0..<limit { startNext() }
-            while try await group.next() != nil { startNext() }
         }
     }
 
     struct Job: Sendable {
-        var suite: Suite
-        var fixtures: [String: Fixture]
+        var loaded: LoadedSuite
+        var suite: Suite { loaded.suite }
+        var fixtures: [String: FixtureReference]
         var compilers: [String: Compiler]
         var providers: [String: ProviderSlot]
         var judge: ProviderSlot?
-        var cases: [EvalCase]
     }
 
     struct ProviderSlot: Sendable {
@@ -118,24 +158,27 @@ public struct EvalRunner: Sendable {
             for fixture in loaded.fixtures where compilers[fixture.pack] == nil {
                 compilers[fixture.pack] = try Compiler(pack: PackLoader(fileSystem: fileSystem).load(fixture.pack).get())
             }
-            let cases = cases(of: loaded)
             var providers: [String: ProviderSlot] = [:]
-            for name in Set(cases.map(\.provider)) { providers[name] = try slot(name) }
-            let needsJudge = loaded.suite.checks.contains { if case .judge = $0.kind { true } else { false } }
-                || loaded.fixtures.contains { $0.turns.contains { $0.expect.contains { if case .judge = $0.kind { true } else { false } } } }
-            return Job(suite: loaded.suite, fixtures: Dictionary(loaded.fixtures.map { ($0.id, $0) }) { first, _ in first },
+            for name in Set(cases(of: loaded).lazy.map(\.provider)) { providers[name] = try slot(name) }
+            let needsJudge = loaded.suite.checks.contains(where: \.isJudge) || loaded.fixtures.contains(where: \.usesJudge)
+            return Job(loaded: loaded, fixtures: Dictionary(loaded.fixtures.map { ($0.id, $0) }) { first, _ in first },
                        compilers: compilers, providers: providers,
-                       judge: needsJudge ? try slot(loaded.suite.judge ?? "mock") : nil, cases: cases)
+                       judge: needsJudge ? try slot(loaded.suite.judge ?? "mock") : nil)
         }
+    }
+
+    /// The fixture of a case: held in memory, or read again from its file.
+    private func fixture(_ reference: FixtureReference, job: Job) -> Fixture? {
+        job.loaded.held[reference.id] ?? EvalLoader(fileSystem: fileSystem).fixture(at: reference.file).0
     }
 
     /// Runs one case; provider failures become an `error` outcome, never a thrown error.
     func runCase(_ evalCase: EvalCase, job: Job) async -> CaseResult {
-        guard let fixture = job.fixtures[evalCase.fixture], let compiler = job.compilers[fixture.pack],
-              let slot = job.providers[evalCase.provider] else {
+        guard let reference = job.fixtures[evalCase.fixture], let fixture = fixture(reference, job: job),
+              let compiler = job.compilers[fixture.pack], let slot = job.providers[evalCase.provider] else {
             return CaseResult(suite: evalCase.suite, fixture: evalCase.fixture, provider: evalCase.provider, model: "",
                               repeatIndex: evalCase.repeatIndex, outcome: .error, score: 0, turns: [],
-                              error: "the case's fixture, pack or provider is missing", tags: [])
+                              error: "the case's fixture could not be read again, or its pack or provider is missing", tags: [])
         }
         var result = CaseResult(suite: evalCase.suite, fixture: fixture.id, provider: evalCase.provider, model: slot.provider.model,
                                 repeatIndex: evalCase.repeatIndex, outcome: .pass, score: 1, turns: [], error: nil, tags: fixture.tags)

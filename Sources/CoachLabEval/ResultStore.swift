@@ -22,10 +22,29 @@ public final class ResultStore: Sendable {
             if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
             var configuration = Configuration()
             configuration.busyMode = .timeout(30)  // several processes (parallel CI jobs) may share one store
+            configuration.prepareDatabase { db in
+                // One small transaction per finished case: WAL with NORMAL sync keeps each commit
+                // durable against a killed process without an fsync per case.
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") != "wal" {
+                    try db.execute(sql: "PRAGMA journal_mode = DELETE")
+                }
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try Self.migrator.migrate(queue)
         } catch {
             throw CoachLabError(.io, "cannot open the result store: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
+        }
+    }
+
+    /// A store that lives in memory only (reports over results held by the caller).
+    public init() throws {
+        path = ":memory:"
+        do {
+            queue = try DatabaseQueue()
+            try Self.migrator.migrate(queue)
+        } catch {
+            throw CoachLabError(.io, "cannot create an in-memory result store: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }
     }
 
@@ -88,6 +107,9 @@ public final class ResultStore: Sendable {
                 t.foreignKey(["runId", "caseId"], references: "caseResult", onDelete: .cascade)
             }
         }
+        migrator.registerMigration("v2: reports read by suite") { db in
+            try db.create(index: "caseResultBySuite", on: "caseResult", columns: ["runId", "suite", "caseId"])
+        }
         return migrator
     }
 
@@ -106,10 +128,10 @@ public final class ResultStore: Sendable {
         public var errors: Int
     }
 
-    /// Starts a run and returns its id (time-ordered, with a random suffix).
-    public func startRun(suites: [String], providers: [String], repeats: Int?, now: Date = Date()) throws -> String {
+    /// Starts a run and returns its id: `id` when given, else time-ordered with a random suffix.
+    public func startRun(suites: [String], providers: [String], repeats: Int?, now: Date = Date(), id given: String? = nil) throws -> String {
         let stamp = Self.timestamp(now)
-        let id = String(stamp.prefix(19)).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
+        let id = given ?? String(stamp.prefix(19)).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
             .replacingOccurrences(of: "T", with: "-") + "-" + String(UInt32.random(in: 0..<0xFFFF_FFFF), radix: 36)
         try write { db in
             try db.execute(sql: "INSERT INTO run (id, startedAt, suites, providers, repeats, status) VALUES (?, ?, ?, ?, ?, 'running')",
@@ -129,25 +151,25 @@ public final class ResultStore: Sendable {
     /// Records one finished case with its turns and checks, in one transaction.
     public func record(_ result: CaseResult, run: String) throws {
         try write { db in
-            try db.execute(sql: "DELETE FROM caseResult WHERE runId = ? AND caseId = ?", arguments: [run, result.id])
-            try db.execute(sql: """
+            try db.cachedStatement(sql: "DELETE FROM caseResult WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
+            try db.cachedStatement(sql: """
                 INSERT INTO caseResult (runId, caseId, suite, fixture, provider, model, repeatIndex, outcome, score, error, tags, recordedAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [run, result.id, result.suite, result.fixture, result.provider, result.model, result.repeatIndex,
+                """).execute(arguments: [run, result.id, result.suite, result.fixture, result.provider, result.model, result.repeatIndex,
                                  result.outcome.rawValue, result.score, result.error,
                                  JSONValue.array(result.tags.map(JSONValue.string)).text, Self.timestamp(Date())])
             for turn in result.turns {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO turnResult (runId, caseId, turn, user, reply, flaggedRule, latency, timeToFirstToken, inputTokens,
                                             outputTokens, usageEstimated, cost, finishReason, promptHash)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [run, result.id, turn.turn, turn.user, turn.reply, turn.flaggedRule, turn.latency, turn.timeToFirstToken,
+                    """).execute(arguments: [run, result.id, turn.turn, turn.user, turn.reply, turn.flaggedRule, turn.latency, turn.timeToFirstToken,
                                      turn.inputTokens, turn.outputTokens, turn.usageEstimated, turn.cost, turn.finishReason, turn.promptHash])
                 for (position, check) in turn.checks.enumerated() {
-                    try db.execute(sql: """
+                    try db.cachedStatement(sql: """
                         INSERT INTO checkResult (runId, caseId, turn, position, checkId, passed, score, reason, weight)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, arguments: [run, result.id, turn.turn, position, check.check, check.passed, check.score, check.reason, check.weight])
+                        """).execute(arguments: [run, result.id, turn.turn, position, check.check, check.passed, check.score, check.reason, check.weight])
                 }
             }
         }
@@ -158,31 +180,95 @@ public final class ResultStore: Sendable {
         try read { db in Set(try String.fetchAll(db, sql: "SELECT caseId FROM caseResult WHERE runId = ?", arguments: [run])) }
     }
 
-    /// Every result of a run, rebuilt from the tables, in case-id order.
-    public func results(run: String) throws -> [CaseResult] {
+    /// Results of a run, rebuilt from the tables, in case-id order: every one, or only those
+    /// with the given outcomes.
+    public func results(run: String, outcomes: Set<Outcome>? = nil) throws -> [CaseResult] {
+        var all: [CaseResult] = []
+        try forEachResult(run: run, outcomes: outcomes) { all.append($0) }
+        return all
+    }
+
+    /// Calls `body` with each result of a run in (suite, case id) order, reading a batch at a
+    /// time, so a report over any number of cases holds only one batch in memory.
+    public func forEachResult(run: String, outcomes: Set<Outcome>? = nil, batchSize: Int = 256,
+                              _ body: (CaseResult) throws -> Void) throws {
+        let filter = outcomes.map { set in " AND outcome IN (" + set.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ") + ")" } ?? ""
+        var after: (suite: String, caseId: String)? = nil
+        while true {
+            let cursor = after
+            let batch: [CaseResult] = try read { db in
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT * FROM caseResult WHERE runId = ?\(filter)\(cursor == nil ? "" : " AND (suite, caseId) > (?, ?)")
+                    ORDER BY suite, caseId LIMIT \(batchSize)
+                    """, arguments: StatementArguments([run] + (cursor.map { [$0.suite, $0.caseId] } ?? [])))
+                return try rows.map { row in try Self.result(row, db: db) }
+            }
+            for result in batch { try body(result) }
+            guard batch.count == batchSize, let last = batch.last else { return }
+            after = (last.suite, last.id)
+        }
+    }
+
+    private static func result(_ row: Row, db: Database) throws -> CaseResult {
+        let run: String = row["runId"]
+        let caseId: String = row["caseId"]
+        var checks: [Int: [CheckResult]] = [:]
+        for check in try Row.fetchAll(db, sql: "SELECT * FROM checkResult WHERE runId = ? AND caseId = ? ORDER BY turn, position",
+                                      arguments: [run, caseId]) {
+            checks[check["turn"], default: []].append(
+                CheckResult(check: check["checkId"], passed: check["passed"], score: check["score"], reason: check["reason"], weight: check["weight"]))
+        }
+        let turns = try Row.fetchAll(db, sql: "SELECT * FROM turnResult WHERE runId = ? AND caseId = ? ORDER BY turn",
+                                     arguments: [run, caseId]).map { turn in
+            TurnResult(turn: turn["turn"], user: turn["user"], reply: turn["reply"], checks: checks[turn["turn"]] ?? [],
+                       flaggedRule: turn["flaggedRule"], latency: turn["latency"], timeToFirstToken: turn["timeToFirstToken"],
+                       inputTokens: turn["inputTokens"], outputTokens: turn["outputTokens"], usageEstimated: turn["usageEstimated"],
+                       cost: turn["cost"], finishReason: turn["finishReason"], promptHash: turn["promptHash"])
+        }
+        let tags = (try? JSONValue.parse(Data((row["tags"] as String).utf8)))?.array?.compactMap(\.string) ?? []
+        return CaseResult(suite: row["suite"], fixture: row["fixture"], provider: row["provider"], model: row["model"],
+                          repeatIndex: row["repeatIndex"], outcome: Outcome(rawValue: row["outcome"]) ?? .error, score: row["score"],
+                          turns: turns, error: row["error"], tags: tags)
+    }
+
+    /// Per-suite counts of a run, computed in SQL.
+    public struct SuiteCounts: Sendable, Hashable {
+        public var cases = 0, passed = 0, failed = 0, errors = 0, repeats = 1
+        /// Fixture × provider groups; those whose every repeat passed; those with at least one pass.
+        public var groups = 0, groupsAllPassed = 0, groupsAnyPassed = 0
+        /// `fixture/provider` groups whose repeats disagreed, sorted.
+        public var flaky: [String] = []
+    }
+
+    /// The counts of each suite in a run, by suite id.
+    public func suiteCounts(run: String) throws -> [String: SuiteCounts] {
         try read { db in
-            var checks: [String: [Int: [CheckResult]]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM checkResult WHERE runId = ? ORDER BY caseId, turn, position", arguments: [run]) {
-                checks[row["caseId"], default: [:]][row["turn"], default: []].append(
-                    CheckResult(check: row["checkId"], passed: row["passed"], score: row["score"], reason: row["reason"], weight: row["weight"]))
+            var counts: [String: SuiteCounts] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT suite, COUNT(*) AS cases, SUM(outcome = 'pass') AS passed, SUM(outcome = 'fail') AS failed,
+                       SUM(outcome = 'error') AS errors, MAX(repeatIndex) AS repeats
+                FROM caseResult WHERE runId = ? GROUP BY suite
+                """, arguments: [run]) {
+                counts[row["suite"]] = SuiteCounts(cases: row["cases"], passed: row["passed"], failed: row["failed"], errors: row["errors"],
+                                                   repeats: row["repeats"])
             }
-            var turns: [String: [TurnResult]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM turnResult WHERE runId = ? ORDER BY caseId, turn", arguments: [run]) {
-                let caseId: String = row["caseId"]
-                let turn: Int = row["turn"]
-                turns[caseId, default: []].append(TurnResult(
-                    turn: turn, user: row["user"], reply: row["reply"], checks: checks[caseId]?[turn] ?? [], flaggedRule: row["flaggedRule"],
-                    latency: row["latency"], timeToFirstToken: row["timeToFirstToken"], inputTokens: row["inputTokens"],
-                    outputTokens: row["outputTokens"], usageEstimated: row["usageEstimated"], cost: row["cost"],
-                    finishReason: row["finishReason"], promptHash: row["promptHash"]))
+            for row in try Row.fetchAll(db, sql: """
+                SELECT suite, COUNT(*) AS groups, SUM(allPassed) AS allPassed, SUM(anyPassed) AS anyPassed FROM (
+                    SELECT suite, MIN(outcome = 'pass') AS allPassed, MAX(outcome = 'pass') AS anyPassed
+                    FROM caseResult WHERE runId = ? GROUP BY suite, fixture, provider)
+                GROUP BY suite
+                """, arguments: [run]) {
+                counts[row["suite"], default: SuiteCounts()].groups = row["groups"]
+                counts[row["suite"], default: SuiteCounts()].groupsAllPassed = row["allPassed"]
+                counts[row["suite"], default: SuiteCounts()].groupsAnyPassed = row["anyPassed"]
             }
-            return try Row.fetchAll(db, sql: "SELECT * FROM caseResult WHERE runId = ? ORDER BY caseId", arguments: [run]).map { row in
-                let caseId: String = row["caseId"]
-                let tags = (try? JSONValue.parse(Data((row["tags"] as String).utf8)))?.array?.compactMap(\.string) ?? []
-                return CaseResult(suite: row["suite"], fixture: row["fixture"], provider: row["provider"], model: row["model"],
-                                  repeatIndex: row["repeatIndex"], outcome: Outcome(rawValue: row["outcome"]) ?? .error, score: row["score"],
-                                  turns: turns[caseId] ?? [], error: row["error"], tags: tags)
+            for row in try Row.fetchAll(db, sql: """
+                SELECT suite, fixture || '/' || provider AS name FROM caseResult WHERE runId = ?
+                GROUP BY suite, fixture, provider HAVING COUNT(DISTINCT outcome) > 1 ORDER BY name
+                """, arguments: [run]) {
+                counts[row["suite"], default: SuiteCounts()].flaky.append(row["name"])
             }
+            return counts
         }
     }
 
@@ -222,8 +308,6 @@ public final class ResultStore: Sendable {
     }
 
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }
 }

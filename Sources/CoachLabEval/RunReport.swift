@@ -2,7 +2,7 @@ import CoachLab
 import Foundation
 
 /// A finished (or interrupted) run, as reporters see it.
-public struct RunReport: Sendable, Codable {
+public struct RunReport: Sendable {
     /// One suite's totals.
     public struct SuiteSummary: Sendable, Codable, Hashable {
         public var suite: String
@@ -15,6 +15,8 @@ public struct RunReport: Sendable, Codable {
         public var passRate: Double
         public var wilsonLow: Double
         public var wilsonHigh: Double
+        /// The most repeats any case had.
+        public var repeats: Int
         /// Cases whose repeats disagreed.
         public var flaky: [String]
         /// Fixture-level pass^N (every repeat passed) and pass@N (at least one did).
@@ -23,59 +25,111 @@ public struct RunReport: Sendable, Codable {
         public var held: Bool
     }
 
-    public var run: String
-    public var suites: [SuiteSummary]
-    public var cases: [CaseResult]
+    /// Counts over the whole run.
+    public struct Totals: Sendable, Codable, Hashable {
+        public var cases: Int
+        public var passed: Int
+        public var failed: Int
+        public var errors: Int
 
-    /// Builds a report from results.
-    public init(run: String, suites: [Suite], results: [CaseResult]) {
-        self.run = run
-        self.cases = results.sorted { $0.id < $1.id }
-        self.suites = suites.map { suite in
-            let mine = results.filter { $0.suite == suite.id }
-            let scored = mine.filter { $0.outcome != .error }
-            let passed = scored.filter { $0.outcome == .pass }.count
-            let rate = PassRate(passed: passed, total: scored.count)
-            let byFixture = Dictionary(grouping: mine) { "\($0.fixture)/\($0.provider)" }
-            let flaky = byFixture.filter { Set($0.value.map(\.outcome)).count > 1 }.keys.sorted()
-            let groups = Double(max(byFixture.count, 1))
-            let all = Double(byFixture.values.filter { $0.allSatisfy { $0.outcome == .pass } }.count) / groups
-            let any = Double(byFixture.values.filter { $0.contains { $0.outcome == .pass } }.count) / groups
-            let errors = mine.count - scored.count
-            return SuiteSummary(suite: suite.id, threshold: suite.threshold, cases: mine.count, passed: passed,
-                                failed: scored.count - passed, errors: errors, passRate: rate.rate, wilsonLow: rate.wilson.low,
-                                wilsonHigh: rate.wilson.high, flaky: flaky, passAllRepeats: all, passAnyRepeat: any,
-                                held: errors == 0 && !scored.isEmpty && rate.rate + 1e-9 >= suite.threshold)
+        public init(cases: Int, passed: Int, failed: Int, errors: Int) {
+            self.cases = cases
+            self.passed = passed
+            self.failed = failed
+            self.errors = errors
         }
     }
 
+    public let run: String
+    public let suites: [SuiteSummary]
+    public let totals: Totals
+    /// The cases that failed or errored, with every detail, in (suite, id) order.
+    public let notPassing: [CaseResult]
+    /// Where every case is read from, a batch at a time.
+    private let store: ResultStore
+
+    /// Builds a report over a stored run: counts come from SQL aggregates and only the cases
+    /// that did not pass are read, so the report's memory does not grow with passing cases.
+    public init(run: String, suites: [Suite], store: ResultStore) throws {
+        let counts = try store.suiteCounts(run: run)
+        self.run = run
+        self.store = store
+        notPassing = try store.results(run: run, outcomes: [.fail, .error])
+        self.suites = suites.map { suite in
+            let count = counts[suite.id] ?? ResultStore.SuiteCounts()
+            let scored = count.passed + count.failed
+            let rate = PassRate(passed: count.passed, total: scored)
+            let groups = Double(max(count.groups, 1))
+            return SuiteSummary(suite: suite.id, threshold: suite.threshold, cases: count.cases, passed: count.passed,
+                                failed: count.failed, errors: count.errors, passRate: rate.rate, wilsonLow: rate.wilson.low,
+                                wilsonHigh: rate.wilson.high, repeats: count.repeats, flaky: count.flaky, passAllRepeats: Double(count.groupsAllPassed) / groups,
+                                passAnyRepeat: Double(count.groupsAnyPassed) / groups,
+                                held: count.errors == 0 && scored > 0 && rate.rate + 1e-9 >= suite.threshold)
+        }
+        let all = counts.values
+        totals = Totals(cases: all.reduce(0) { $0 + $1.cases }, passed: all.reduce(0) { $0 + $1.passed },
+                        failed: all.reduce(0) { $0 + $1.failed }, errors: all.reduce(0) { $0 + $1.errors })
+    }
+
+    /// Builds a report over results held in memory (through an in-memory store, so both
+    /// paths share one definition of every figure).
+    public init(run: String, suites: [Suite], results: [CaseResult]) throws {
+        let store = try ResultStore()
+        _ = try store.startRun(suites: suites.map(\.file), providers: [], repeats: nil, id: run)
+        for result in results { try store.record(result, run: run) }
+        try self.init(run: run, suites: suites, store: store)
+    }
+
+    /// Calls `body` with every case, in (suite, id) order, a batch at a time.
+    public func forEachCase(_ body: (CaseResult) throws -> Void) throws {
+        try store.forEachResult(run: run, body)
+    }
+
+    /// Every case, in (suite, id) order. Prefer ``forEachCase(_:)`` for large runs.
+    public func allCases() throws -> [CaseResult] { try store.results(run: run) }
+
     /// The overall pass rate over cases that did not error.
     public var passRate: Double {
-        let scored = cases.filter { $0.outcome != .error }
-        return scored.isEmpty ? 0 : Double(scored.filter { $0.outcome == .pass }.count) / Double(scored.count)
+        let scored = totals.passed + totals.failed
+        return scored == 0 ? 0 : Double(totals.passed) / Double(scored)
     }
 
     /// Exit code per DESIGN.md: 3 when a provider error kept cases from completing, 1 when a
     /// threshold (or `failUnder`) was missed, else 0.
     public func exitCode(failUnder: Double? = nil) -> Int32 {
-        if cases.contains(where: { $0.outcome == .error }) { return 3 }
+        if totals.errors > 0 { return 3 }
         if suites.contains(where: { !$0.held }) { return 1 }
         if let failUnder, passRate + 1e-9 < failUnder { return 1 }
         return 0
     }
 }
 
-/// Reporters: pure renderers of a run report.
+/// Reporters: pure renderers of a run report. JSON and JUnit list every case, so they write
+/// through `write` a piece at a time while the report reads cases in batches; the `String`
+/// forms collect the pieces.
 public enum Reporters {
-    /// JSON with sorted keys.
-    public static func json(_ report: RunReport) -> String {
+    /// JSON with sorted keys: `cases` (every case), `run`, `suites` and `totals`.
+    public static func json(_ report: RunReport, to write: (String) throws -> Void) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return (String(data: (try? encoder.encode(report)) ?? Data(), encoding: .utf8) ?? "{}") + "\n"
+        func encoded<T: Encodable>(_ value: T, indent: String) throws -> String {
+            String(decoding: try encoder.encode(value), as: UTF8.self).replacingOccurrences(of: "\n", with: "\n" + indent)
+        }
+        try write("{\n  \"cases\" : [")
+        var first = true
+        try report.forEachCase { result in
+            try write((first ? "\n    " : ",\n    ") + encoded(result, indent: "    "))
+            first = false
+        }
+        try write((first ? "" : "\n  ") + "],\n  \"run\" : " + encoded(report.run, indent: "  ") + ",\n")
+        try write("  \"suites\" : " + encoded(report.suites, indent: "  ") + ",\n")
+        try write("  \"totals\" : " + encoded(report.totals, indent: "  ") + "\n}\n")
     }
 
+    public static func json(_ report: RunReport) throws -> String { try collect { try json(report, to: $0) } }
+
     /// JUnit XML: one testsuite per suite, one testcase per case × provider × repeat.
-    public static func junit(_ report: RunReport) -> String {
+    public static func junit(_ report: RunReport, to write: (String) throws -> Void) throws {
         func escape(_ text: String) -> String {
             var out = ""
             for scalar in text.unicodeScalars {
@@ -92,30 +146,41 @@ public enum Reporters {
             }
             return out
         }
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let failures = report.cases.filter { $0.outcome == .fail }.count
-        let errors = report.cases.filter { $0.outcome == .error }.count
-        xml += "<testsuites name=\"coachlab\" tests=\"\(report.cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
-        for summary in report.suites {
-            let cases = report.cases.filter { $0.suite == summary.suite }
-            xml += "  <testsuite name=\"\(escape(summary.suite))\" tests=\"\(cases.count)\" failures=\"\(summary.failed)\" errors=\"\(summary.errors)\">\n"
-            for result in cases {
-                let time = String(format: "%.3f", result.turns.reduce(0) { $0 + $1.latency })
-                let name = "\(result.fixture) [\(result.provider)]" + (result.repeatIndex > 1 || cases.contains { $0.repeatIndex > 1 } ? " #\(result.repeatIndex)" : "")
-                xml += "    <testcase classname=\"\(escape(result.suite))\" name=\"\(escape(name))\" time=\"\(time)\""
-                switch result.outcome {
-                case .pass:
-                    xml += "/>\n"
-                case .fail:
-                    let lines = result.failures.map { "turn \($0.turn): \($0.check.check): \($0.check.reason)" }
-                    xml += ">\n      <failure message=\"\(escape(lines.first ?? "failed"))\">\(escape(lines.joined(separator: "\n")))</failure>\n    </testcase>\n"
-                case .error:
-                    xml += ">\n      <error message=\"\(escape(result.error ?? "error"))\"/>\n    </testcase>\n"
-                }
+        try write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        try write("<testsuites name=\"coachlab\" tests=\"\(report.totals.cases)\" failures=\"\(report.totals.failed)\" errors=\"\(report.totals.errors)\">\n")
+        let summaries = Dictionary(report.suites.map { ($0.suite, $0) }) { first, _ in first }
+        var open: String?
+        try report.forEachCase { result in
+            if open != result.suite {
+                if open != nil { try write("  </testsuite>\n") }
+                open = result.suite
+                let summary = summaries[result.suite]
+                try write("  <testsuite name=\"\(escape(result.suite))\" tests=\"\(summary?.cases ?? 0)\" failures=\"\(summary?.failed ?? 0)\" errors=\"\(summary?.errors ?? 0)\">\n")
             }
-            xml += "  </testsuite>\n"
+            let time = String(format: "%.3f", result.turns.reduce(0) { $0 + $1.latency })
+            let name = "\(result.fixture) [\(result.provider)]" + ((summaries[result.suite]?.repeats ?? 1) > 1 ? " #\(result.repeatIndex)" : "")
+            var xml = "    <testcase classname=\"\(escape(result.suite))\" name=\"\(escape(name))\" time=\"\(time)\""
+            switch result.outcome {
+            case .pass:
+                xml += "/>\n"
+            case .fail:
+                let lines = result.failures.map { "turn \($0.turn): \($0.check.check): \($0.check.reason)" }
+                xml += ">\n      <failure message=\"\(escape(lines.first ?? "failed"))\">\(escape(lines.joined(separator: "\n")))</failure>\n    </testcase>\n"
+            case .error:
+                xml += ">\n      <error message=\"\(escape(result.error ?? "error"))\"/>\n    </testcase>\n"
+            }
+            try write(xml)
         }
-        return xml + "</testsuites>\n"
+        if open != nil { try write("  </testsuite>\n") }
+        try write("</testsuites>\n")
+    }
+
+    public static func junit(_ report: RunReport) throws -> String { try collect { try junit(report, to: $0) } }
+
+    private static func collect(_ render: ((String) throws -> Void) throws -> Void) throws -> String {
+        var out = ""
+        try render { out += $0 }
+        return out
     }
 
     /// Markdown for a CI job summary.
@@ -126,10 +191,9 @@ public enum Reporters {
             out += String(format: "%.1f%% (%.1f–%.1f%%)", summary.passRate * 100, summary.wilsonLow * 100, summary.wilsonHigh * 100)
             out += String(format: " | %.0f%% | %@ |\n", summary.threshold * 100, summary.held ? "✅" : "❌")
         }
-        let failing = report.cases.filter { $0.outcome != .pass }
-        if !failing.isEmpty {
+        if !report.notPassing.isEmpty {
             out += "\n### Failing cases\n\n"
-            for result in failing {
+            for result in report.notPassing {
                 if result.outcome == .error {
                     out += "- **\(result.id)** error: \(result.error ?? "")\n"
                 } else {

@@ -12,7 +12,8 @@ struct EvalCommand: AsyncParsableCommand {
         discussion: """
         With no suites, runs every suite in evals/ on the suites' providers (the mock by default).
         Exit codes: 0 every threshold held; 1 a check failed below a threshold or --fail-under;
-        2 a usage or content error; 3 a provider error kept cases from completing.
+        2 a usage or content error; 3 a provider error kept cases from completing; 130 interrupted
+        (Ctrl-C): finished cases are stored and reported, and --resume RUN continues the run.
 
         Examples:
           coachlab eval
@@ -76,30 +77,83 @@ struct EvalCommand: AsyncParsableCommand {
         let include: @Sendable (EvalCase) -> Bool = { evalCase in
             !skip.contains(evalCase.id) && (filter.map { evalCase.id.contains($0) } ?? true)
         }
-        let total = loaded.reduce(0) { $0 + runner.cases(of: $1).filter(include).count }
+        let total = loaded.reduce(0) { $0 + runner.cases(of: $1).lazy.filter(include).count }
         if !finished.isEmpty { Terminal.error("resuming run \(run): \(finished.count) cases already finished, \(total) to go") }
         let progress = Progress(total: total, live: Terminal.stderrIsTerminal)
-        do {
+        let started = DispatchTime.now().uptimeNanoseconds
+        // Ctrl-C (or SIGTERM) cancels the run: cases in flight are dropped, finished ones stay stored.
+        let work = Task {
             try await runner.run(loaded, include: include) { result in
                 try results.record(result, run: run)
                 await progress.advance(result)
             }
+        }
+        let interrupts = InterruptWatcher { work.cancel() }
+        var interrupted = false
+        do {
+            try await work.value
+        } catch is CancellationError {
+            interrupted = true
         } catch let error as ProviderError {
+            interrupts.stop()
             try? results.finishRun(run, status: "interrupted")
             Terminal.error("error: \(error)")
             throw ExitCode(Exit.infrastructure)
         }
+        interrupts.stop()
         await progress.finish()
-        try results.finishRun(run, status: "finished")
-        let stored = try results.results(run: run).filter { result in filter.map { result.id.contains($0) } ?? true }
-        let report = RunReport(run: run, suites: loaded.map(\.suite), results: stored)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        try results.finishRun(run, status: interrupted ? "interrupted" : "finished")
+        let report = try RunReport(run: run, suites: loaded.map(\.suite), store: results)
         Terminal.out(TerminalReport.render(report, colour: Terminal.stdoutIsTerminal), terminator: "")
-        Terminal.error("run \(run) is stored in \(storePath)")
-        if let json { try Files.write(Reporters.json(report), to: json) }
-        if let junit { try Files.write(Reporters.junit(report), to: junit) }
+        let done = await progress.done
+        Terminal.error(String(format: "%d cases in %.2f s (%.0f cases/s); run %@ is stored in %@", done, seconds,
+                              seconds > 0 ? Double(done) / seconds : 0, run, storePath))
+        if let json { try Files.stream(to: json) { try Reporters.json(report, to: $0) } }
+        if let junit { try Files.stream(to: junit) { try Reporters.junit(report, to: $0) } }
         if let markdown { try Files.write(Reporters.markdown(report), to: markdown) }
+        if interrupted {
+            Terminal.error("interrupted: \(done) of \(total) cases finished; continue with: coachlab eval --resume \(run)")
+            throw ExitCode(Exit.interrupted)
+        }
         let code = report.exitCode(failUnder: failUnder)
         if code != 0 { throw ExitCode(code) }
+    }
+}
+
+/// Turns SIGINT and SIGTERM into a call to `onInterrupt` while it is installed; a second
+/// signal ends the process at once.
+final class InterruptWatcher {
+    private let sources: [any DispatchSourceSignal]
+
+    init(onInterrupt: @escaping @Sendable () -> Void) {
+        let queue = DispatchQueue(label: "coachlab.interrupts")
+        let count = Counter()
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                if count.increment() > 1 { exit(Exit.interrupted) }
+                Terminal.error("\nstopping: finished cases are kept (press Ctrl-C again to quit at once)")
+                onInterrupt()
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    func stop() {
+        for source in sources { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+
+    private final class Counter: @unchecked Sendable {
+        private var value = 0  // touched only on the watcher's serial queue
+        func increment() -> Int {
+            value += 1
+            return value
+        }
     }
 }
 
@@ -107,7 +161,7 @@ struct EvalCommand: AsyncParsableCommand {
 actor Progress {
     let total: Int
     let live: Bool
-    private var done = 0
+    private(set) var done = 0
     private var failed = 0
 
     init(total: Int, live: Bool) {
@@ -142,7 +196,7 @@ enum EvalContent {
             let (suite, problems) = loader.suite(at: file)
             diagnostics += problems
             guard let suite else { continue }
-            var fixtures: [Fixture] = []
+            var fixtures: [FixtureReference] = []
             for path in loader.fixtureFiles(of: suite) {
                 let (fixture, problems) = loader.fixture(at: path)
                 diagnostics += problems
@@ -151,9 +205,9 @@ enum EvalContent {
                     diagnostics.append(.error("fixture id '\(fixture.id)' is also used by \(other)", at: fixture.location))
                 }
                 fixtureIds[fixture.id] = path
-                if suite.tags.isEmpty || !Set(suite.tags).isDisjoint(with: fixture.tags) { fixtures.append(fixture) }
+                if suite.tags.isEmpty || !Set(suite.tags).isDisjoint(with: fixture.tags) { fixtures.append(FixtureReference(fixture)) }
             }
-            loaded.append(LoadedSuite(suite: suite, fixtures: fixtures))
+            loaded.append(LoadedSuite(suite: suite, references: fixtures))
         }
         let errors = diagnostics.filter { $0.severity == .error }
         for diagnostic in Array(Set(diagnostics)).sorted() { Terminal.error(diagnostic.description) }
@@ -189,10 +243,9 @@ enum TerminalReport {
             if index > 0 { line = line.replacingOccurrences(of: " ok", with: " " + paint("ok", "32")).replacingOccurrences(of: "MISSED", with: paint("MISSED", "1;31")) }
             out += line + "\n"
         }
-        let failing = report.cases.filter { $0.outcome != .pass }
-        if !failing.isEmpty {
+        if !report.notPassing.isEmpty {
             out += "\n"
-            for result in failing {
+            for result in report.notPassing {
                 if result.outcome == .error {
                     out += paint("ERROR", "1;35") + " \(result.id): \(result.error ?? "")\n"
                     continue
@@ -204,9 +257,8 @@ enum TerminalReport {
         for summary in report.suites where !summary.flaky.isEmpty {
             out += "flaky in \(summary.suite): \(summary.flaky.joined(separator: ", "))\n"
         }
-        let total = report.cases.count
-        out += String(format: "\n%d cases: %d passed, %d failed, %d errors\n", total, report.cases.filter { $0.outcome == .pass }.count,
-                      report.cases.filter { $0.outcome == .fail }.count, report.cases.filter { $0.outcome == .error }.count)
+        out += String(format: "\n%d cases: %d passed, %d failed, %d errors\n", report.totals.cases, report.totals.passed,
+                      report.totals.failed, report.totals.errors)
         return out
     }
 }

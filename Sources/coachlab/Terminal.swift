@@ -41,4 +41,43 @@ enum Files {
                                          at: SourceLocation(file: path, line: 1, column: 1))
         }
     }
+
+    /// Writes a file a piece at a time through `render` (into a temporary file that replaces
+    /// `path` when complete), for reports too large to build as one string.
+    static func stream(to path: String, _ render: ((String) throws -> Void) throws -> Void) throws {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
+        func failure(_ error: Error) -> CoachLabError {
+            CoachLabError(.io, "cannot write file: \(error.localizedDescription)", at: SourceLocation(file: path, line: 1, column: 1))
+        }
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                throw CocoaError(.fileWriteNoPermission)
+            }
+            let handle = try FileHandle(forWritingTo: temporary)
+            var buffer = Data()
+            do {
+                try render { piece in
+                    buffer.append(contentsOf: piece.utf8)
+                    if buffer.count >= 1 << 16 {
+                        try handle.write(contentsOf: buffer)
+                        buffer.removeAll(keepingCapacity: true)
+                    }
+                }
+                try handle.write(contentsOf: buffer)
+                try handle.close()
+            } catch {
+                try? handle.close()
+                try? FileManager.default.removeItem(at: temporary)
+                throw error
+            }
+            _ = try? FileManager.default.removeItem(at: url)
+            try FileManager.default.moveItem(at: temporary, to: url)
+        } catch let error as CoachLabError {
+            throw error
+        } catch {
+            throw failure(error)
+        }
+    }
 }

@@ -82,6 +82,59 @@ struct Stop: Error {}
     }
 }
 
+@Suite struct ReportFromStoreTests {
+    static func result(_ suite: String, _ fixture: String, _ repeatIndex: Int, _ outcome: Outcome) -> CaseResult {
+        let check = CheckResult(check: "c", passed: outcome == .pass, reason: outcome == .pass ? "ok" : "it failed")
+        let turn = TurnResult(turn: 1, user: "u", reply: "r\(repeatIndex)", checks: [check], latency: 0.1, inputTokens: 1,
+                              outputTokens: 1, usageEstimated: true, finishReason: "stop", promptHash: "h")
+        let error: String? = outcome == .error ? "HTTP 500" : nil
+        return CaseResult(suite: suite, fixture: fixture, provider: "mock", model: "m", repeatIndex: repeatIndex, outcome: outcome,
+                          score: outcome == .pass ? 1 : 0, turns: outcome == .error ? [] : [turn], error: error, tags: [])
+    }
+
+    /// Two suites whose ids share a prefix, repeats that disagree, and an error.
+    static let results: [CaseResult] = [
+        result("alpha", "a", 1, .pass), result("alpha", "a", 2, .fail), result("alpha", "a", 3, .pass),
+        result("alpha", "b", 1, .pass), result("alpha", "b", 2, .pass), result("alpha", "b", 3, .pass),
+        result("alpha-two", "c", 1, .error), result("alpha-two", "c", 2, .pass),
+    ]
+
+    @Test func batchedReadsReturnEveryCaseOnceInSuiteOrder() throws {
+        let store = try ResultStore()
+        let run = try store.startRun(suites: [], providers: [], repeats: 3)
+        for result in Self.results.shuffled() { try store.record(result, run: run) }
+        for size in [1, 2, 3, 7, 8, 100] {
+            var seen: [String] = []
+            try store.forEachResult(run: run, batchSize: size) { seen.append($0.id) }
+            #expect(seen == Self.results.map(\.id), "batch size \(size)")
+        }
+        #expect(try store.results(run: run, outcomes: [.fail, .error]).map(\.id) == ["alpha/a/mock#2", "alpha-two/c/mock#1"])
+    }
+
+    @Test func summariesComeFromAggregatesAndMatchTheCases() throws {
+        let suites = ["alpha", "alpha-two", "empty"].map {
+            Suite(id: $0, threshold: 0.5, repeats: 3, file: "evals/\($0).yaml")
+        }
+        let report = try RunReport(run: "r", suites: suites, results: Self.results)
+        let alpha = try #require(report.suites.first { $0.suite == "alpha" })
+        #expect(alpha.cases == 6 && alpha.passed == 5 && alpha.failed == 1 && alpha.errors == 0 && alpha.repeats == 3)
+        #expect(alpha.flaky == ["a/mock"])
+        #expect(alpha.passAllRepeats == 0.5 && alpha.passAnyRepeat == 1)
+        let two = try #require(report.suites.first { $0.suite == "alpha-two" })
+        #expect(two.errors == 1 && two.passRate == 1 && !two.held && two.flaky == ["c/mock"])
+        #expect(report.suites.first { $0.suite == "empty" }?.cases == 0)
+        #expect(report.totals == RunReport.Totals(cases: 8, passed: 6, failed: 1, errors: 1))
+        #expect(report.notPassing.map(\.id) == ["alpha/a/mock#2", "alpha-two/c/mock#1"])
+        #expect(report.exitCode() == 3)
+        let json = try JSONSerialization.jsonObject(with: Data(try Reporters.json(report).utf8)) as? [String: Any]
+        #expect((json?["cases"] as? [[String: Any]])?.map { $0["repeatIndex"] as? Int } == [1, 2, 3, 1, 2, 3, 1, 2])
+        #expect((json?["totals"] as? [String: Int])?["errors"] == 1)
+        let empty = try RunReport(run: "none", suites: suites, results: [])
+        let emptyJSON = try JSONSerialization.jsonObject(with: Data(try Reporters.json(empty).utf8)) as? [String: Any]
+        #expect((emptyJSON?["cases"] as? [Any])?.isEmpty == true)
+    }
+}
+
 actor Counter {
     private var value = 0
     func increment() -> Int {

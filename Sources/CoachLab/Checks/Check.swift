@@ -71,6 +71,12 @@ public struct Check: Sendable, Hashable {
         self.weight = weight
         self.location = location
     }
+
+    /// Whether an LLM grades this check.
+    public var isJudge: Bool {
+        if case .judge = kind { return true }
+        return false
+    }
 }
 
 /// The outcome of one check on one reply.

@@ -93,6 +93,25 @@ public struct Suite: Sendable {
     public var file: String
     public var location: SourceLocation
 
+    /// A suite made in code; a suite file's fields, with the same defaults.
+    public init(id: String, description: String? = nil, fixturePatterns: [Located<String>] = [], tags: [String] = [],
+                providers: [String] = [], judge: String? = nil, mode: Mode = .final, checks: [Check] = [], threshold: Double = 1,
+                repeats: Int = 1, concurrency: Int = 8, file: String, location: SourceLocation? = nil) {
+        self.id = id
+        self.description = description
+        self.fixturePatterns = fixturePatterns
+        self.tags = tags
+        self.providers = providers
+        self.judge = judge
+        self.mode = mode
+        self.checks = checks
+        self.threshold = threshold
+        self.repeats = repeats
+        self.concurrency = concurrency
+        self.file = file
+        self.location = location ?? SourceLocation(file: file, line: 1, column: 1)
+    }
+
     /// A suite file.
     public static let fileSpec = ObjectSpec("suite file", "A CoachLab eval suite.", fields: [
         FieldSpec("suite", .object(ObjectSpec("suite", "The suite's identity.", fields: [

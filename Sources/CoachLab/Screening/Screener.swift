@@ -95,8 +95,14 @@ public struct Screener: Sendable {
     /// Screens one message.
     public func screen(_ message: String) -> ScreeningResult {
         let words = TextNormalizer.words(message)
-        let characters = Array(message)
-        func excerpt(_ start: Int, _ end: Int) -> String { String(characters[start..<min(end, characters.count)]) }
+        let scalars = message.unicodeScalars
+        /// Word offsets count scalars; flags report the excerpt and its offsets in characters.
+        func span(_ start: Int, _ end: Int) -> (excerpt: String, start: Int, end: Int) {
+            let lower = scalars.index(scalars.startIndex, offsetBy: start)
+            let upper = scalars.index(lower, offsetBy: end - start)
+            return (String(scalars[lower..<upper]), message.distance(from: message.startIndex, to: lower),
+                    message.distance(from: message.startIndex, to: upper))
+        }
 
         var suppressed: [Int: [(Int, Int)]] = [:]
         for (rule, start, end, _) in matches(in: words, index: exceptionIndex) {
@@ -110,8 +116,9 @@ public struct Screener: Sendable {
         for (rule, start, end, phrase) in matches(in: words, index: keywordIndex) where best[rule] == nil {
             guard !isSuppressed(rule, start, end) else { continue }
             let info = rules[rule]
+            let found = span(start, end)
             best[rule] = GuardrailFlag(ruleId: info.id, ruleTitle: info.title, priority: info.priority, stage: 1,
-                                       kind: .keyword, matched: phrase, excerpt: excerpt(start, end), start: start, end: end)
+                                       kind: .keyword, matched: phrase, excerpt: found.excerpt, start: found.start, end: found.end)
         }
         let nsMessage = message as NSString
         for (rule, info) in rules.enumerated() where best[rule] == nil {
@@ -120,7 +127,8 @@ public struct Screener: Sendable {
                       let range = Range(match.range, in: message) else { continue }
                 let start = message.distance(from: message.startIndex, to: range.lowerBound)
                 let end = message.distance(from: message.startIndex, to: range.upperBound)
-                guard !isSuppressed(rule, start, end) else { continue }
+                guard !isSuppressed(rule, scalars.distance(from: scalars.startIndex, to: range.lowerBound),
+                                    scalars.distance(from: scalars.startIndex, to: range.upperBound)) else { continue }
                 best[rule] = GuardrailFlag(ruleId: info.id, ruleTitle: info.title, priority: info.priority, stage: 1,
                                            kind: .pattern, matched: text, excerpt: String(message[range]), start: start, end: end)
                 break

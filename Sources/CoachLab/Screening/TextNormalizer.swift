@@ -4,35 +4,53 @@ import Foundation
 /// straightened, and split into words on everything that is not a letter or digit.
 /// Apostrophes inside a word join it ("can't" → "cant"); nothing else ever joins words.
 enum TextNormalizer {
-    /// A word of the folded text and the character range it came from in the original.
+    /// A word of the folded text and the Unicode-scalar range it came from in the original.
     struct Word: Equatable {
         var text: String
         var start: Int
         var end: Int
     }
 
-    /// The words of `text`, each with its character offsets in the original.
+    /// The words of `text`, each with its Unicode-scalar offsets in the original. It walks
+    /// scalars, not grapheme clusters, with a fast path for ASCII: screening a message and
+    /// checking a reply against a whole system prompt both run this on every case.
     static func words(_ text: String) -> [Word] {
         var words: [Word] = []
         var current = ""
         var start = 0
         var offset = 0
-        var lastWordCharacterEnd = 0
+        var lastWordScalarEnd = 0
         func flush() {
-            if !current.isEmpty { words.append(Word(text: current, start: start, end: lastWordCharacterEnd)) }
+            if !current.isEmpty { words.append(Word(text: current, start: start, end: lastWordScalarEnd)) }
             current = ""
         }
-        for character in text {
-            defer { offset += 1 }
-            if isApostrophe(character), !current.isEmpty { continue }
-            let folded = fold(character)
-            if folded.isEmpty {
-                flush()
-                continue
-            }
+        func append(_ scalar: Unicode.Scalar) {
             if current.isEmpty { start = offset }
-            current += folded
-            lastWordCharacterEnd = offset + 1
+            current.unicodeScalars.append(scalar)
+            lastWordScalarEnd = offset + 1
+        }
+        for scalar in text.unicodeScalars {
+            defer { offset += 1 }
+            switch scalar.value {
+            case 0x41...0x5A: append(Unicode.Scalar(scalar.value + 32)!)
+            case 0x61...0x7A, 0x30...0x39: append(scalar)
+            case 0x27, 0x2019, 0x2018, 0x02BC:  // apostrophes join a word ("can't" → "cant")
+                if current.isEmpty { flush() }
+            case 0..<0x80: flush()
+            default:
+                let properties = scalar.properties
+                if properties.generalCategory == .nonspacingMark || properties.generalCategory == .enclosingMark {
+                    continue  // a combining accent: dropped, and the word goes on
+                }
+                guard properties.isAlphabetic || properties.numericType != nil else {
+                    flush()
+                    continue
+                }
+                let folded = String(scalar).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+                for part in folded.unicodeScalars where part.properties.isAlphabetic || part.properties.numericType != nil {
+                    append(part)
+                }
+            }
         }
         flush()
         return words
@@ -40,24 +58,4 @@ enum TextNormalizer {
 
     /// The folded words of a phrase, for building matchers.
     static func tokens(_ phrase: String) -> [String] { words(phrase).map(\.text) }
-
-    private static func isApostrophe(_ character: Character) -> Bool {
-        character == "'" || character == "\u{2019}" || character == "\u{2018}" || character == "\u{02BC}"
-    }
-
-    /// The folded letters and digits of one character; empty for separators.
-    private static func fold(_ character: Character) -> String {
-        if character.isASCII {
-            guard let ascii = character.asciiValue else { return "" }
-            switch ascii {
-            case 0x41...0x5A: return String(UnicodeScalar(ascii + 32))
-            case 0x61...0x7A, 0x30...0x39: return String(character)
-            default: return ""
-            }
-        }
-        guard character.isLetter || character.isNumber else { return "" }
-        let folded = String(character).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-        return String(folded.unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }
-            .map(Character.init))
-    }
 }

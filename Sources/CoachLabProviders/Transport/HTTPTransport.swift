@@ -32,8 +32,15 @@ public protocol HTTPTransport: Sendable {
 public struct AsyncHTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
 
-    /// Uses the process-wide shared client.
-    public static let shared = AsyncHTTPClientTransport(client: .shared)
+    /// One client for the whole process. It is AsyncHTTPClient's singleton configuration
+    /// with more connections per host: the default (8) would cap an eval at 8 requests in
+    /// flight to a provider whose configured concurrency is 64. It lives as long as the
+    /// process, so it is never shut down.
+    public static let shared = AsyncHTTPClientTransport(client: {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }())
 
     /// Uses the given client.
     public init(client: HTTPClient) { self.client = client }
