@@ -186,6 +186,8 @@ public struct EvalRunner: Sendable {
             let resolved = try ResolvedInputs(fixture.inputs, pack: compiler.pack, fileSystem: fileSystem)
             let persona = resolved.coach?.value.located("name")?.value ?? compiler.pack.persona?.located("name")?.value
             var history: [ChatMessage] = []
+            let rotation = ContextRotation(compiler.pack.defaults)
+            var carried: String?  // the summary a rotated session's system prompt carries
             let scored = job.suite.mode == .final ? [fixture.turns.count - 1] : Array(fixture.turns.indices)
             for (index, turn) in fixture.turns.enumerated() {
                 let needsReply = scored.contains(index) || turn.reply == nil
@@ -196,13 +198,28 @@ public struct EvalRunner: Sendable {
                 var inputs = resolved
                 inputs.screen = turn.user
                 let prompt = compiler.compile(inputs)
-                let request = ChatRequest(system: prompt.system, messages: history + [ChatMessage(.user, turn.user)], scriptedReply: turn.mock)
-                let reply = try await slot.semaphore.run { try await slot.provider.complete(request) }
+                if let rotation, rotation.mustRotate(history.count) {
+                    carried = try await summary(of: history, rotation: rotation, slot: slot)
+                    history = []
+                }
+                var system = carried.map { ContextRotation.carry($0, into: prompt.system) } ?? prompt.system
+                var request = ChatRequest(system: system, messages: history + [ChatMessage(.user, turn.user)], scriptedReply: turn.mock)
+                let reply: ProviderReply
+                do {
+                    reply = try await slot.semaphore.run { [request] in try await slot.provider.complete(request) }
+                } catch let error as ProviderError where error.code == .contextLength && rotation != nil && !history.isEmpty {
+                    // The window overflowed before the declared point: rotate now and retry once.
+                    carried = try await summary(of: history, rotation: rotation!, slot: slot)
+                    history = []
+                    system = ContextRotation.carry(carried ?? "", into: prompt.system)
+                    request = ChatRequest(system: system, messages: [ChatMessage(.user, turn.user)], scriptedReply: turn.mock)
+                    reply = try await slot.semaphore.run { [request] in try await slot.provider.complete(request) }
+                }
                 history += [ChatMessage(.user, turn.user), ChatMessage(.assistant, reply.text)]
                 guard scored.contains(index) else { continue }
                 result.model = reply.model
                 let cost = slot.configuration.prices.map { $0.cost(reply.usage) }
-                let subject = CheckSubject(reply: reply.text, system: prompt.system, screening: prompt.screening, personaName: persona,
+                let subject = CheckSubject(reply: reply.text, system: system, screening: prompt.screening, personaName: persona,
                                            latency: reply.latency, outputTokens: reply.usage.outputTokens, cost: cost,
                                            finishReason: reply.finishReason.rawValue)
                 var checks: [CheckResult] = []
@@ -235,6 +252,15 @@ public struct EvalRunner: Sendable {
         result.score = weight > 0 ? all.reduce(0) { $0 + $1.score * $1.weight } / weight : 1
         result.outcome = all.allSatisfy(\.passed) ? .pass : .fail
         return result
+    }
+}
+
+extension EvalRunner {
+    /// Asks the case's provider to summarise the latest messages of `history` for a rotated session.
+    func summary(of history: [ChatMessage], rotation: ContextRotation, slot: ProviderSlot) async throws -> String {
+        let transcript = rotation.transcript(history.map { ($0.role == .user, $0.content) })
+        let request = ChatRequest(system: ContextRotation.summarySystem, messages: [ChatMessage(.user, transcript)])
+        return try await slot.semaphore.run { try await slot.provider.complete(request) }.text
     }
 }
 

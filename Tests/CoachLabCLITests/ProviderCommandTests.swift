@@ -193,7 +193,7 @@ import Testing
     @Test func theMainJobRunsEverySuiteOnTheMockAndExits0() throws {
         let result = try CLI.run(["eval", "--store", try CLI.temporaryDirectory() + "/s.sqlite"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("40 cases: 40 passed, 0 failed, 0 errors"))
+        #expect(result.stdout.contains("41 cases: 41 passed, 0 failed, 0 errors"))
         #expect(result.stdout.contains("betterone          10     10    0     0      100.0% (72-100%)    100%       ok"))
     }
 
@@ -235,5 +235,49 @@ import Testing
         let unknown = try CLI.run(["eval", "--resume", "nope", "--store", store])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("coachlab runs lists the stored runs"))
+    }
+}
+
+@Suite struct InterruptTests {
+    /// Ctrl-C mid-run: exit 130, finished cases kept and reported, the run marked interrupted,
+    /// and `--resume` finishes it.
+    @Test func ctrlCKeepsFinishedCasesAndResumeFinishesTheRun() throws {
+        let (port, server) = try SecretHandlingTests.serveMock(["--latency-ms", "400"])
+        defer { server.terminate() }
+        let store = try CLI.temporaryDirectory() + "/store.sqlite"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["eval", "evals/luna.yaml", "evals/ticbuddy.yaml", "--provider", "openai-compatible:coachlab-mock-1",
+                             "--base-url", "http://127.0.0.1:\(port)/v1", "--store", store]
+        process.currentDirectoryURL = URL(fileURLWithPath: CLI.root)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var id: String?
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, process.isRunning {
+            let runs = try CLI.run(["runs", "--store", store])
+            if let line = runs.stdout.split(separator: "\n").dropFirst().first,
+               let cases = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first.flatMap({ Int($0) }), cases >= 4 {
+                id = String(line.split(separator: " ")[0])
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        process.interrupt()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let run = try #require(id, "no case finished in time: \(stderr)")
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("continue with: coachlab eval --resume \(run)"))
+        #expect(stdout.contains("SUITE"))
+        let listed = try CLI.run(["runs", "--store", store]).stdout
+        #expect(listed.contains("interrupted"))
+        let resumed = try CLI.run(["eval", "--resume", run, "--base-url", "http://127.0.0.1:\(port)/v1", "--store", store])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("cases already finished"))
+        #expect(resumed.stdout.contains("15 cases: 15 passed"))
     }
 }

@@ -46,6 +46,40 @@ enum EvalSupport {
     }
 }
 
+/// Answers as the mock does and keeps every request; optionally fails with a context
+/// overflow when a request carries more than `overflowAbove` messages.
+actor RecordingProvider: ChatProvider {
+    nonisolated let id = "mock"
+    nonisolated let model = MockProvider.modelName
+    let overflowAbove: Int?
+    private(set) var requests: [ChatRequest] = []
+
+    init(overflowAbove: Int? = nil) { self.overflowAbove = overflowAbove }
+
+    func complete(_ request: ChatRequest) async throws -> ProviderReply {
+        requests.append(request)
+        if let overflowAbove, request.messages.count > overflowAbove {
+            throw ProviderError(.contextLength, provider: id, message: "this model's maximum context length is exceeded")
+        }
+        return try await MockProvider().complete(request)
+    }
+
+    nonisolated func stream(_ request: ChatRequest) -> AsyncThrowingStream<StreamEvent, Error> {
+        AsyncThrowingStream { continuation in
+            Task {
+                do {
+                    let reply = try await self.complete(request)
+                    continuation.yield(.delta(reply.text))
+                    continuation.yield(.finished(reply))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+        }
+    }
+}
+
 actor ResultBox {
     private(set) var all: [CaseResult] = []
     func add(_ result: CaseResult) { all.append(result) }
@@ -105,6 +139,42 @@ actor ResultBox {
         #expect(summary.cases == 21)
         #expect(summary.passAllRepeats == 1 && summary.passAnyRepeat == 1 && summary.flaky.isEmpty)
         #expect(summary.wilsonLow > 0.8 && summary.wilsonHigh == 1)
+    }
+
+    @Test func longSessionsRotateAsThePackDeclares() async throws {
+        let loader = EvalLoader(fileSystem: EvalSupport.fileSystem())
+        let fixture = try #require(loader.fixture(at: "fixtures/kindred/long-session-rotation.yaml").0)
+        let kindred = try #require(EvalSupport.suites().first { $0.suite.id == "kindred" })
+        let suite = LoadedSuite(suite: kindred.suite, fixtures: [fixture])
+
+        let recorder = RecordingProvider()
+        let report = try await EvalSupport.run([suite], runner: EvalRunner(registry: ProviderRegistry(), fileSystem: EvalSupport.fileSystem()) { _, _ in recorder })
+        #expect(try report.allCases().map(\.outcome) == [.pass], "\(report.notPassing.flatMap(\.failures).map(\.check.reason))")
+        let requests = await recorder.requests
+        let summaries = requests.filter { $0.system.hasPrefix(ContextRotation.summaryMarker) }
+        #expect(summaries.count == 1)
+        #expect(summaries.first?.messages.first?.content.split(separator: "\n").count == 20)
+        #expect(requests.map(\.messages.count).max() == 23)  // never 24 messages of history and a new one
+        #expect(requests.last?.messages.count == 1)
+
+        // Without the policy, the history just grows and the case fails on the missing summary.
+        let pack = String(decoding: try EvalSupport.fileSystem().read("personas/kindred/pack.yaml"), as: UTF8.self)
+        let unrotated = EvalSupport.fileSystem(overriding: ["personas/kindred/pack.yaml": pack.replacingOccurrences(of: "    rotateAtMessages: 24\n", with: "")])
+        let plain = try await EvalSupport.run([suite], runner: EvalRunner(registry: ProviderRegistry(), fileSystem: unrotated))
+        #expect(plain.notPassing.first?.failures.map(\.check.check) == ["prompt-contains"])
+    }
+
+    @Test func aContextOverflowRotatesAndRetriesOnce() async throws {
+        let loader = EvalLoader(fileSystem: EvalSupport.fileSystem())
+        let fixture = try #require(loader.fixture(at: "fixtures/kindred/scenario1-prebuilt-multiturn.yaml").0)
+        let kindred = try #require(EvalSupport.suites().first { $0.suite.id == "kindred" })
+        let recorder = RecordingProvider(overflowAbove: 6)
+        let report = try await EvalSupport.run([LoadedSuite(suite: kindred.suite, fixtures: [fixture])],
+                                               runner: EvalRunner(registry: ProviderRegistry(), fileSystem: EvalSupport.fileSystem()) { _, _ in recorder })
+        #expect(try report.allCases().map(\.outcome) == [.pass])
+        let requests = await recorder.requests
+        #expect(requests.contains { $0.system.hasPrefix(ContextRotation.summaryMarker) })
+        #expect(requests.last?.system.contains(ContextRotation.carriedHeading) == true)
     }
 
     @Test func theFormatViolationFixtureIsCaught() async throws {

@@ -10,6 +10,9 @@
 /// 3. Otherwise it reflects the user's latest message back in the second person (first
 ///    sentence, at most 30 words) and ends with one question.
 ///
+/// A summarisation request (``ContextRotation/summarySystem``) gets an extractive summary:
+/// the first sentence of each of the user's lines in the transcript, in order.
+///
 /// Replies are plain text, two or three sentences, with no markdown. The persona's name is
 /// never claimed; the mock never says it is an AI.
 public enum MockCoach {
@@ -19,6 +22,7 @@ public enum MockCoach {
     ///   - userMessages: The user's messages so far, oldest first.
     public static func reply(system: String, userMessages: [String]) -> String {
         let latest = userMessages.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        if system.hasPrefix(ContextRotation.summaryMarker) { return summary(of: latest) }
         if let alert = riskAlert(in: system) {
             let lowered = alert.lowercased()
             let urgent = ["crisis", "emergency", "danger", "unsafe", "safe right now"].contains { lowered.contains($0) }
@@ -35,6 +39,17 @@ public enum MockCoach {
             return "You asked: \"\(sentence.text)?\" Before I answer, what would a good outcome look like for you?"
         }
         return "It sounds like \(reflect(sentence.text)). What feels like the most useful next step for you?"
+    }
+
+    /// An extractive summary of a "User:"/"Coach:" transcript.
+    static func summary(of transcript: String) -> String {
+        let said = transcript.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("User: ") else { return nil }
+            let sentence = firstSentence(of: String(line.dropFirst(6)))
+            return sentence.text.isEmpty ? nil : sentence.text
+        }
+        guard !said.isEmpty else { return "The user and the coach have only just begun." }
+        return "Earlier in this session the user said: " + said.map { "\"\($0)\"" }.joined(separator: "; ") + "."
     }
 
     /// The RISK ALERT block of a system prompt, from its marker to the end of the layer.
