@@ -56,11 +56,21 @@ struct LintCommand: ParsableCommand {
 enum LintTargets {
     enum Kind { case packs, fixtures, suites }
 
-    /// Fixtures live under fixtures/, suites under evals/; everything else is a pack.
+    /// Fixtures live under fixtures/, suites under evals/; a file elsewhere that is not in a
+    /// pack is a fixture or a suite when its top-level `fixture:` or `suite:` key says so;
+    /// everything else is a pack.
     static func kind(of path: String) -> Kind {
         let components = (path as NSString).standardizingPath.split(separator: "/")
         if components.contains("fixtures") { return .fixtures }
         if components.contains("evals") { return .suites }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+           enclosingPack(of: path) == nil, let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            for line in text.split(separator: "\n") {
+                if line.hasPrefix("fixture:") { return .fixtures }
+                if line.hasPrefix("suite:") { return .suites }
+            }
+        }
         return .packs
     }
 

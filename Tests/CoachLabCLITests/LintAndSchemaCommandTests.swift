@@ -26,6 +26,27 @@ import Testing
         #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Stack dump"))
     }
 
+    @Test func aFixtureAnywhereIsLintedAsAFixtureWithErrorsAtTheField() throws {
+        let directory = try CLI.temporaryDirectory()
+        try """
+            fixture:
+              id: bad-profile
+              pack: personas/betterone
+              topic: focus
+              intent: unstuck
+              profile: nobody-here
+            turns:
+              - user: hi
+                expect: [{check: flagged, rule: no-such-rule}]
+
+            """.write(toFile: directory + "/bad.yaml", atomically: true, encoding: .utf8)
+        let result = try CLI.run(["lint", directory + "/bad.yaml"])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("/bad.yaml:6:12: error: pack 'betterone' has no profile 'nobody-here'"), "\(result.stdout)")
+        #expect(result.stdout.contains("/bad.yaml:9:14: error: rule 'no-such-rule' does not exist in pack 'betterone'"), "\(result.stdout)")
+        #expect(result.stderr.contains("1 fixtures"))
+    }
+
     @Test func binaryJunkExits2() throws {
         let directory = try CLI.temporaryDirectory()
         let path = directory + "/pack.yaml"

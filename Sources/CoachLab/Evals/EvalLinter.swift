@@ -24,7 +24,7 @@ public struct EvalLinter: Sendable {
             }
             guard let pack = packs[fixture.pack] ?? nil else { continue }
             do { _ = try ResolvedInputs(fixture.inputs, pack: pack, fileSystem: fileSystem) } catch let error as CoachLabError {
-                diagnostics.append(.error(error.message ?? error.description, at: fixture.location, hint: error.hint))
+                diagnostics.append(.error(error.message ?? error.description, at: Self.location(of: error, in: fixture), hint: error.hint))
             } catch {}
             for turn in fixture.turns {
                 for check in turn.expect {
@@ -42,5 +42,18 @@ public struct EvalLinter: Sendable {
             diagnostics += loader.suite(at: path).1
         }
         return Array(Set(diagnostics)).sorted()
+    }
+
+    /// Where an input error belongs: at the input whose quoted value the message names, else
+    /// at the fixture mapping.
+    static func location(of error: CoachLabError, in fixture: Fixture) -> SourceLocation {
+        let message = error.message ?? error.description
+        let inputs = fixture.inputs
+        let values: [(String, String?)] = [("intent", inputs.intent), ("topic", inputs.topic), ("coach", inputs.coach),
+                                           ("profile", inputs.profile), ("memory", inputs.memory), ("context", inputs.context)]
+        for (field, value) in values {
+            if let value, message.contains("'\(value)'"), let location = fixture.inputLocations[field] { return location }
+        }
+        return fixture.location
     }
 }

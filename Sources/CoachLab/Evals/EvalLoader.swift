@@ -31,10 +31,13 @@ public struct EvalLoader: Sendable {
                                    intent: header.located("intent")?.value, profile: header.located("profile")?.value,
                                    memory: header.located("memory")?.value, context: header.located("context")?.value,
                                    now: header.date("now"))
-        let fixture = Fixture(id: header.located("id")?.value ?? Paths.lastComponent(path), pack: header.located("pack")?.value ?? "",
+        var fixture = Fixture(id: header.located("id")?.value ?? Paths.lastComponent(path), pack: header.located("pack")?.value ?? "",
                               description: header.located("description")?.value,
                               tags: header.locatedList("tags").map(\.value), inputs: inputs, turns: turns, file: path,
                               location: header.location)
+        for field in ["coach", "topic", "intent", "profile", "memory", "context", "now"] {
+            if let value = header[field] { fixture.inputLocations[field] = value.location }
+        }
         if let pack = header.located("pack"), !fileSystem.isDirectory(pack.value) {
             diagnostics.append(.error("pack '\(pack.value)' does not exist", at: pack.location,
                                       hint: "name a pack folder relative to the project root, such as personas/betterone"))

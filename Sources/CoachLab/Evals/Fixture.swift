@@ -31,6 +31,8 @@ public struct Fixture: Sendable {
     public var file: String
     /// Where the `fixture:` mapping is.
     public var location: SourceLocation
+    /// Where each input's value is (coach, topic, intent, profile, memory, context, now).
+    public var inputLocations: [String: SourceLocation] = [:]
 
     /// The fixture spec, for lint and schemas.
     public static let headerSpec = ObjectSpec("fixture", "What the conversation targets.", fields: [
