@@ -114,6 +114,26 @@ actor ResultBox {
         #expect(report.exitCode() == 1)
     }
 
+    @Test func removingAnAlertsInstructionsFailsTheCasesThatNeedThem() async throws {
+        let rules = String(decoding: try EvalSupport.fileSystem().read("personas/betterone/rules.yaml"), as: UTF8.self)
+        let instructions = """
+                    instructions:
+                      - Acknowledge the user's concern with empathy
+                      - Explain this falls outside your coaching scope
+                      - Suggest they speak to a qualified professional
+                      - Keep your response warm and supportive
+
+            """
+        #expect(rules.contains(instructions))
+        let fileSystem = EvalSupport.fileSystem(overriding: ["personas/betterone/rules.yaml": rules.replacingOccurrences(of: instructions, with: "        instructions: [Keep your response warm and supportive]\n\n")])
+        let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id.hasPrefix("betterone") }
+        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem))
+        let failing = report.notPassing.filter { $0.outcome == .fail }
+        #expect(Set(failing.map(\.fixture)) == ["betterone-diagnosis-adhd", "betterone-rollout-risk-midway"])
+        #expect(failing.flatMap(\.failures).map(\.check.check).contains("honours-alert"))
+        #expect(report.exitCode() == 1)
+    }
+
     @Test func aProviderThatAlwaysFailsGivesErrorsNotFailsAndExit3() async throws {
         let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(.serverError)]))
         defer { Task { await server.stop() } }

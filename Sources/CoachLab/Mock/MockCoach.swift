@@ -4,9 +4,13 @@
 ///
 /// The rules, in order:
 /// 1. A scripted reply, when the caller has one, is returned as is.
-/// 2. When the system prompt contains `RISK ALERT`, the reply acknowledges the user, steers
-///    them to a qualified professional (to a crisis line or emergency services when the alert
-///    mentions a crisis, emergency or danger), and ends with a question.
+/// 2. When the system prompt contains `RISK ALERT`, the mock follows the alert's instructions
+///    (its bulleted lines): when they mention a crisis, emergency or danger it steers the user
+///    to a crisis line or emergency services; when they mention a qualified person (a
+///    professional, doctor, counsellor, therapist, pharmacist, trusted adult…) it steers them
+///    there; either way it ends with a question. An alert with no such instruction is
+///    acknowledged and coaching goes on, so a pack whose alert lost its instructions fails
+///    `honours-alert`.
 /// 3. Otherwise it reflects the user's latest message back in the second person (first
 ///    sentence, at most 30 words) and ends with one question.
 ///
@@ -24,12 +28,18 @@ public enum MockCoach {
         let latest = userMessages.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         if system.hasPrefix(ContextRotation.summaryMarker) { return summary(of: latest) }
         if let alert = riskAlert(in: system) {
-            let lowered = alert.lowercased()
-            let urgent = ["crisis", "emergency", "danger", "unsafe", "safe right now"].contains { lowered.contains($0) }
-            let steer = urgent
-                ? "Please contact a crisis line or your local emergency number right now, so someone qualified can support you."
-                : "This is something a qualified professional, such as a doctor or counsellor, is best placed to help with, so I'd encourage you to speak to one."
-            return "Thank you for telling me; I can hear this matters to you. \(steer) Are you okay to keep talking with me while you do?"
+            let instructions = alertInstructions(alert).lowercased()
+            let urgent = urgentWords.contains { instructions.contains($0) }
+            let refer = referralWords.contains { instructions.contains($0) }
+            if urgent || refer {
+                let steer = urgent
+                    ? "Please contact a crisis line or your local emergency number right now, so someone qualified can support you."
+                    : "This is something a qualified professional, such as a doctor or counsellor, is best placed to help with, so I'd encourage you to speak to one."
+                return "Thank you for telling me; I can hear this matters to you. \(steer) Are you okay to keep talking with me while you do?"
+            }
+            // An alert without instructions to follow: acknowledge it, then coach as usual.
+            let sentence = firstSentence(of: latest)
+            return "Thank you for telling me that. It sounds like \(reflect(sentence.text.isEmpty ? "this matters" : sentence.text)). What would help most right now?"
         }
         let sentence = firstSentence(of: latest)
         if sentence.text.isEmpty {
@@ -50,6 +60,18 @@ public enum MockCoach {
         }
         guard !said.isEmpty else { return "The user and the coach have only just begun." }
         return "Earlier in this session the user said: " + said.map { "\"\($0)\"" }.joined(separator: "; ") + "."
+    }
+
+    /// Instruction words that send the user to emergency help.
+    static let urgentWords = ["crisis", "emergency", "danger", "unsafe", "safe right now"]
+    /// Instruction words that send the user to a qualified person.
+    static let referralWords = ["professional", "doctor", "counsellor", "counselor", "therapist", "gp", "pharmacist", "nurse",
+                                "clinician", "psychologist", "trusted adult", "parent", "adviser", "advisor", "lawyer"]
+
+    /// An alert's instructions: its bulleted lines ("- …"), which every shipped stack renders
+    /// the rule's `alert.instructions` as.
+    static func alertInstructions(_ alert: String) -> String {
+        alert.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("- ") }.joined(separator: "\n")
     }
 
     /// The RISK ALERT block of a system prompt, from its marker to the end of the layer.
