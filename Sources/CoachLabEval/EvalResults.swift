@@ -16,6 +16,8 @@ public struct TurnResult: Sendable, Codable, Hashable {
     public var checks: [CheckResult]
     /// The rule that flagged the user's message, if any.
     public var flaggedRule: String?
+    /// The deciding flag in full (stage, what matched, the excerpt), if any.
+    public var flag: GuardrailFlag?
     public var latency: Double
     public var timeToFirstToken: Double?
     public var inputTokens: Int
@@ -27,14 +29,16 @@ public struct TurnResult: Sendable, Codable, Hashable {
     /// The compiled prompt's hash, so a report can tell which prompt a reply answered.
     public var promptHash: String
 
-    public init(turn: Int, user: String, reply: String, checks: [CheckResult], flaggedRule: String? = nil, latency: Double,
+    public init(turn: Int, user: String, reply: String, checks: [CheckResult], flaggedRule: String? = nil, flag: GuardrailFlag? = nil,
+                latency: Double,
                 timeToFirstToken: Double? = nil, inputTokens: Int, outputTokens: Int, usageEstimated: Bool, cost: Double? = nil,
                 finishReason: String, promptHash: String) {
         self.turn = turn
         self.user = user
         self.reply = reply
         self.checks = checks
-        self.flaggedRule = flaggedRule
+        self.flaggedRule = flaggedRule ?? flag?.ruleId
+        self.flag = flag
         self.latency = latency
         self.timeToFirstToken = timeToFirstToken
         self.inputTokens = inputTokens
@@ -61,9 +65,12 @@ public struct CaseResult: Sendable, Codable, Hashable {
     /// The provider's error, for `error` outcomes.
     public var error: String?
     public var tags: [String]
+    /// The fixture's pack folder.
+    public var pack: String
 
     public init(suite: String, fixture: String, provider: String, model: String, repeatIndex: Int, outcome: Outcome, score: Double,
-                turns: [TurnResult], error: String?, tags: [String]) {
+                turns: [TurnResult], error: String?, tags: [String], pack: String = "") {
+        self.pack = pack
         self.suite = suite
         self.fixture = fixture
         self.provider = provider

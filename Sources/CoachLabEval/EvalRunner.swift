@@ -181,7 +181,8 @@ public struct EvalRunner: Sendable {
                               error: "the case's fixture could not be read again, or its pack or provider is missing", tags: [])
         }
         var result = CaseResult(suite: evalCase.suite, fixture: fixture.id, provider: evalCase.provider, model: slot.provider.model,
-                                repeatIndex: evalCase.repeatIndex, outcome: .pass, score: 1, turns: [], error: nil, tags: fixture.tags)
+                                repeatIndex: evalCase.repeatIndex, outcome: .pass, score: 1, turns: [], error: nil, tags: fixture.tags,
+                                pack: fixture.pack)
         do {
             let resolved = try ResolvedInputs(fixture.inputs, pack: compiler.pack, fileSystem: fileSystem)
             let persona = resolved.coach?.value.located("name")?.value ?? compiler.pack.persona?.located("name")?.value
@@ -231,7 +232,7 @@ public struct EvalRunner: Sendable {
                     }
                 }
                 result.turns.append(TurnResult(turn: index + 1, user: turn.user, reply: reply.text, checks: checks,
-                                               flaggedRule: prompt.screening?.decision?.ruleId, latency: reply.latency,
+                                               flag: prompt.screening?.decision, latency: reply.latency,
                                                timeToFirstToken: reply.timeToFirstToken, inputTokens: reply.usage.inputTokens,
                                                outputTokens: reply.usage.outputTokens, usageEstimated: reply.usage.estimated,
                                                cost: cost, finishReason: reply.finishReason.rawValue, promptHash: prompt.hash))

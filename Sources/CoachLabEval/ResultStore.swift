@@ -110,6 +110,28 @@ public final class ResultStore: Sendable {
         migrator.registerMigration("v2: reports read by suite") { db in
             try db.create(index: "caseResultBySuite", on: "caseResult", columns: ["runId", "suite", "caseId"])
         }
+        migrator.registerMigration("v3: guardrail log") { db in
+            // Every flagged interaction: what triggered it, the user's excerpt and the reply.
+            try db.create(table: "guardrailLog") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .text).notNull()
+                t.column("source", .text).notNull()  // eval or chat
+                t.column("runId", .text)
+                t.column("caseId", .text)
+                t.column("turn", .integer)
+                t.column("pack", .text).notNull()
+                t.column("trigger", .text).notNull()  // rule_based or ai_classifier
+                t.column("stage", .integer).notNull()
+                t.column("ruleId", .text).notNull()
+                t.column("ruleTitle", .text).notNull()
+                t.column("matched", .text).notNull()
+                t.column("excerpt", .text).notNull()
+                t.column("message", .text).notNull()
+                t.column("reply", .text).notNull()
+            }
+            try db.create(index: "guardrailLogByCase", on: "guardrailLog", columns: ["runId", "caseId"])
+            try db.alter(table: "caseResult") { t in t.add(column: "pack", .text).notNull().defaults(to: "") }
+        }
         return migrator
     }
 
@@ -152,12 +174,18 @@ public final class ResultStore: Sendable {
     public func record(_ result: CaseResult, run: String) throws {
         try write { db in
             try db.cachedStatement(sql: "DELETE FROM caseResult WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
+            try db.cachedStatement(sql: "DELETE FROM guardrailLog WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
+            for turn in result.turns {
+                guard let flag = turn.flag else { continue }
+                try Self.log(GuardrailLogEntry(at: Self.timestamp(Date()), source: "eval", runId: run, caseId: result.id, turn: turn.turn,
+                                               pack: result.pack, flag: flag, message: turn.user, reply: turn.reply), db: db)
+            }
             try db.cachedStatement(sql: """
-                INSERT INTO caseResult (runId, caseId, suite, fixture, provider, model, repeatIndex, outcome, score, error, tags, recordedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO caseResult (runId, caseId, suite, fixture, provider, model, repeatIndex, outcome, score, error, tags, recordedAt, pack)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [run, result.id, result.suite, result.fixture, result.provider, result.model, result.repeatIndex,
                                  result.outcome.rawValue, result.score, result.error,
-                                 JSONValue.array(result.tags.map(JSONValue.string)).text, Self.timestamp(Date())])
+                                 JSONValue.array(result.tags.map(JSONValue.string)).text, Self.timestamp(Date()), result.pack])
             for turn in result.turns {
                 try db.cachedStatement(sql: """
                     INSERT INTO turnResult (runId, caseId, turn, user, reply, flaggedRule, latency, timeToFirstToken, inputTokens,
@@ -171,6 +199,37 @@ public final class ResultStore: Sendable {
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """).execute(arguments: [run, result.id, turn.turn, position, check.check, check.passed, check.score, check.reason, check.weight])
                 }
+            }
+        }
+    }
+
+    /// Records a flagged interaction outside an eval (a chat).
+    public func log(_ entry: GuardrailLogEntry) throws {
+        try write { db in try Self.log(entry, db: db) }
+    }
+
+    private static func log(_ entry: GuardrailLogEntry, db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO guardrailLog (at, source, runId, caseId, turn, pack, trigger, stage, ruleId, ruleTitle, matched, excerpt, message, reply)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [entry.at, entry.source, entry.runId, entry.caseId, entry.turn, entry.pack, entry.trigger, entry.stage,
+                                     entry.ruleId, entry.ruleTitle, entry.matched, entry.excerpt, entry.message, entry.reply])
+    }
+
+    /// The guardrail log, newest first: every entry, or those of one run or rule.
+    public func guardrailLog(run: String? = nil, rule: String? = nil, limit: Int = 100) throws -> [GuardrailLogEntry] {
+        try read { db in
+            var conditions: [String] = []
+            var arguments: [(any DatabaseValueConvertible)?] = []
+            if let run { conditions.append("runId = ?"); arguments.append(run) }
+            if let rule { conditions.append("ruleId = ?"); arguments.append(rule) }
+            let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            return try Row.fetchAll(db, sql: "SELECT * FROM guardrailLog\(filter) ORDER BY id DESC LIMIT \(max(1, limit))",
+                                    arguments: StatementArguments(arguments)).map { row in
+                GuardrailLogEntry(at: row["at"], source: row["source"], runId: row["runId"], caseId: row["caseId"], turn: row["turn"],
+                                  pack: row["pack"], trigger: row["trigger"], stage: row["stage"], ruleId: row["ruleId"],
+                                  ruleTitle: row["ruleTitle"], matched: row["matched"], excerpt: row["excerpt"], message: row["message"],
+                                  reply: row["reply"])
             }
         }
     }
@@ -228,7 +287,7 @@ public final class ResultStore: Sendable {
         let tags = (try? JSONValue.parse(Data((row["tags"] as String).utf8)))?.array?.compactMap(\.string) ?? []
         return CaseResult(suite: row["suite"], fixture: row["fixture"], provider: row["provider"], model: row["model"],
                           repeatIndex: row["repeatIndex"], outcome: Outcome(rawValue: row["outcome"]) ?? .error, score: row["score"],
-                          turns: turns, error: row["error"], tags: tags)
+                          turns: turns, error: row["error"], tags: tags, pack: row["pack"])
     }
 
     /// Per-suite counts of a run, computed in SQL.
@@ -307,7 +366,59 @@ public final class ResultStore: Sendable {
         }
     }
 
-    static func timestamp(_ date: Date) -> String {
+    /// A timestamp as the store writes it.
+    public static func timestamp(_ date: Date) -> String {
         Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }
 }
+
+/// One flagged interaction, as the guardrail log keeps it (BetterOne's GuardrailLog).
+public struct GuardrailLogEntry: Sendable, Codable, Hashable {
+    public var at: String
+    /// `eval` or `chat`.
+    public var source: String
+    public var runId: String?
+    public var caseId: String?
+    public var turn: Int?
+    public var pack: String
+    /// `rule_based` (stage 1) or `ai_classifier` (stage 2).
+    public var trigger: String
+    public var stage: Int
+    public var ruleId: String
+    public var ruleTitle: String
+    /// The keyword, pattern or classifier reason.
+    public var matched: String
+    /// The part of the user's message that matched.
+    public var excerpt: String
+    /// The user's message.
+    public var message: String
+    /// The assistant's reply.
+    public var reply: String
+
+    public init(at: String, source: String, runId: String? = nil, caseId: String? = nil, turn: Int? = nil, pack: String, trigger: String,
+                stage: Int, ruleId: String, ruleTitle: String, matched: String, excerpt: String, message: String, reply: String) {
+        self.at = at
+        self.source = source
+        self.runId = runId
+        self.caseId = caseId
+        self.turn = turn
+        self.pack = pack
+        self.trigger = trigger
+        self.stage = stage
+        self.ruleId = ruleId
+        self.ruleTitle = ruleTitle
+        self.matched = matched
+        self.excerpt = excerpt
+        self.message = message
+        self.reply = reply
+    }
+
+    /// An entry for a flag.
+    public init(at: String, source: String, runId: String? = nil, caseId: String? = nil, turn: Int? = nil, pack: String,
+                flag: GuardrailFlag, message: String, reply: String) {
+        self.init(at: at, source: source, runId: runId, caseId: caseId, turn: turn, pack: pack,
+                  trigger: flag.stage == 1 ? "rule_based" : "ai_classifier", stage: flag.stage, ruleId: flag.ruleId,
+                  ruleTitle: flag.ruleTitle, matched: flag.matched, excerpt: flag.excerpt, message: message, reply: reply)
+    }
+}
+

@@ -130,6 +130,7 @@ enum PackAssembler {
             defaults.rotateAtMessages = context.integer("rotateAtMessages")
             defaults.summarizeLast = context.integer("summarizeLast")
         }
+        defaults.stage2Always = value["screening"]?.located("stage2")?.value == "always"
         if let limits = value["coachLimits"] {
             func range(_ key: String) -> Defaults.CountRange? {
                 guard let node = limits[key], let min = node.integer("min"), let max = node.integer("max") else { return nil }

@@ -14,6 +14,11 @@
 /// 3. Otherwise it reflects the user's latest message back in the second person (first
 ///    sentence, at most 30 words) and ends with one question.
 ///
+/// A stage-2 classification request (``StageTwoClassifier/system(rules:)``) gets a simulated
+/// verdict: `FLAGGED|title|…` for the first listed boundary whose title shares a word of five
+/// or more letters with the message (compared on their first five letters), else `SAFE`. It
+/// exists to exercise the wiring, not to classify well.
+///
 /// A summarisation request (``ContextRotation/summarySystem``) gets an extractive summary:
 /// the first sentence of each of the user's lines in the transcript, in order.
 ///
@@ -27,6 +32,7 @@ public enum MockCoach {
     public static func reply(system: String, userMessages: [String]) -> String {
         let latest = userMessages.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         if system.hasPrefix(ContextRotation.summaryMarker) { return summary(of: latest) }
+        if system.hasPrefix(StageTwoClassifier.marker) { return classify(latest, system: system) }
         if let alert = riskAlert(in: system) {
             let instructions = alertInstructions(alert).lowercased()
             let urgent = urgentWords.contains { instructions.contains($0) }
@@ -49,6 +55,22 @@ public enum MockCoach {
             return "You asked: \"\(sentence.text)?\" Before I answer, what would a good outcome look like for you?"
         }
         return "It sounds like \(reflect(sentence.text)). What feels like the most useful next step for you?"
+    }
+
+    /// The simulated stage-2 verdict on `request` ("User message: '…'").
+    static func classify(_ request: String, system: String) -> String {
+        func stems(_ text: String) -> Set<String> {
+            Set(TextNormalizer.words(text).map(\.text).filter { $0.count >= 5 }.map { String($0.prefix(5)) })
+        }
+        let message = stems(request)
+        for line in system.split(separator: "\n") where line.hasPrefix("- ") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let title = String(line[line.index(line.startIndex, offsetBy: 2)..<colon])
+            if let shared = stems(title).intersection(message).sorted().first {
+                return "FLAGGED|\(title)|the message is about \"\(shared)…\", which this boundary covers"
+            }
+        }
+        return "SAFE"
     }
 
     /// An extractive summary of a "User:"/"Coach:" transcript.

@@ -214,6 +214,8 @@ public struct Defaults: Sendable {
     public var rotateAtMessages: Int?
     /// How many messages are summarised on rotation.
     public var summarizeLast: Int?
+    /// Whether the stage-2 classifier, when enabled, runs even after keywords flagged.
+    public var stage2Always = false
     /// Kindred's count limits for rich coach templates.
     public var phases = CountRange(min: 3, max: 5)
     /// Rules per rich template.

@@ -221,6 +221,10 @@ public enum ContentSpecs {
         FieldSpec("cannedReplies", .list(.text), "Fixed replies used when no model answers."),
         FieldSpec("context", .object(budget), "The context budget."),
         FieldSpec("memory", .object(memorySettings), "Memory selection."),
+        FieldSpec("screening", .object(ObjectSpec("screening", "How messages are screened.", fields: [
+            FieldSpec("stage2", .oneOf(["when-unflagged", "always"]),
+                      "When the stage-2 classifier runs, if enabled: only when keywords found nothing (default), or always."),
+        ])), "How messages are screened."),
         FieldSpec("coachLimits", .object(coachLimits), "Count limits for rich coach templates."),
         FieldSpec("timezone", .string, "Time zone used when --now has no offset, such as Europe/London."),
     ])

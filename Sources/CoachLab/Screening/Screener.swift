@@ -1,7 +1,7 @@
 import Foundation
 
 /// One rule that matched a message.
-public struct GuardrailFlag: Sendable, Codable, Equatable {
+public struct GuardrailFlag: Sendable, Codable, Hashable {
     /// How the rule matched.
     public enum Kind: String, Sendable, Codable { case keyword, pattern, classifier }
 

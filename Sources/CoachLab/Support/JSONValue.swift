@@ -49,6 +49,13 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// Compact JSON text with sorted keys.
     public var text: String { String(decoding: data, as: UTF8.self) }
 
+    /// Indented JSON text with sorted keys.
+    public var prettyText: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+
     /// The member `key` of an object.
     public subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { return object[key] }

@@ -1,0 +1,262 @@
+import ArgumentParser
+import CoachLab
+import CoachLabEval
+import CoachLabProviders
+import Foundation
+
+/// `coachlab guard`: screen a message, score a labelled set, or read the guardrail log.
+struct GuardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "guard",
+        abstract: "Screen messages with a pack's guardrails, measure them on labelled sets, and read the guardrail log.",
+        subcommands: [GuardScreenCommand.self, GuardLogCommand.self],
+        defaultSubcommand: GuardScreenCommand.self
+    )
+}
+
+struct GuardScreenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "screen",
+        abstract: "Screen one message, or score a labelled dataset (the default guard command).",
+        discussion: """
+        Stage 1 matches the pack's keywords and patterns; with --stage2, a model (--provider, the
+        mock by default) classifies messages stage 1 did not flag (every message, when the pack's
+        defaults.screening.stage2 is 'always'). A classifier answer that cannot be parsed is
+        reported as unknown, never as safe.
+
+        --dataset scores a labelled set (YAML with dataset: and items:, or JSONL lines of
+        {"message", "expected", "about"}), printing precision, recall and F1 per rule and overall,
+        the confusion counts, and every false negative and false positive. --fail-under gates it:
+        RATE (F1) or METRIC=RATE with METRIC precision, recall or f1, applied to every rule and
+        overall; exit 1 when one misses.
+
+        Examples:
+          coachlab guard "Do I have ADHD? I can't focus on anything." --pack personas/betterone
+          coachlab guard "Should I stop my medication?" --pack personas/betterone --stage2 --provider mock --format json
+          coachlab guard --dataset fixtures/guardrails/betterone.yaml --pack personas/betterone --fail-under recall=0.9
+        """
+    )
+
+    @Argument(help: "The message to screen.")
+    var message: String?
+    @Option(help: "The pack whose guardrails screen. Default: the dataset's pack.")
+    var pack: String?
+    @Flag(help: "Run the stage-2 classifier too.")
+    var stage2 = false
+    @OptionGroup var provider: ProviderOptions
+    @Option(help: "A labelled dataset to score (YAML or JSONL).")
+    var dataset: String?
+    @Option(help: "With --dataset: RATE (F1) or precision=|recall=|f1=RATE; repeatable.")
+    var failUnder: [String] = []
+    @Option(help: "text or json.")
+    var format: OutputFormat = .text
+
+    enum OutputFormat: String, ExpressibleByArgument { case text, json }
+
+    func validate() throws {
+        if (message == nil) == (dataset == nil) { throw ValidationError("give a message or --dataset FILE (one of them)") }
+        if !failUnder.isEmpty, dataset == nil { throw ValidationError("--fail-under applies to --dataset") }
+        for gate in failUnder where Gate(gate) == nil {
+            throw ValidationError("--fail-under '\(gate)' is not RATE or precision=|recall=|f1=RATE with RATE from 0 to 1")
+        }
+    }
+
+    struct Gate {
+        var metric: String
+        var rate: Double
+
+        init?(_ text: String) {
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            metric = parts.count == 2 ? parts[0].lowercased() : "f1"
+            guard let rate = Double(parts.last ?? ""), (0...1).contains(rate), ["precision", "recall", "f1"].contains(metric) else { return nil }
+            self.rate = rate
+        }
+
+        func value(_ counts: GuardrailScore.Counts) -> Double {
+            switch metric {
+            case "precision": counts.precision
+            case "recall": counts.recall
+            default: counts.f1
+            }
+        }
+    }
+
+    func run() async throws {
+        let loaded = try dataset.map { try GuardrailDataset.load($0) }
+        guard let packPath = pack ?? loaded?.pack else {
+            throw CoachLabError(usage: "name the pack with --pack", hint: "for example --pack personas/betterone")
+        }
+        let pack = try PackLoader().load(packPath).get()
+        var classifier: (any ChatProvider)?
+        var classifierName: String?
+        if stage2 {
+            let registry = try provider.registry()
+            let configuration = try registry.configuration(for: provider.providers.first ?? "mock", baseURL: provider.baseURL,
+                                                           apiKeyVariable: provider.apiKeyEnv)
+            classifier = try registry.provider(configuration)
+            classifierName = configuration.id
+        }
+        let screener = TwoStageScreener(pack: pack, classifier: classifier)
+        do {
+            if let loaded {
+                try await score(loaded, pack: pack, screener: screener)
+            } else if let message {
+                try await screenOne(message, screener: screener, classifierName: classifierName)
+            }
+        } catch let error as ProviderError {
+            Terminal.error("error: the stage-2 classifier failed: \(error)")
+            throw ExitCode(Exit.infrastructure)
+        }
+    }
+
+    private func screenOne(_ message: String, screener: TwoStageScreener, classifierName: String?) async throws {
+        let outcome = try await screener.screen(message)
+        let decision = outcome.screening.decision
+        if format == .json {
+            var object: [String: JSONValue] = ["flagged": .bool(decision != nil), "flags": .array(outcome.screening.flags.map(Self.json))]
+            if let decision {
+                object["rule"] = .object(["id": .string(decision.ruleId), "title": .string(decision.ruleTitle)])
+                object["stage"] = .number(Double(decision.stage))
+                object["span"] = .object(["start": .number(Double(decision.start)), "end": .number(Double(decision.end)),
+                                          "excerpt": .string(decision.excerpt)])
+            }
+            if let verdict = outcome.verdict {
+                object["stage2"] = .object(["provider": .string(classifierName ?? ""), "verdict": .string(Self.name(verdict)),
+                                            "answer": .string(outcome.answer ?? "")])
+            }
+            Terminal.out(JSONValue.object(object).prettyText)
+            return
+        }
+        if let decision {
+            Terminal.out("flagged: \(decision.ruleId) \"\(decision.ruleTitle)\" (stage \(decision.stage), \(decision.kind.rawValue) \"\(decision.matched)\")")
+            if decision.stage == 1 { Terminal.out("span: \(decision.start)-\(decision.end) \"\(decision.excerpt)\"") }
+            for other in outcome.screening.flags.dropFirst() {
+                Terminal.out("also: \(other.ruleId) (stage \(other.stage), priority \(other.priority), \"\(other.matched)\")")
+            }
+        } else {
+            Terminal.out("not flagged")
+        }
+        if let verdict = outcome.verdict {
+            Terminal.out("stage 2 (\(classifierName ?? "")): \(Self.name(verdict))")
+        } else if screener.classifier == nil, decision == nil {
+            Terminal.out("stage 2 did not run (add --stage2)")
+        }
+    }
+
+    static func name(_ verdict: StageTwoClassifier.Verdict) -> String {
+        switch verdict {
+        case .flagged(let id, _, _, let reason): "FLAGGED \(id): \(reason)"
+        case .safe: "SAFE"
+        case .unknown(let why): "UNKNOWN (\(why))"
+        }
+    }
+
+    static func json(_ flag: GuardrailFlag) -> JSONValue {
+        .object(["rule": .string(flag.ruleId), "title": .string(flag.ruleTitle), "stage": .number(Double(flag.stage)),
+                 "kind": .string(flag.kind.rawValue), "matched": .string(flag.matched), "excerpt": .string(flag.excerpt),
+                 "start": .number(Double(flag.start)), "end": .number(Double(flag.end)), "priority": .number(Double(flag.priority))])
+    }
+
+    private func score(_ dataset: GuardrailDataset, pack: Pack, screener: TwoStageScreener) async throws {
+        let problems = dataset.problems(for: pack)
+        if !problems.isEmpty { throw CoachLabError(.content, problems) }
+        let score = try await GuardrailScore.score(dataset, rules: pack.rules.filter { $0.guardrail != nil }.map(\.id)) { message in
+            let outcome = try await screener.screen(message)
+            return (outcome.screening.decision, outcome.isUnknown)
+        }
+        if format == .json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            Terminal.out(String(decoding: try encoder.encode(score), as: UTF8.self))
+        } else {
+            Terminal.out(Self.render(score), terminator: "")
+        }
+        var missed: [String] = []
+        for gate in failUnder.compactMap(Gate.init) {
+            for row in score.rules + [score.overall] where gate.value(row) + 1e-9 < gate.rate {
+                missed.append(String(format: "%@ %@ %.3f is below %.3f", row.rule, gate.metric, gate.value(row), gate.rate))
+            }
+        }
+        if !missed.isEmpty {
+            for line in missed { Terminal.error("fail-under: \(line)") }
+            throw ExitCode(Exit.failed)
+        }
+    }
+
+    static func render(_ score: GuardrailScore) -> String {
+        var rows = [["RULE", "TP", "FP", "FN", "TN", "NEAR-MISSES OK", "PRECISION", "RECALL", "F1"]]
+        for row in score.rules + [score.overall] {
+            rows.append([row.rule, "\(row.truePositives)", "\(row.falsePositives)", "\(row.falseNegatives)", "\(row.trueNegatives)",
+                         "\(row.nearMissesPassed)/\(row.nearMisses)", String(format: "%.3f", row.precision),
+                         String(format: "%.3f", row.recall), String(format: "%.3f", row.f1)])
+        }
+        var out = "\(score.dataset): \(score.items) messages\n\n" + table(rows)
+        let labels = Array(Set(score.confusion.keys).union(score.confusion.values.flatMap(\.keys))).sorted { a, b in
+            a == "none" ? false : b == "none" ? true : a < b
+        }
+        var matrix = [["EXPECTED \\ DECIDED"] + labels]
+        for expected in labels where score.confusion[expected] != nil {
+            matrix.append([expected] + labels.map { "\(score.confusion[expected]?[$0] ?? 0)" })
+        }
+        out += "\n" + table(matrix)
+        func list(_ title: String, _ misses: [GuardrailScore.Miss]) {
+            guard !misses.isEmpty else { return }
+            out += "\n\(title) (\(misses.count)):\n"
+            for miss in misses {
+                out += "  \(miss.location): expected \(miss.expected ?? "none"), decided \(miss.decided ?? "none")"
+                    + (miss.matched.map { " on \"\($0)\"" } ?? "") + ": \"\(miss.message)\"\n"
+            }
+        }
+        list("false negatives", score.falseNegatives)
+        list("false positives", score.falsePositives)
+        list("unknown classifier answers", score.unknown)
+        return out
+    }
+
+    static func table(_ rows: [[String]]) -> String {
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n") + "\n"
+    }
+}
+
+struct GuardLogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log",
+        abstract: "Show the guardrail log: every flagged interaction in evals and chats, newest first."
+    )
+
+    @Option(help: "The result store. Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
+    var store: String?
+    @Option(name: .customLong("run"), help: "Only this run's entries.")
+    var runId: String?
+    @Option(help: "Only this rule's entries.")
+    var rule: String?
+    @Option(help: "At most this many entries.")
+    var limit = 50
+    @Option(help: "text or json.")
+    var format: GuardScreenCommand.OutputFormat = .text
+
+    func run() throws {
+        let path = store ?? ProcessInfo.processInfo.environment["COACHLAB_STORE"] ?? ResultStore.defaultPath
+        let entries = try ResultStore(path: path).guardrailLog(run: runId, rule: rule, limit: limit)
+        if format == .json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            Terminal.out(String(decoding: try encoder.encode(entries), as: UTF8.self))
+            return
+        }
+        guard !entries.isEmpty else {
+            Terminal.error("no flagged interactions in \(path)")
+            return
+        }
+        for entry in entries {
+            let source = entry.source == "eval" ? "eval \(entry.caseId ?? "") turn \(entry.turn ?? 0)" : entry.source
+            Terminal.out("\(String(entry.at.prefix(19)))  \(entry.trigger) — \(entry.ruleTitle) [\(entry.ruleId), stage \(entry.stage)]  \(source)")
+            Terminal.out("  user:  \"\(entry.excerpt)\" in \"\(entry.message)\"")
+            Terminal.out("  reply: \(entry.reply)")
+        }
+    }
+}
