@@ -24,11 +24,14 @@ struct LintCommand: ParsableCommand {
     func run() throws {
         let defaults = paths.isEmpty
         let requested = defaults ? ["personas", "fixtures", "evals"].filter { FileManager.default.fileExists(atPath: $0) } : paths
-        var packPaths: [String] = [], fixtures: [String] = [], suites: [String] = []
+        var packPaths: [String] = [], fixtures: [String] = [], suites: [String] = [], datasets: [String] = []
         for path in requested {
             let kind = LintTargets.kind(of: path)
             switch kind {
-            case .fixtures: fixtures += LintTargets.yamlFiles(in: path)
+            case .fixtures:
+                for file in LintTargets.yamlFiles(in: path) {
+                    if LintTargets.topLevelKey(of: file) == "dataset" { datasets.append(file) } else { fixtures.append(file) }
+                }
             case .suites: suites += LintTargets.yamlFiles(in: path)
             case .packs: packPaths.append(path)
             }
@@ -42,11 +45,27 @@ struct LintCommand: ParsableCommand {
             diagnostics += result.diagnostics
         }
         diagnostics += EvalLinter().lint(fixtures: fixtures, suites: suites)
+        for path in datasets {
+            do {
+                let dataset = try GuardrailDataset.load(path)
+                guard let pack = dataset.pack else { continue }
+                let loaded = PackLoader().load(pack)
+                if let found = loaded.pack {
+                    diagnostics += dataset.problems(for: found)
+                } else {
+                    diagnostics.append(.error("pack '\(pack)' cannot be loaded", at: SourceLocation(file: path, line: 1, column: 1),
+                                              hint: "coachlab lint \(pack) shows why"))
+                }
+            } catch let error as CoachLabError {
+                diagnostics += error.diagnostics
+            }
+        }
+        files += datasets.count
         let colour = Terminal.stdoutIsTerminal
         for diagnostic in diagnostics { Terminal.out(Terminal.styled(diagnostic.description, colour: colour)) }
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
-        Terminal.error("linted \(targets.count) pack\(targets.count == 1 ? "" : "s"), \(fixtures.count) fixtures and \(suites.count) suites "
+        Terminal.error("linted \(targets.count) pack\(targets.count == 1 ? "" : "s"), \(fixtures.count) fixtures, \(suites.count) suites and \(datasets.count) guardrail datasets "
             + "(\(files) files): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
         if errors > 0 || (strict && warnings > 0) { throw ExitCode(Exit.usage) }
     }
@@ -67,11 +86,20 @@ enum LintTargets {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
            enclosingPack(of: path) == nil, let text = try? String(contentsOfFile: path, encoding: .utf8) {
             for line in text.split(separator: "\n") {
-                if line.hasPrefix("fixture:") { return .fixtures }
+                if line.hasPrefix("fixture:") || line.hasPrefix("dataset:") { return .fixtures }
                 if line.hasPrefix("suite:") { return .suites }
             }
         }
         return .packs
+    }
+
+    /// The first top-level key of a YAML file ("fixture", "suite", "dataset"…), if any.
+    static func topLevelKey(of path: String) -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix(" ") && !line.hasPrefix("-") {
+            if let colon = line.firstIndex(of: ":") { return String(line[..<colon]) }
+        }
+        return nil
     }
 
     /// The YAML files at a path: the file itself, or every one below a folder.

@@ -267,5 +267,6 @@ public enum ContentSpecs {
         ("context", context),
         ("fixture", Fixture.fileSpec),
         ("suite", Suite.fileSpec),
+        ("dataset", GuardrailDataset.fileSpec),
     ]
 }
