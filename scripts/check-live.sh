@@ -18,3 +18,11 @@ for mode in --no-stream ""; do
   [ "${tokens:-0}" -gt 500 ] || { echo "check-live: the model saw ${tokens:-no} input tokens; the system prompt was lost"; exit 1; }
 done
 echo "check-live: whole and streamed replies from local-gemma"
+
+# Stage 2 on a real model: its answer is parsed (a base model rarely follows the format, so
+# "UNKNOWN" is the usual and correct outcome); it must be reported, never crash or read as safe.
+out=$("$coachlab" guard "My finances are a mess; what would you do?" --pack personas/betterone \
+  --stage2 --provider local-gemma --base-url "$base" --format json)
+echo "$out"
+printf '%s' "$out" | grep -Eq '"verdict" : "(FLAGGED|SAFE|UNKNOWN)' || { echo "check-live: no stage-2 verdict"; exit 1; }
+echo "check-live: stage-2 classifier answered through local-gemma"

@@ -6,6 +6,8 @@
 //   swift run -c release coachlab-bench providers --base-url URL [--requests N] [--concurrency C]
 //       requests per second through CoachLab's OpenAI-compatible provider against a running
 //       `coachlab serve-mock` (scripts/bench-providers.sh compares it with wrk).
+//   swift run -c release coachlab-bench screen [--iterations N]
+//       stage-1 screening throughput in MB/s next to a naive loop of `contains`.
 //   swift run -c release coachlab-bench generate-suite --cases N --out DIR
 //       writes N single-turn fixtures across the five seed packs and a suite over them, for
 //       measuring `coachlab eval` at scale (scripts/bench-eval.sh).
@@ -62,6 +64,11 @@ if arguments.count > 1, arguments[1] == "providers" {
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     print(String(format: "coachlab provider: concurrency %d, %d requests, %d failed, %.0f requests/s, %.1f µs per request",
                  concurrency, requests, failures, Double(requests) / seconds, seconds * 1e6 / Double(requests)))
+    exit(0)
+}
+
+if arguments.count > 1, arguments[1] == "screen" {
+    try ScreenBench.run(iterations: option("--iterations").flatMap { Int($0) } ?? 5)
     exit(0)
 }
 

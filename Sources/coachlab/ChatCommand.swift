@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachLab
+import CoachLabEval
 import CoachLabProviders
 import Foundation
 
@@ -28,6 +29,8 @@ struct ChatCommand: AsyncParsableCommand {
     var save: String?
     @Flag(help: "Wait for whole replies instead of streaming.")
     var noStream = false
+    @Option(help: "Where flagged interactions are logged (coachlab guard log). Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
+    var store: String?
 
     func validate() throws {
         if provider.providers.count > 1 { throw ValidationError("chat talks to one provider; name one --provider") }
@@ -85,6 +88,11 @@ struct ChatCommand: AsyncParsableCommand {
                                       reply.usage.inputTokens, reply.usage.outputTokens, reply.usage.estimated ? " est." : ""))
                 history += [ChatMessage(.user, message), ChatMessage(.assistant, reply.text)]
                 turns.append((message, reply.text))
+                if let flag = prompt.screening?.decision {
+                    let path = store ?? ProcessInfo.processInfo.environment["COACHLAB_STORE"] ?? ResultStore.defaultPath
+                    try ResultStore(path: path).log(GuardrailLogEntry(at: ResultStore.timestamp(Date()), source: "chat", pack: pack,
+                                                                      flag: flag, message: message, reply: reply.text))
+                }
             } catch let error as ProviderError {
                 Terminal.out("")
                 Terminal.error("error: \(error)")

@@ -100,8 +100,9 @@ actor ResultBox {
     @Test func removingAGuardrailsKeywordsFailsTheCasesThatNeedIt() async throws {
         let rules = String(decoding: try EvalSupport.fileSystem().read("personas/betterone/rules.yaml"), as: UTF8.self)
         let start = try #require(rules.range(of: "        - diagnose me\n"))
-        let end = try #require(rules.range(of: "        - do i have a disorder\n"))
-        let stripped = rules.replacingCharacters(in: start.lowerBound..<end.upperBound, with: "        - diagnose me now please\n")
+        // Every keyword and pattern of the rule goes, up to its exceptions.
+        let end = try #require(rules.range(of: "      exceptions:\n        - diagnosed last year\n"))
+        let stripped = rules.replacingCharacters(in: start.lowerBound..<end.lowerBound, with: "        - diagnose me now please\n")
         let fileSystem = EvalSupport.fileSystem(overriding: ["personas/betterone/rules.yaml": stripped])
         let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id.hasPrefix("betterone") }
         let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem))

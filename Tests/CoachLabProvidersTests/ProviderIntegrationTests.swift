@@ -240,7 +240,7 @@ func collectStream(_ stream: AsyncThrowingStream<StreamEvent, Error>) async thro
         #expect(reply == "It sounds like you're worried your team doesn't trust you. What feels like the most useful next step for you?")
         #expect(MockCoach.reply(system: "", userMessages: ["Can you help me plan my week?"])
                 == "You asked: \"Can you help me plan my week?\" Before I answer, what would a good outcome look like for you?")
-        #expect(MockCoach.reply(system: "=== RISK ALERT ===\nencourage them to contact a crisis line", userMessages: ["x"])
+        #expect(MockCoach.reply(system: "=== RISK ALERT ===\n- encourage them to contact a crisis line", userMessages: ["x"])
                 .contains("crisis line or your local emergency number"))
     }
 

@@ -67,7 +67,7 @@ public enum MockCoach {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let title = String(line[line.index(line.startIndex, offsetBy: 2)..<colon])
             if let shared = stems(title).intersection(message).sorted().first {
-                return "FLAGGED|\(title)|the message is about \"\(shared)…\", which this boundary covers"
+                return "FLAGGED|\(title)|the message mentions \(shared)…, which this boundary covers"
             }
         }
         return "SAFE"
