@@ -208,9 +208,10 @@ public struct EvalRunner: Sendable {
                 let reply: ProviderReply
                 do {
                     reply = try await slot.semaphore.run { [request] in try await slot.provider.complete(request) }
-                } catch let error as ProviderError where error.code == .contextLength && rotation != nil && !history.isEmpty {
+                } catch let error as ProviderError where error.code == .contextLength && !history.isEmpty {
                     // The window overflowed before the declared point: rotate now and retry once.
-                    carried = try await summary(of: history, rotation: rotation!, slot: slot)
+                    guard let rotation else { throw error }
+                    carried = try await summary(of: history, rotation: rotation, slot: slot)
                     history = []
                     system = ContextRotation.carry(carried ?? "", into: prompt.system)
                     request = ChatRequest(system: system, messages: [ChatMessage(.user, turn.user)], scriptedReply: turn.mock)

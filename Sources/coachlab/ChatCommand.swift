@@ -89,7 +89,7 @@ struct ChatCommand: AsyncParsableCommand {
                 history += [ChatMessage(.user, message), ChatMessage(.assistant, reply.text)]
                 turns.append((message, reply.text))
                 if let flag = prompt.screening?.decision {
-                    let path = store ?? ProcessInfo.processInfo.environment["COACHLAB_STORE"] ?? ResultStore.defaultPath
+                    let path = Terminal.storePath(store)
                     try ResultStore(path: path).log(GuardrailLogEntry(at: ResultStore.timestamp(Date()), source: "chat", pack: pack,
                                                                       flag: flag, message: message, reply: reply.text))
                 }

@@ -51,7 +51,7 @@ struct EvalCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let storePath = store ?? ProcessInfo.processInfo.environment["COACHLAB_STORE"] ?? ResultStore.defaultPath
+        let storePath = Terminal.storePath(store)
         let results = try ResultStore(path: storePath)
         var suitePaths = suites
         var providers = provider.providers
@@ -235,11 +235,8 @@ enum TerminalReport {
                          String(format: "%.1f%% (%.0f-%.0f%%)", summary.passRate * 100, summary.wilsonLow * 100, summary.wilsonHigh * 100),
                          String(format: "%.0f%%", summary.threshold * 100), summary.held ? "ok" : "MISSED"])
         }
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         var out = ""
-        for (index, row) in rows.enumerated() {
-            var line = row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        for (index, var line) in Terminal.table(rows).enumerated() {
             if index > 0 { line = line.replacingOccurrences(of: " ok", with: " " + paint("ok", "32")).replacingOccurrences(of: "MISSED", with: paint("MISSED", "1;31")) }
             out += line + "\n"
         }

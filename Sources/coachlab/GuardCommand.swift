@@ -213,13 +213,7 @@ struct GuardScreenCommand: AsyncParsableCommand {
         return out
     }
 
-    static func table(_ rows: [[String]]) -> String {
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }.joined(separator: "\n") + "\n"
-    }
+    static func table(_ rows: [[String]]) -> String { Terminal.table(rows).joined(separator: "\n") + "\n" }
 }
 
 struct GuardLogCommand: ParsableCommand {
@@ -240,7 +234,7 @@ struct GuardLogCommand: ParsableCommand {
     var format: GuardScreenCommand.OutputFormat = .text
 
     func run() throws {
-        let path = store ?? ProcessInfo.processInfo.environment["COACHLAB_STORE"] ?? ResultStore.defaultPath
+        let path = Terminal.storePath(store)
         let entries = try ResultStore(path: path).guardrailLog(run: runId, rule: rule, limit: limit)
         if format == .json {
             let encoder = JSONEncoder()

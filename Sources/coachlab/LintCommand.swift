@@ -83,11 +83,11 @@ enum LintTargets {
         if components.contains("fixtures") { return .fixtures }
         if components.contains("evals") { return .suites }
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-           enclosingPack(of: path) == nil, let text = try? String(contentsOfFile: path, encoding: .utf8) {
-            for line in text.split(separator: "\n") {
-                if line.hasPrefix("fixture:") || line.hasPrefix("dataset:") { return .fixtures }
-                if line.hasPrefix("suite:") { return .suites }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue, enclosingPack(of: path) == nil {
+            switch topLevelKey(of: path) {
+            case "fixture", "dataset": return .fixtures
+            case "suite": return .suites
+            default: break
             }
         }
         return .packs

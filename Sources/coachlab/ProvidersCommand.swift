@@ -30,12 +30,7 @@ struct ProvidersCommand: ParsableCommand {
             table.append([configuration.id, configuration.kind.rawValue, configuration.model.isEmpty ? "-" : configuration.model,
                           endpoint, String(configuration.concurrency), price, registry.keyStatus(configuration).description])
         }
-        let widths = table[0].indices.map { column in table.map { $0[column].count }.max() ?? 0 }
-        for row in table {
-            Terminal.out(row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-            }.joined(separator: "  "))
-        }
+        for line in Terminal.table(table) { Terminal.out(line) }
         if let file = registry.file { Terminal.error("from \(file)") } else { Terminal.error("no providers.yaml; only mock and inline kind:model providers") }
     }
 }

@@ -14,7 +14,7 @@ struct RunsCommand: ParsableCommand {
     var store: String?
 
     func run() throws {
-        let path = store ?? ProcessInfo.processInfo.environment["COACHLAB_STORE"] ?? ResultStore.defaultPath
+        let path = Terminal.storePath(store)
         guard FileManager.default.fileExists(atPath: path) else {
             Terminal.error("no result store at \(path); coachlab eval creates it")
             return
@@ -25,10 +25,6 @@ struct RunsCommand: ParsableCommand {
             table.append([run.id, String(run.startedAt.prefix(19)), run.status, "\(run.cases)", "\(run.passed)", "\(run.failed)",
                           "\(run.errors)", run.suites.map { ($0 as NSString).lastPathComponent }.joined(separator: ",")])
         }
-        let widths = table[0].indices.map { column in table.map { $0[column].count }.max() ?? 0 }
-        for row in table {
-            Terminal.out(row.enumerated().map { $0.offset == row.count - 1 ? $0.element : $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-                .joined(separator: "  "))
-        }
+        for line in Terminal.table(table) { Terminal.out(line) }
     }
 }

@@ -1,4 +1,5 @@
 import CoachLab
+import CoachLabEval
 import Foundation
 
 /// Terminal output: reports to stdout, diagnostics to stderr.
@@ -18,6 +19,21 @@ enum Terminal {
 
     /// Whether stderr is a terminal, for progress bars.
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+
+    /// Rows as aligned columns, two spaces apart, without trailing spaces.
+    static func table(_ rows: [[String]]) -> [String] {
+        guard let first = rows.first else { return [] }
+        let widths = first.indices.map { column in rows.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    /// The result store a command uses: `option`, else $COACHLAB_STORE, else the default.
+    static func storePath(_ option: String?) -> String {
+        option ?? ProcessInfo.processInfo.environment["COACHLAB_STORE"] ?? ResultStore.defaultPath
+    }
 
     /// Colours `error:` and `warning:` in a diagnostic line when writing to a terminal.
     static func styled(_ diagnostic: String, colour: Bool) -> String {

@@ -73,6 +73,23 @@ import Testing
         #expect(badLabel.stderr.contains("bad.jsonl:1:1: error: rule 'no-diagnoses' has no guardrail in pack 'betterone'"), "\(badLabel.stderr)")
     }
 
+    @Test func chatsWriteTheGuardrailLogAndAMissingDatasetIsAUsageError() throws {
+        let store = try CLI.temporaryDirectory() + "/store.sqlite"
+        let chat = try CLI.run(["chat", "personas/betterone", "--topic", "focus", "--store", store],
+                               stdin: "I feel stuck.\nShould I stop my medication?\n")
+        #expect(chat.status == 0, "\(chat.stderr)")
+        let log = try CLI.run(["guard", "log", "--store", store, "--format", "json"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as? [[String: Any]])
+        #expect(entries.count == 1)  // the unflagged message is not logged
+        #expect(entries.first?["source"] as? String == "chat" && entries.first?["ruleId"] as? String == "no-medication")
+        #expect(entries.first?["trigger"] as? String == "rule_based")
+        #expect((entries.first?["reply"] as? String)?.contains("qualified professional") == true)
+
+        let missing = try CLI.run(["guard", "--dataset", "fixtures/guardrails/nope.yaml", "--pack", "personas/betterone"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no dataset file at fixtures/guardrails/nope.yaml"))
+    }
+
     @Test func evalsWriteTheGuardrailLog() throws {
         let store = try CLI.temporaryDirectory() + "/store.sqlite"
         #expect(try CLI.run(["eval", "evals/betterone.yaml", "--store", store]).status == 0)

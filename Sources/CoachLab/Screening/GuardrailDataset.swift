@@ -44,6 +44,9 @@ public struct GuardrailDataset: Sendable {
     /// Loads a dataset: JSONL when the file ends in `.jsonl`, YAML otherwise.
     /// - Throws: ``CoachLabError`` with every problem located.
     public static func load(_ path: String, fileSystem: FileSystem = .live) throws -> GuardrailDataset {
+        guard fileSystem.exists(path), !fileSystem.isDirectory(path) else {
+            throw CoachLabError(usage: "no dataset file at \(path)", hint: "the shipped ones are in fixtures/guardrails/")
+        }
         let data: Data
         do { data = try fileSystem.read(path) } catch {
             throw CoachLabError(.io, "cannot read file: \(error.localizedDescription)", at: SourceLocation(file: path, line: 1, column: 1))
@@ -96,9 +99,9 @@ public struct GuardrailDataset: Sendable {
 
 /// How a screen did on a labelled set: per rule and overall precision, recall and F1, the
 /// confusion counts, and every miss.
-public struct GuardrailScore: Sendable, Codable {
+public struct GuardrailScore: Sendable, Encodable {
     /// Counts and rates for one rule, or for all rules together (micro-averaged).
-    public struct Counts: Sendable, Codable, Hashable {
+    public struct Counts: Sendable, Encodable, Hashable {
         public var rule: String
         public var truePositives = 0
         public var falsePositives = 0
@@ -134,21 +137,10 @@ public struct GuardrailScore: Sendable, Codable {
         }
 
         public init(rule: String) { self.rule = rule }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            rule = try container.decode(String.self, forKey: .rule)
-            truePositives = try container.decode(Int.self, forKey: .truePositives)
-            falsePositives = try container.decode(Int.self, forKey: .falsePositives)
-            falseNegatives = try container.decode(Int.self, forKey: .falseNegatives)
-            trueNegatives = try container.decode(Int.self, forKey: .trueNegatives)
-            nearMisses = try container.decode(Int.self, forKey: .nearMisses)
-            nearMissesPassed = try container.decode(Int.self, forKey: .nearMissesPassed)
-        }
     }
 
     /// A message the screen got wrong, or could not decide.
-    public struct Miss: Sendable, Codable, Hashable {
+    public struct Miss: Sendable, Encodable, Hashable {
         public var message: String
         public var expected: String?
         /// The deciding rule, nil when nothing flagged.
