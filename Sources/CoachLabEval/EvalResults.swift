@@ -67,6 +67,13 @@ public struct CaseResult: Sendable, Codable, Hashable {
     public var tags: [String]
     /// The fixture's pack folder.
     public var pack: String
+    /// The compiled prompts the turns answered (each once), for the store to keep; not part
+    /// of the JSON form, which names each turn's prompt by hash.
+    public var prompts: [CompiledPrompt] = []
+
+    enum CodingKeys: String, CodingKey {
+        case suite, fixture, provider, model, repeatIndex, outcome, score, turns, error, tags, pack
+    }
 
     public init(suite: String, fixture: String, provider: String, model: String, repeatIndex: Int, outcome: Outcome, score: Double,
                 turns: [TurnResult], error: String?, tags: [String], pack: String = "") {

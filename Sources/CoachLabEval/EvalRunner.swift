@@ -69,6 +69,8 @@ public struct EvalRunner: Sendable {
     public var repeats: Int?
     /// Overall cases in flight; each suite's and provider's own limits also apply.
     public var concurrency: Int?
+    /// Whether replies are streamed, which measures time to first token (compare streams).
+    public var streaming = false
     /// Loads packs.
     public var fileSystem: FileSystem
     /// Builds providers (tests inject transports here).
@@ -207,7 +209,7 @@ public struct EvalRunner: Sendable {
                 var request = ChatRequest(system: system, messages: history + [ChatMessage(.user, turn.user)], scriptedReply: turn.mock)
                 let reply: ProviderReply
                 do {
-                    reply = try await slot.semaphore.run { [request] in try await slot.provider.complete(request) }
+                    reply = try await slot.semaphore.run { [request, streaming] in try await slot.provider.reply(to: request, streaming: streaming) }
                 } catch let error as ProviderError where error.code == .contextLength && !history.isEmpty {
                     // The window overflowed before the declared point: rotate now and retry once.
                     guard let rotation else { throw error }
@@ -215,11 +217,12 @@ public struct EvalRunner: Sendable {
                     history = []
                     system = ContextRotation.carry(carried ?? "", into: prompt.system)
                     request = ChatRequest(system: system, messages: [ChatMessage(.user, turn.user)], scriptedReply: turn.mock)
-                    reply = try await slot.semaphore.run { [request] in try await slot.provider.complete(request) }
+                    reply = try await slot.semaphore.run { [request, streaming] in try await slot.provider.reply(to: request, streaming: streaming) }
                 }
                 history += [ChatMessage(.user, turn.user), ChatMessage(.assistant, reply.text)]
                 guard scored.contains(index) else { continue }
                 result.model = reply.model
+                if !result.prompts.contains(where: { $0.hash == prompt.hash }) { result.prompts.append(prompt) }
                 let cost = slot.configuration.prices.map { $0.cost(reply.usage) }
                 let subject = CheckSubject(reply: reply.text, system: system, screening: prompt.screening, personaName: persona,
                                            latency: reply.latency, outputTokens: reply.usage.outputTokens, cost: cost,
@@ -254,6 +257,17 @@ public struct EvalRunner: Sendable {
         result.score = weight > 0 ? all.reduce(0) { $0 + $1.score * $1.weight } / weight : 1
         result.outcome = all.allSatisfy(\.passed) ? .pass : .fail
         return result
+    }
+}
+
+extension ChatProvider {
+    /// The whole reply, streamed (so time to first token is measured) or not.
+    func reply(to request: ChatRequest, streaming: Bool) async throws -> ProviderReply {
+        guard streaming else { return try await complete(request) }
+        for try await event in stream(request) {
+            if case .finished(let reply) = event { return reply }
+        }
+        throw ProviderError(.streamInterrupted, provider: id, message: "the stream ended without its final event")
     }
 }
 

@@ -132,6 +132,15 @@ public final class ResultStore: Sendable {
             try db.create(index: "guardrailLogByCase", on: "guardrailLog", columns: ["runId", "caseId"])
             try db.alter(table: "caseResult") { t in t.add(column: "pack", .text).notNull().defaults(to: "") }
         }
+        migrator.registerMigration("v4: prices and compiled prompts") { db in
+            // The price table a run's costs were computed with, so every report can say so.
+            try db.alter(table: "run") { t in t.add(column: "prices", .text) }
+            // Each distinct compiled prompt once, by hash, with its layers and sources.
+            try db.create(table: "compiledPrompt") { t in
+                t.primaryKey("hash", .text)
+                t.column("body", .text).notNull()
+            }
+        }
         return migrator
     }
 
@@ -148,17 +157,20 @@ public final class ResultStore: Sendable {
         public var passed: Int
         public var failed: Int
         public var errors: Int
+        /// The prices its costs used.
+        public var prices: PriceSheet?
     }
 
     /// Starts a run and returns its id: `id` when given, else time-ordered with a random suffix.
-    public func startRun(suites: [String], providers: [String], repeats: Int?, now: Date = Date(), id given: String? = nil) throws -> String {
+    public func startRun(suites: [String], providers: [String], repeats: Int?, prices: PriceSheet? = nil, now: Date = Date(),
+                         id given: String? = nil) throws -> String {
         let stamp = Self.timestamp(now)
         let id = given ?? String(stamp.prefix(19)).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
             .replacingOccurrences(of: "T", with: "-") + "-" + String(UInt32.random(in: 0..<0xFFFF_FFFF), radix: 36)
         try write { db in
-            try db.execute(sql: "INSERT INTO run (id, startedAt, suites, providers, repeats, status) VALUES (?, ?, ?, ?, ?, 'running')",
+            try db.execute(sql: "INSERT INTO run (id, startedAt, suites, providers, repeats, status, prices) VALUES (?, ?, ?, ?, ?, 'running', ?)",
                            arguments: [id, stamp, JSONValue.array(suites.map(JSONValue.string)).text,
-                                       JSONValue.array(providers.map(JSONValue.string)).text, repeats])
+                                       JSONValue.array(providers.map(JSONValue.string)).text, repeats, prices?.json])
         }
         return id
     }
@@ -172,7 +184,13 @@ public final class ResultStore: Sendable {
 
     /// Records one finished case with its turns and checks, in one transaction.
     public func record(_ result: CaseResult, run: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let prompts = result.prompts.map { ($0.hash, String(decoding: (try? encoder.encode($0)) ?? Data(), as: UTF8.self)) }
         try write { db in
+            for (hash, body) in prompts {
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO compiledPrompt (hash, body) VALUES (?, ?)").execute(arguments: [hash, body])
+            }
             try db.cachedStatement(sql: "DELETE FROM caseResult WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
             try db.cachedStatement(sql: "DELETE FROM guardrailLog WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
             for turn in result.turns {
@@ -203,6 +221,43 @@ public final class ResultStore: Sendable {
         }
     }
 
+    /// A kept compiled prompt, by hash.
+    public func compiledPrompt(_ hash: String) throws -> CompiledPrompt? {
+        try read { db in
+            guard let body = try String.fetchOne(db, sql: "SELECT body FROM compiledPrompt WHERE hash = ?", arguments: [hash]) else { return nil }
+            return try? JSONDecoder().decode(CompiledPrompt.self, from: Data(body.utf8))
+        }
+    }
+
+    /// Copies a run of `source` (another store, or this one) into the run `target` here:
+    /// cases with their turns and checks, their guardrail log and their compiled prompts.
+    /// Returns the ids of the cases copied.
+    @discardableResult
+    public func copy(run: String, from source: ResultStore, into target: String) throws -> [String] {
+        var ids: [String] = []
+        try source.forEachResult(run: run) { result in
+            try record(result, run: target)
+            ids.append(result.id)
+        }
+        for entry in try source.guardrailLog(run: run, limit: Int.max).reversed() {
+            var entry = entry
+            entry.runId = target
+            try log(entry)
+        }
+        let prompts: [(String, String)] = try source.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT DISTINCT compiledPrompt.hash, compiledPrompt.body FROM compiledPrompt
+                JOIN turnResult ON turnResult.promptHash = compiledPrompt.hash WHERE turnResult.runId = ?
+                """, arguments: [run]).map { ($0["hash"], $0["body"]) }
+        }
+        try write { db in
+            for (hash, body) in prompts {
+                try db.execute(sql: "INSERT OR IGNORE INTO compiledPrompt (hash, body) VALUES (?, ?)", arguments: [hash, body])
+            }
+        }
+        return ids
+    }
+
     /// Records a flagged interaction outside an eval (a chat).
     public func log(_ entry: GuardrailLogEntry) throws {
         try write { db in try Self.log(entry, db: db) }
@@ -218,13 +273,14 @@ public final class ResultStore: Sendable {
 
     /// The guardrail log, newest first: every entry, or those of one run or rule.
     public func guardrailLog(run: String? = nil, rule: String? = nil, limit: Int = 100) throws -> [GuardrailLogEntry] {
-        try read { db in
+        let limit = min(max(1, limit), Int(Int32.max))
+        return try read { db in
             var conditions: [String] = []
             var arguments: [(any DatabaseValueConvertible)?] = []
             if let run { conditions.append("runId = ?"); arguments.append(run) }
             if let rule { conditions.append("ruleId = ?"); arguments.append(rule) }
             let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-            return try Row.fetchAll(db, sql: "SELECT * FROM guardrailLog\(filter) ORDER BY id DESC LIMIT \(max(1, limit))",
+            return try Row.fetchAll(db, sql: "SELECT * FROM guardrailLog\(filter) ORDER BY id DESC LIMIT \(limit)",
                                     arguments: StatementArguments(arguments)).map { row in
                 GuardrailLogEntry(at: row["at"], source: row["source"], runId: row["runId"], caseId: row["caseId"], turn: row["turn"],
                                   pack: row["pack"], trigger: row["trigger"], stage: row["stage"], ruleId: row["ruleId"],
@@ -349,7 +405,8 @@ public final class ResultStore: Sendable {
                 }
                 return RunInfo(id: row["id"], startedAt: row["startedAt"], finishedAt: row["finishedAt"], suites: list("suites"),
                                providers: list("providers"), repeats: row["repeats"], status: row["status"], cases: row["cases"] ?? 0,
-                               passed: row["passed"] ?? 0, failed: row["failed"] ?? 0, errors: row["errors"] ?? 0)
+                               passed: row["passed"] ?? 0, failed: row["failed"] ?? 0, errors: row["errors"] ?? 0,
+                               prices: (row["prices"] as String?).flatMap(PriceSheet.init(json:)))
             }
         }
     }

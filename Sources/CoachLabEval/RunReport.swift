@@ -45,8 +45,10 @@ public struct RunReport: Sendable {
     public let totals: Totals
     /// The cases that failed or errored, with every detail, in (suite, id) order.
     public let notPassing: [CaseResult]
+    /// The prices its costs were computed with, when the run recorded them.
+    public let prices: PriceSheet?
     /// Where every case is read from, a batch at a time.
-    private let store: ResultStore
+    public let store: ResultStore
 
     /// Builds a report over a stored run: counts come from SQL aggregates and only the cases
     /// that did not pass are read, so the report's memory does not grow with passing cases.
@@ -54,6 +56,7 @@ public struct RunReport: Sendable {
         let counts = try store.suiteCounts(run: run)
         self.run = run
         self.store = store
+        prices = try store.run(run)?.prices
         notPassing = try store.results(run: run, outcomes: [.fail, .error])
         self.suites = suites.map { suite in
             let count = counts[suite.id] ?? ResultStore.SuiteCounts()
@@ -108,7 +111,7 @@ public struct RunReport: Sendable {
 /// through `write` a piece at a time while the report reads cases in batches; the `String`
 /// forms collect the pieces.
 public enum Reporters {
-    /// JSON with sorted keys: `cases` (every case), `run`, `suites` and `totals`.
+    /// JSON with sorted keys: `cases` (every case), `prices` (when the run kept them), `run`, `suites` and `totals`.
     public static func json(_ report: RunReport, to write: (String) throws -> Void) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
@@ -121,7 +124,9 @@ public enum Reporters {
             try write((first ? "\n    " : ",\n    ") + encoded(result, indent: "    "))
             first = false
         }
-        try write((first ? "" : "\n  ") + "],\n  \"run\" : " + encoded(report.run, indent: "  ") + ",\n")
+        try write((first ? "" : "\n  ") + "],\n")
+        if let prices = report.prices { try write("  \"prices\" : " + encoded(prices, indent: "  ") + ",\n") }
+        try write("  \"run\" : " + encoded(report.run, indent: "  ") + ",\n")
         try write("  \"suites\" : " + encoded(report.suites, indent: "  ") + ",\n")
         try write("  \"totals\" : " + encoded(report.totals, indent: "  ") + "\n}\n")
     }
@@ -191,6 +196,7 @@ public enum Reporters {
             out += String(format: "%.1f%% (%.1f–%.1f%%)", summary.passRate * 100, summary.wilsonLow * 100, summary.wilsonHigh * 100)
             out += String(format: " | %.0f%% | %@ |\n", summary.threshold * 100, summary.held ? "✅" : "❌")
         }
+        if let prices = report.prices { out += "\n_Costs use \(prices.summary)._\n" }
         if !report.notPassing.isEmpty {
             out += "\n### Failing cases\n\n"
             for result in report.notPassing {

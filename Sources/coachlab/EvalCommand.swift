@@ -19,6 +19,9 @@ struct EvalCommand: AsyncParsableCommand {
           coachlab eval
           coachlab eval evals/betterone.yaml --provider openai-gpt-4o-mini --junit junit.xml
           coachlab eval --repeat 5 --provider local-gemma --markdown summary.md
+          coachlab eval --shard 2/4 --store shard-2.sqlite        (then: coachlab merge shard-*.sqlite)
+          coachlab eval --provider openai-gpt-4o-mini --record    (then in CI, no key: --replay)
+          coachlab eval --baseline evals/baseline.json --html report.html
         """
     )
 
@@ -43,11 +46,29 @@ struct EvalCommand: AsyncParsableCommand {
     var store: String?
     @Option(help: "Continue a run that was stopped: finished cases are kept, the rest run.")
     var resume: String?
+    @Option(help: "Run only slice i of n (e.g. 2/4), assigned by a hash of each case id; coachlab merge combines the slices.")
+    var shard: String?
+    @Flag(help: "Send requests live and write each reply to a cassette (one JSON file per request, keys scrubbed).")
+    var record = false
+    @Flag(help: "Answer HTTP providers from cassettes, with no network; a request with no cassette is an error: stale, re-record.")
+    var replay = false
+    @Option(help: "The cassette folder for --record and --replay.")
+    var cassettes = "fixtures/cassettes"
+    @Option(help: "Compare with a committed baseline; exit 1 naming every case that passed there and does not now.")
+    var baseline: String?
+    @Option(help: "Write this run's baseline (which cases passed) to a JSON file to commit.")
+    var writeBaseline: String?
+    @Option(help: "Write a self-contained HTML report here (charts, filters, replies, compiled prompts).")
+    var html: String?
+    @Flag(help: "Stream replies, which measures time to first token.")
+    var stream = false
 
     func validate() throws {
         if let failUnder, !(0...1).contains(failUnder) { throw ValidationError("--fail-under takes a rate from 0 to 1") }
         if let value = self.repeat, value < 1 { throw ValidationError("--repeat must be at least 1") }
         if let concurrency, concurrency < 1 { throw ValidationError("-j/--concurrency must be at least 1") }
+        if let shard, Shard(shard) == nil { throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, e.g. 1/4; got '\(shard)'") }
+        if record && replay { throw ValidationError("--record and --replay cannot be used together") }
     }
 
     func run() async throws {
@@ -66,25 +87,79 @@ struct EvalCommand: AsyncParsableCommand {
             repeats = repeats ?? previous.repeats
             finished = try results.finishedCases(run: resume)
         }
+        let baselineFile = try baseline.map(Baseline.read)
         let loaded = try EvalContent.load(suites: suitePaths)
         let registry = try provider.registry()
         let filter = self.filter
-        let runner = EvalRunner(registry: registry, providerOverride: providers, baseURL: provider.baseURL,
+        let shard = self.shard.flatMap(Shard.init)
+        let transport: (any HTTPTransport)? = record ? CassetteTransport.recording(to: cassettes)
+            : replay ? CassetteTransport.replaying(from: cassettes) : nil
+        var runner = EvalRunner(registry: registry, providerOverride: providers, baseURL: provider.baseURL,
                                 apiKeyVariable: provider.apiKeyEnv, repeats: repeats, concurrency: concurrency)
+        runner.streaming = stream
+        if let transport { runner.makeProvider = { configuration, registry in try registry.provider(configuration, transport: transport) } }
+        let usedProviders = Set(loaded.flatMap { runner.cases(of: $0).lazy.map(\.provider) }).sorted()
         let run = try resume ?? results.startRun(suites: suitePaths.isEmpty ? loaded.map(\.suite.file) : suitePaths,
-                                                   providers: providers, repeats: repeats)
+                                                   providers: providers, repeats: repeats,
+                                                   prices: PriceSheet(registry: registry, ids: usedProviders))
         let skip = finished
         let include: @Sendable (EvalCase) -> Bool = { evalCase in
-            !skip.contains(evalCase.id) && (filter.map { evalCase.id.contains($0) } ?? true)
+            !skip.contains(evalCase.id) && (filter.map { evalCase.id.contains($0) } ?? true) && (shard?.contains(evalCase.id) ?? true)
         }
         let total = loaded.reduce(0) { $0 + runner.cases(of: $1).lazy.filter(include).count }
         if !finished.isEmpty { Terminal.error("resuming run \(run): \(finished.count) cases already finished, \(total) to go") }
+        let execution = try await RunExecution.run(runner: runner, suites: loaded, include: include, total: total, store: results, run: run)
+        let (interrupted, done) = (execution.interrupted, execution.done)
+        let report = try RunReport(run: run, suites: loaded.map(\.suite), store: results)
+        Terminal.out(TerminalReport.render(report, colour: Terminal.stdoutIsTerminal), terminator: "")
+        execution.printSpeed(storePath: storePath)
+        if let json { try Files.stream(to: json) { try Reporters.json(report, to: $0) } }
+        if let junit { try Files.stream(to: junit) { try Reporters.junit(report, to: $0) } }
+        if let markdown { try Files.write(Reporters.markdown(report), to: markdown) }
+        if let html { try Files.stream(to: html) { try HTMLReport(runs: [report]).render(to: $0) } }
+        if let writeBaseline {
+            try Files.write(Baseline(report: report).json(), to: writeBaseline)
+            Terminal.error("baseline of run \(run) written to \(writeBaseline)")
+        }
+        if interrupted {
+            Terminal.error("interrupted: \(done) of \(total) cases finished; continue with: coachlab eval --resume \(run)"
+                           + (self.shard.map { " --shard \($0)" } ?? ""))
+            throw ExitCode(Exit.interrupted)
+        }
+        let stale = report.notPassing.filter { $0.error?.contains("stale: re-record") == true }
+        if !stale.isEmpty {
+            Terminal.error("\(stale.count) cases are stale (their requests changed since recording): re-record with coachlab eval --record")
+        }
+        var code = report.exitCode(failUnder: failUnder)
+        if let baseline, let baselineFile {
+            let regressions = try baselineFile.regressions(in: report)
+            if regressions.isEmpty {
+                Terminal.error("no regressions against the baseline \(baseline)")
+            } else {
+                Terminal.error("\(regressions.count) regressions against the baseline \(baseline):")
+                for regression in regressions { Terminal.error("  REGRESSION \(regression)") }
+                if code == 0 { code = Exit.failed }
+            }
+        }
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+/// Runs cases into the store with a progress bar, turning Ctrl-C (or SIGTERM) into a clean
+/// stop: cases in flight are dropped, finished ones stay stored, and the run is marked.
+struct RunExecution {
+    var interrupted: Bool
+    var done: Int
+    var seconds: Double
+    var run: String
+
+    static func run(runner: EvalRunner, suites: [LoadedSuite], include: @escaping @Sendable (EvalCase) -> Bool, total: Int,
+                    store: ResultStore, run: String) async throws -> RunExecution {
         let progress = Progress(total: total, live: Terminal.stderrIsTerminal)
         let started = DispatchTime.now().uptimeNanoseconds
-        // Ctrl-C (or SIGTERM) cancels the run: cases in flight are dropped, finished ones stay stored.
         let work = Task {
-            try await runner.run(loaded, include: include) { result in
-                try results.record(result, run: run)
+            try await runner.run(suites, include: include) { result in
+                try store.record(result, run: run)
                 await progress.advance(result)
             }
         }
@@ -96,28 +171,20 @@ struct EvalCommand: AsyncParsableCommand {
             interrupted = true
         } catch let error as ProviderError {
             interrupts.stop()
-            try? results.finishRun(run, status: "interrupted")
+            try? store.finishRun(run, status: "interrupted")
             Terminal.error("error: \(error)")
             throw ExitCode(Exit.infrastructure)
         }
         interrupts.stop()
         await progress.finish()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        try results.finishRun(run, status: interrupted ? "interrupted" : "finished")
-        let report = try RunReport(run: run, suites: loaded.map(\.suite), store: results)
-        Terminal.out(TerminalReport.render(report, colour: Terminal.stdoutIsTerminal), terminator: "")
-        let done = await progress.done
+        try store.finishRun(run, status: interrupted ? "interrupted" : "finished")
+        return RunExecution(interrupted: interrupted, done: await progress.done,
+                            seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, run: run)
+    }
+
+    func printSpeed(storePath: String) {
         Terminal.error(String(format: "%d cases in %.2f s (%.0f cases/s); run %@ is stored in %@", done, seconds,
                               seconds > 0 ? Double(done) / seconds : 0, run, storePath))
-        if let json { try Files.stream(to: json) { try Reporters.json(report, to: $0) } }
-        if let junit { try Files.stream(to: junit) { try Reporters.junit(report, to: $0) } }
-        if let markdown { try Files.write(Reporters.markdown(report), to: markdown) }
-        if interrupted {
-            Terminal.error("interrupted: \(done) of \(total) cases finished; continue with: coachlab eval --resume \(run)")
-            throw ExitCode(Exit.interrupted)
-        }
-        let code = report.exitCode(failUnder: failUnder)
-        if code != 0 { throw ExitCode(code) }
     }
 }
 

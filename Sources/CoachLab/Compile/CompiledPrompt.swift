@@ -83,14 +83,19 @@ public enum TokenEstimator {
 
 /// FNV-1a 64-bit, a stable non-cryptographic hash for content keys.
 public enum StableHash {
-    /// The hash of `text` as 16 hex digits.
-    public static func hex(_ text: String) -> String {
+    /// The hash of `text`'s UTF-8 bytes.
+    public static func value(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
-        let digits = String(hash, radix: 16)
+        return hash
+    }
+
+    /// The hash of `text` as 16 hex digits.
+    public static func hex(_ text: String) -> String {
+        let digits = String(value(text), radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

@@ -34,6 +34,17 @@ public enum UnifiedDiff {
         return out
     }
 
+    /// Which elements of `a` and of `b` belong to their longest common subsequence: the
+    /// others are what changed (a report highlights them, word by word).
+    public static func common(_ a: [String], _ b: [String]) -> (a: [Bool], b: [Bool]) {
+        var inA = Array(repeating: false, count: a.count), inB = Array(repeating: false, count: b.count)
+        for edit in script(a, b) where edit.kind == .same {
+            inA[edit.oldLine] = true
+            inB[edit.newLine] = true
+        }
+        return (inA, inB)
+    }
+
     private struct Edit {
         enum Kind { case same, delete, insert }
         var kind: Kind

@@ -1,0 +1,164 @@
+import CoachLab
+import Foundation
+
+/// Record and replay of provider exchanges. In `record` mode every request goes to the real
+/// transport and its response is written to one small JSON file, keyed by a hash of the
+/// provider id and the exact wire request (method, URL and body, which carry the model and
+/// every setting). In `replay` mode the file answers and nothing is sent: a request with no
+/// file (a changed compiled prompt, a changed setting) fails as stale and is never sent live.
+///
+/// Key-bearing headers are never written, and their values are scrubbed from everything
+/// that is, so a cassette can be committed.
+public struct CassetteTransport: HTTPTransport {
+    public enum Mode: String, Sendable {
+        case record, replay
+    }
+
+    public let mode: Mode
+    /// The folder of cassettes: `<directory>/<provider>/<key>.json`.
+    public let directory: String
+    private let live: (any HTTPTransport)?
+
+    /// A recording transport over `live`.
+    public static func recording(to directory: String, through live: any HTTPTransport = AsyncHTTPClientTransport.shared) -> CassetteTransport {
+        CassetteTransport(mode: .record, directory: directory, live: live)
+    }
+
+    /// A replaying transport: no network.
+    public static func replaying(from directory: String) -> CassetteTransport {
+        CassetteTransport(mode: .replay, directory: directory, live: nil)
+    }
+
+    private init(mode: Mode, directory: String, live: (any HTTPTransport)?) {
+        self.mode = mode
+        self.directory = directory
+        self.live = live
+    }
+
+    /// Headers whose values are secrets, lower-cased.
+    static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie", "set-cookie"]
+
+    /// The cassette key of a request: FNV-1a over the provider id and the wire request, with
+    /// secrets scrubbed so that a key change does not make every cassette stale.
+    public static func key(for spec: HTTPRequestSpec, provider: String) -> String {
+        let secrets = secretValues(spec)
+        let body = scrub(String(decoding: spec.body, as: UTF8.self), secrets)
+        let canonical = [provider, spec.method, scrub(spec.url, secrets), body].joined(separator: "\n")
+        // Two independent 64-bit halves make an accidental collision implausible.
+        return StableHash.hex(canonical) + StableHash.hex("cassette\u{0}" + canonical)
+    }
+
+    /// The file a request's cassette lives in.
+    public func path(for spec: HTTPRequestSpec, provider: String) -> String {
+        "\(directory)/\(Self.safeName(provider))/\(Self.key(for: spec, provider: provider)).json"
+    }
+
+    public func send(_ spec: HTTPRequestSpec, timeout: Double, provider: String) async throws -> HTTPResponse {
+        let file = path(for: spec, provider: provider)
+        switch mode {
+        case .replay:
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ProviderError(.configuration, provider: provider,
+                                    message: "stale: re-record (no cassette \(file) for this request; the compiled prompt or a setting changed since recording, so run coachlab eval --record)")
+            }
+            let cassette: Cassette
+            do { cassette = try JSONDecoder().decode(Cassette.self, from: data) } catch {
+                throw ProviderError(.configuration, provider: provider, message: "the cassette \(file) cannot be read: \(error)")
+            }
+            return HTTPResponse(status: cassette.response.status, headers: cassette.response.headers.map { HTTPHeader($0.key, $0.value) },
+                                body: Self.stream(Array(cassette.response.body.utf8)))
+        case .record:
+            guard let live else { throw ProviderError(.configuration, provider: provider, message: "no transport to record from") }
+            let response = try await live.send(spec, timeout: timeout, provider: provider)
+            var body: [UInt8] = []
+            for try await chunk in response.body { body += chunk }
+            // Only successful exchanges are kept: a 429 or 500 must be retried live, not replayed.
+            if (200..<300).contains(response.status) {
+                try write(Cassette(spec: spec, provider: provider, status: response.status, headers: response.headers, body: body), to: file)
+            }
+            return HTTPResponse(status: response.status, headers: response.headers, body: Self.stream(body))
+        }
+    }
+
+    private func write(_ cassette: Cassette, to file: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        do {
+            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try (encoder.encode(cassette) + Data("\n".utf8)).write(to: URL(fileURLWithPath: file), options: .atomic)
+        } catch {
+            throw ProviderError(.configuration, provider: cassette.provider, message: "cannot write the cassette \(file): \(error.localizedDescription)")
+        }
+    }
+
+    static func stream(_ bytes: [UInt8]) -> AsyncThrowingStream<[UInt8], Error> {
+        AsyncThrowingStream { continuation in
+            if !bytes.isEmpty { continuation.yield(bytes) }
+            continuation.finish()
+        }
+    }
+
+    static func secretValues(_ spec: HTTPRequestSpec) -> [String] {
+        spec.headers.filter { secretHeaders.contains($0.name.lowercased()) }.flatMap { header -> [String] in
+            // "Bearer sk-…" also hides the bare key, wherever it was echoed.
+            let parts = header.value.split(separator: " ").map(String.init).filter { $0.count >= 8 }
+            return [header.value] + parts
+        }
+    }
+
+    static func scrub(_ text: String, _ secrets: [String]) -> String {
+        var text = text
+        for secret in secrets where !secret.isEmpty { text = text.replacingOccurrences(of: secret, with: "[scrubbed]") }
+        // A key passed as a query parameter (?key=…) goes too.
+        if let range = text.range(of: #"([?&](key|api_key|apikey)=)[^&#\s"]+"#, options: .regularExpression) {
+            let name = text[range].prefix { $0 != "=" }
+            text.replaceSubrange(range, with: name + "=[scrubbed]")
+        }
+        return text
+    }
+
+    static func safeName(_ provider: String) -> String {
+        String(provider.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
+    }
+}
+
+/// One recorded exchange, as committed under `fixtures/cassettes/`.
+struct Cassette: Codable {
+    struct Request: Codable {
+        var method: String
+        var url: String
+        var headers: [String: String]
+        /// The body as JSON when it is JSON (so a review shows the prompt), else as text.
+        var body: JSONValue
+    }
+
+    struct Response: Codable {
+        var status: Int
+        var headers: [String: String]
+        var body: String
+    }
+
+    var format = 1
+    var provider: String
+    var key: String
+    var request: Request
+    var response: Response
+
+    init(spec: HTTPRequestSpec, provider: String, status: Int, headers: [HTTPHeader], body: [UInt8]) {
+        let secrets = CassetteTransport.secretValues(spec)
+        let scrub = { (text: String) in CassetteTransport.scrub(text, secrets) }
+        self.provider = provider
+        key = CassetteTransport.key(for: spec, provider: provider)
+        var requestHeaders: [String: String] = [:]
+        for header in spec.headers {
+            requestHeaders[header.name.lowercased()] = CassetteTransport.secretHeaders.contains(header.name.lowercased()) ? "[scrubbed]" : scrub(header.value)
+        }
+        let requestText = scrub(String(decoding: spec.body, as: UTF8.self))
+        request = Request(method: spec.method, url: scrub(spec.url), headers: requestHeaders,
+                          body: (try? JSONValue.parse(Data(requestText.utf8))) ?? .string(requestText))
+        // Of the response headers only the content type matters for decoding; request ids and
+        // cookies would only make every re-recording a diff.
+        let kept = headers.filter { $0.name.lowercased() == "content-type" }.map { ($0.name.lowercased(), $0.value) }
+        response = Response(status: status, headers: Dictionary(kept) { first, _ in first }, body: scrub(String(decoding: body, as: UTF8.self)))
+    }
+}

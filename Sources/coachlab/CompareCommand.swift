@@ -1,0 +1,288 @@
+import ArgumentParser
+import CoachLab
+import CoachLabEval
+import CoachLabProviders
+import Foundation
+
+/// `coachlab compare`: cases × providers, side by side.
+struct CompareCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Run suites on several providers and show them side by side (or compare stored runs).",
+        discussion: """
+        Each column is a provider: pass rate with a 95% Wilson interval, median and p95 latency, \
+        time to first token, tokens and cost (from the prices in providers.yaml, which the report \
+        names). Each row is a case with every provider's outcome; the HTML page adds the replies \
+        side by side with their differences highlighted, filters, charts and the compiled prompts.
+        Exit codes: 0 compared; 2 a usage or content error; 3 a provider error stopped the run.
+
+        Examples:
+          coachlab compare evals/betterone.yaml --provider mock --provider serve-mock --html compare.html
+          coachlab compare --run 20261121-101500-abc --run 20261121-113000-def --html runs.html
+        """
+    )
+
+    @Argument(help: "Suite files to run. Default with --provider: every evals/*.yaml.")
+    var suites: [String] = []
+    @OptionGroup var provider: ProviderOptions
+    @Option(name: .customLong("run"), help: "Compare stored runs instead of running (repeatable).")
+    var runs: [String] = []
+    @Option(help: "Run each case N times.")
+    var `repeat`: Int?
+    @Option(name: [.customShort("j"), .long], help: "Cases in flight at once.")
+    var concurrency: Int?
+    @Option(help: "Only cases whose suite/fixture/provider id contains this text.")
+    var filter: String?
+    @Flag(inversion: .prefixedNo, help: "Stream replies, which measures time to first token.")
+    var stream = true
+    @Option(help: "Write the self-contained HTML report here.")
+    var html: String?
+    @Option(help: "Write the matrix as Markdown here.")
+    var markdown: String?
+    @Option(help: "The result store. Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
+    var store: String?
+
+    func validate() throws {
+        if runs.isEmpty, provider.providers.count < 2 {
+            throw ValidationError("name at least two providers (--provider A --provider B), or stored runs with --run")
+        }
+        if !runs.isEmpty, !provider.providers.isEmpty || !suites.isEmpty {
+            throw ValidationError("--run compares stored runs; it does not take suites or --provider")
+        }
+        if let value = self.repeat, value < 1 { throw ValidationError("--repeat must be at least 1") }
+    }
+
+    func run() async throws {
+        let storePath = Terminal.storePath(store)
+        let results = try ResultStore(path: storePath)
+        var reports: [RunReport] = []
+        var providerFailed = false
+        if runs.isEmpty {
+            let loaded = try EvalContent.load(suites: suites)
+            let registry = try provider.registry()
+            var runner = EvalRunner(registry: registry, providerOverride: provider.providers, baseURL: provider.baseURL,
+                                    apiKeyVariable: provider.apiKeyEnv, repeats: self.repeat, concurrency: concurrency)
+            runner.streaming = stream
+            let filter = self.filter
+            let include: @Sendable (EvalCase) -> Bool = { evalCase in filter.map { evalCase.id.contains($0) } ?? true }
+            let total = loaded.reduce(0) { $0 + runner.cases(of: $1).lazy.filter(include).count }
+            let run = try results.startRun(suites: suites.isEmpty ? loaded.map(\.suite.file) : suites, providers: provider.providers,
+                                           repeats: self.repeat, prices: PriceSheet(registry: registry, ids: provider.providers))
+            let execution = try await RunExecution.run(runner: runner, suites: loaded, include: include, total: total, store: results, run: run)
+            execution.printSpeed(storePath: storePath)
+            let report = try RunReport(run: run, suites: loaded.map(\.suite), store: results)
+            providerFailed = report.totals.errors > 0
+            reports = [report]
+            if execution.interrupted { Terminal.error("interrupted: the matrix shows the \(execution.done) cases that finished") }
+        } else {
+            for id in runs {
+                guard let info = try results.run(id) else {
+                    throw CoachLabError(usage: "no run '\(id)' in \(storePath)", hint: "coachlab runs lists the stored runs")
+                }
+                let suites = info.suites.compactMap { EvalLoader().suite(at: $0).0 }
+                reports.append(try RunReport(run: id, suites: suites, store: results))
+            }
+        }
+        let page = try HTMLReport(runs: reports, title: "CoachLab comparison")
+        Terminal.out(Self.text(page.matrix), terminator: "")
+        if let html {
+            try Files.stream(to: html) { try page.render(to: $0) }
+            Terminal.error("HTML report written to \(html)")
+        }
+        if let markdown { try Files.write(page.matrix.markdown(), to: markdown) }
+        if providerFailed { throw ExitCode(Exit.infrastructure) }
+    }
+
+    /// The terminal view: a summary per provider, then every case with a cell per provider.
+    static func text(_ matrix: ComparisonMatrix) -> String {
+        func seconds(_ value: Double?) -> String { value.map { String(format: "%.2f s", $0) } ?? "–" }
+        var summary = [["PROVIDER", "CASES", "PASS RATE (95% CI)", "ERRORS", "LATENCY p50", "p95", "TTFT p50", "TOKENS", "COST"]]
+        for column in matrix.columns {
+            let s = column.summary
+            summary.append([column.label, "\(s.cases)",
+                            String(format: "%.1f%% (%.0f-%.0f%%)", s.passRate * 100, s.wilsonLow * 100, s.wilsonHigh * 100),
+                            "\(s.errors)", seconds(s.medianLatency), seconds(s.p95Latency), seconds(s.medianTimeToFirstToken),
+                            "\(s.inputTokens + s.outputTokens)\(s.tokensEstimated ? " (est.)" : "")",
+                            s.cost.map { String(format: "$%.4f", $0) } ?? "–"])
+        }
+        var cases = [["CASE"] + matrix.columns.map(\.label)]
+        var failures: [String] = []
+        for row in matrix.rows {
+            cases.append([row.key] + matrix.columns.indices.map { index in
+                guard let cell = row.cells[index] else { return "–" }
+                return cell.outcome.rawValue.uppercased() + String(format: " %.2f s", cell.turns.reduce(0) { $0 + $1.latency })
+            })
+            for (index, column) in matrix.columns.enumerated() {
+                guard let cell = row.cells[index] else { continue }
+                if cell.outcome == .error { failures.append("\(column.label): ERROR \(row.key): \(cell.error ?? "")") }
+                for failure in cell.failures {
+                    failures.append("\(column.label): FAIL \(row.key) turn \(failure.turn) \(failure.check.check): \(failure.check.reason)")
+                }
+            }
+        }
+        var out = Terminal.table(summary).joined(separator: "\n") + "\n\n" + Terminal.table(cases).joined(separator: "\n") + "\n"
+        if !failures.isEmpty { out += "\n" + failures.joined(separator: "\n") + "\n" }
+        for run in matrix.runs { if let sheet = matrix.prices[run] { out += "\n" + (matrix.runs.count > 1 ? "\(run): " : "") + sheet.summary } }
+        return out + "\n"
+    }
+}
+
+/// `coachlab diff`: what changed between two runs.
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "List regressions, fixes, new and removed cases, and changed replies between two runs.",
+        discussion: """
+        Cases match by id (suite/fixture/provider#repeat). Exit codes: 0 no regression; 1 at least one \
+        case passed in RUN_A and fails or errors in RUN_B; 2 a usage error.
+
+        Example: coachlab diff 20261120-090000-abc 20261121-090000-def
+        """
+    )
+
+    @Argument(help: "The earlier run.") var before: String
+    @Argument(help: "The later run.") var after: String
+    @Option(help: "The result store. Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
+    var store: String?
+    @Option(help: "The store RUN_A is in, when it is another one.")
+    var beforeStore: String?
+    @Option(help: "text or json.")
+    var format: OutputFormat = .text
+
+    enum OutputFormat: String, ExpressibleByArgument { case text, json }
+
+    func run() throws {
+        let path = Terminal.storePath(store)
+        let afterStore = try ResultStore(path: path)
+        let earlierStore = try beforeStore.map { try ResultStore(path: $0) } ?? afterStore
+        for (id, store) in [(before, earlierStore), (after, afterStore)] where try store.run(id) == nil {
+            throw CoachLabError(usage: "no run '\(id)' in \(store.path)", hint: "coachlab runs lists the stored runs")
+        }
+        let diff = try RunDiff(before: before, in: earlierStore, after: after, in: afterStore)
+        switch format {
+        case .text:
+            Terminal.out(diff.text(), terminator: "")
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            Terminal.out(String(decoding: try encoder.encode(diff), as: UTF8.self))
+        }
+        if diff.hasRegressions { throw ExitCode(Exit.failed) }
+    }
+}
+
+/// `coachlab merge`: shards back into one run.
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Combine shard stores or JSON reports into one run, and report it.",
+        discussion: """
+        Each input is a result store (its newest run, or STORE@RUN for another) or a JSON report \
+        written by eval --json. A case found in two inputs is an error (overlapping shards). The \
+        merged run is stored under a new id and reported like an eval: exit 0 when every suite's \
+        threshold holds, 1 when one is missed, 3 when cases errored.
+
+        Example:
+          coachlab merge shard-1.sqlite shard-2.sqlite shard-3.sqlite shard-4.sqlite --store merged.sqlite --junit junit.xml
+        """
+    )
+
+    @Argument(help: "Shard stores (FILE or FILE@RUN) or JSON reports.")
+    var inputs: [String]
+    @Option(help: "Where the merged run goes. Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
+    var store: String?
+    @Option(help: "Write a JSON report here.") var json: String?
+    @Option(help: "Write JUnit XML here.") var junit: String?
+    @Option(help: "Write a Markdown summary here.") var markdown: String?
+    @Option(help: "Write the HTML report here.") var html: String?
+
+    func validate() throws {
+        if inputs.isEmpty { throw ValidationError("name the shard stores or JSON reports to merge") }
+    }
+
+    func run() throws {
+        let target = try ResultStore(path: Terminal.storePath(store))
+        var suiteFiles: [String] = []
+        var suitesById: [String: Suite] = [:]
+        var providers: [String] = []
+        var prices: PriceSheet?
+        var sources: [(label: String, load: (String) throws -> [String])] = []
+        for input in inputs {
+            if input.hasSuffix(".json") {
+                let data: Data
+                do { data = try Data(contentsOf: URL(fileURLWithPath: input)) } catch {
+                    throw CoachLabError(.io, "cannot read \(input): \(error.localizedDescription)", at: SourceLocation(file: input, line: 1, column: 1))
+                }
+                let report: JSONReport
+                do { report = try JSONDecoder().decode(JSONReport.self, from: data) } catch {
+                    throw CoachLabError(.content, "not a CoachLab JSON report (coachlab eval --json writes one): \(error)",
+                                        at: SourceLocation(file: input, line: 1, column: 1))
+                }
+                prices = prices ?? report.prices
+                for summary in report.suites where suitesById[summary.suite] == nil {
+                    suitesById[summary.suite] = Suite(id: summary.suite, threshold: summary.threshold, file: summary.suite)
+                    suiteFiles.append(summary.suite)
+                }
+                sources.append((input, { run in
+                    for result in report.cases { try target.record(result, run: run) }
+                    return report.cases.map(\.id)
+                }))
+            } else {
+                let parts = input.split(separator: "@", maxSplits: 1).map(String.init)
+                let path = parts[0]
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw CoachLabError(usage: "no result store at \(path)", hint: "name the --store each shard wrote")
+                }
+                let source = try ResultStore(path: path)
+                guard let info = try parts.count > 1 ? source.run(parts[1]) : source.runs().first else {
+                    throw CoachLabError(usage: parts.count > 1 ? "no run '\(parts[1])' in \(path)" : "no runs in \(path)",
+                                        hint: "coachlab runs --store \(path) lists them")
+                }
+                if info.status != "finished" { Terminal.error("warning: run \(info.id) in \(path) is \(info.status); merging the cases it finished") }
+                for file in info.suites where !suiteFiles.contains(file) {
+                    guard let suite = EvalLoader().suite(at: file).0 else {
+                        throw CoachLabError(usage: "\(path) names the suite \(file), which cannot be read here", hint: "run merge from the project root")
+                    }
+                    suitesById[suite.id] = suite
+                    suiteFiles.append(file)
+                }
+                providers += info.providers
+                prices = prices ?? info.prices
+                sources.append(("\(path)@\(info.id)", { run in try target.copy(run: info.id, from: source, into: run) }))
+            }
+        }
+        let run = try target.startRun(suites: suiteFiles, providers: Array(Set(providers)).sorted(), repeats: nil, prices: prices)
+        var owner: [String: String] = [:]
+        for source in sources {
+            for id in try source.load(run) {
+                if let first = owner[id] {
+                    try? target.finishRun(run, status: "interrupted")
+                    throw CoachLabError(usage: "case \(id) is in both \(first) and \(source.label)",
+                                        hint: "merge disjoint shards: eval --shard i/n with the same n")
+                }
+                owner[id] = source.label
+            }
+        }
+        try target.finishRun(run, status: "finished")
+        let report = try RunReport(run: run, suites: suitesById.values.sorted { $0.id < $1.id }, store: target)
+        Terminal.out(TerminalReport.render(report, colour: Terminal.stdoutIsTerminal), terminator: "")
+        Terminal.error("merged \(owner.count) cases from \(sources.count) inputs into run \(run) in \(target.path)")
+        if let json { try Files.stream(to: json) { try Reporters.json(report, to: $0) } }
+        if let junit { try Files.stream(to: junit) { try Reporters.junit(report, to: $0) } }
+        if let markdown { try Files.write(Reporters.markdown(report), to: markdown) }
+        if let html { try Files.stream(to: html) { try HTMLReport(runs: [report]).render(to: $0) } }
+        let code = report.exitCode()
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// The parts of an eval JSON report a merge reads.
+    struct JSONReport: Decodable {
+        struct SuiteEntry: Decodable {
+            var suite: String
+            var threshold: Double
+        }
+        var cases: [CaseResult]
+        var suites: [SuiteEntry]
+        var prices: PriceSheet?
+    }
+}
