@@ -67,7 +67,8 @@ public struct RunReport: Sendable {
                                 failed: count.failed, errors: count.errors, passRate: rate.rate, wilsonLow: rate.wilson.low,
                                 wilsonHigh: rate.wilson.high, repeats: count.repeats, flaky: count.flaky, passAllRepeats: Double(count.groupsAllPassed) / groups,
                                 passAnyRepeat: Double(count.groupsAnyPassed) / groups,
-                                held: count.errors == 0 && scored > 0 && rate.rate + 1e-9 >= suite.threshold)
+                                // A suite with no cases in this run (another shard's, or filtered out) holds vacuously.
+                                held: count.cases == 0 || (count.errors == 0 && scored > 0 && rate.rate + 1e-9 >= suite.threshold))
         }
         let all = counts.values
         totals = Totals(cases: all.reduce(0) { $0 + $1.cases }, passed: all.reduce(0) { $0 + $1.passed },
@@ -98,9 +99,11 @@ public struct RunReport: Sendable {
     }
 
     /// Exit code per DESIGN.md: 3 when a provider error kept cases from completing, 1 when a
-    /// threshold (or `failUnder`) was missed, else 0.
+    /// threshold (or `failUnder`) was missed or no case ran at all, else 0.
     public func exitCode(failUnder: Double? = nil) -> Int32 {
         if totals.errors > 0 { return 3 }
+        // A run in which nothing ran (a filter that matches nothing) proves nothing.
+        if totals.cases == 0 { return 1 }
         if suites.contains(where: { !$0.held }) { return 1 }
         if let failUnder, passRate + 1e-9 < failUnder { return 1 }
         return 0

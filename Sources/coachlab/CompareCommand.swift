@@ -183,7 +183,8 @@ struct MergeCommand: ParsableCommand {
         threshold holds, 1 when one is missed, 3 when cases errored.
 
         Example:
-          coachlab merge shard-1.sqlite shard-2.sqlite shard-3.sqlite shard-4.sqlite --store merged.sqlite --junit junit.xml
+          coachlab merge shard-1.sqlite shard-2.sqlite shard-3.sqlite shard-4.sqlite --store merged.sqlite --junit junit.xml \\
+            --baseline evals/baseline.json
         """
     )
 
@@ -195,18 +196,21 @@ struct MergeCommand: ParsableCommand {
     @Option(help: "Write JUnit XML here.") var junit: String?
     @Option(help: "Write a Markdown summary here.") var markdown: String?
     @Option(help: "Write the HTML report here.") var html: String?
+    @Option(help: "Compare the merged run with a committed baseline; exit 1 naming every regression.")
+    var baseline: String?
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("name the shard stores or JSON reports to merge") }
     }
 
     func run() throws {
+        let baselineFile = try baseline.map(Baseline.read)
         let target = try ResultStore(path: Terminal.storePath(store))
         var suiteFiles: [String] = []
         var suitesById: [String: Suite] = [:]
         var providers: [String] = []
         var prices: PriceSheet?
-        var sources: [(label: String, load: (String) throws -> [String])] = []
+        var sources: [(label: String, ids: [String], load: (String) throws -> Void)] = []
         for input in inputs {
             if input.hasSuffix(".json") {
                 let data: Data
@@ -223,9 +227,8 @@ struct MergeCommand: ParsableCommand {
                     suitesById[summary.suite] = Suite(id: summary.suite, threshold: summary.threshold, file: summary.suite)
                     suiteFiles.append(summary.suite)
                 }
-                sources.append((input, { run in
+                sources.append((input, report.cases.map(\.id), { run in
                     for result in report.cases { try target.record(result, run: run) }
-                    return report.cases.map(\.id)
                 }))
             } else {
                 let parts = input.split(separator: "@", maxSplits: 1).map(String.init)
@@ -248,21 +251,22 @@ struct MergeCommand: ParsableCommand {
                 }
                 providers += info.providers
                 prices = prices ?? info.prices
-                sources.append(("\(path)@\(info.id)", { run in try target.copy(run: info.id, from: source, into: run) }))
+                sources.append(("\(path)@\(info.id)", try source.finishedCases(run: info.id).sorted(),
+                                { run in try target.copy(run: info.id, from: source, into: run) }))
             }
         }
-        let run = try target.startRun(suites: suiteFiles, providers: Array(Set(providers)).sorted(), repeats: nil, prices: prices)
         var owner: [String: String] = [:]
         for source in sources {
-            for id in try source.load(run) {
+            for id in source.ids {
                 if let first = owner[id] {
-                    try? target.finishRun(run, status: "interrupted")
                     throw CoachLabError(usage: "case \(id) is in both \(first) and \(source.label)",
                                         hint: "merge disjoint shards: eval --shard i/n with the same n")
                 }
                 owner[id] = source.label
             }
         }
+        let run = try target.startRun(suites: suiteFiles, providers: Array(Set(providers)).sorted(), repeats: nil, prices: prices)
+        for source in sources { try source.load(run) }
         try target.finishRun(run, status: "finished")
         let report = try RunReport(run: run, suites: suitesById.values.sorted { $0.id < $1.id }, store: target)
         Terminal.out(TerminalReport.render(report, colour: Terminal.stdoutIsTerminal), terminator: "")
@@ -271,7 +275,10 @@ struct MergeCommand: ParsableCommand {
         if let junit { try Files.stream(to: junit) { try Reporters.junit(report, to: $0) } }
         if let markdown { try Files.write(Reporters.markdown(report), to: markdown) }
         if let html { try Files.stream(to: html) { try HTMLReport(runs: [report]).render(to: $0) } }
-        let code = report.exitCode()
+        var code = report.exitCode()
+        if let baseline, let baselineFile, try !BaselineGate.holds(baselineFile, named: baseline, report: report), code == 0 {
+            code = Exit.failed
+        }
         if code != 0 { throw ExitCode(code) }
     }
 

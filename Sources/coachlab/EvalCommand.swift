@@ -131,17 +131,25 @@ struct EvalCommand: AsyncParsableCommand {
             Terminal.error("\(stale.count) cases are stale (their requests changed since recording): re-record with coachlab eval --record")
         }
         var code = report.exitCode(failUnder: failUnder)
-        if let baseline, let baselineFile {
-            let regressions = try baselineFile.regressions(in: report)
-            if regressions.isEmpty {
-                Terminal.error("no regressions against the baseline \(baseline)")
-            } else {
-                Terminal.error("\(regressions.count) regressions against the baseline \(baseline):")
-                for regression in regressions { Terminal.error("  REGRESSION \(regression)") }
-                if code == 0 { code = Exit.failed }
-            }
+        if let baseline, let baselineFile, try !BaselineGate.holds(baselineFile, named: baseline, report: report), code == 0 {
+            code = Exit.failed
         }
         if code != 0 { throw ExitCode(code) }
+    }
+}
+
+/// `--baseline`: names every case that passed in the committed baseline and does not now.
+enum BaselineGate {
+    /// Prints the verdict; false when there are regressions.
+    static func holds(_ baseline: Baseline, named path: String, report: RunReport) throws -> Bool {
+        let regressions = try baseline.regressions(in: report)
+        guard !regressions.isEmpty else {
+            Terminal.error("no regressions against the baseline \(path)")
+            return true
+        }
+        Terminal.error("\(regressions.count) regressions against the baseline \(path):")
+        for regression in regressions { Terminal.error("  REGRESSION \(regression)") }
+        return false
     }
 }
 
@@ -298,6 +306,10 @@ enum TerminalReport {
         func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         var rows = [["SUITE", "CASES", "PASS", "FAIL", "ERROR", "PASS RATE (95% CI)", "THRESHOLD", ""]]
         for summary in report.suites {
+            guard summary.cases > 0 else {
+                rows.append([summary.suite, "0", "0", "0", "0", "–", String(format: "%.0f%%", summary.threshold * 100), "no cases"])
+                continue
+            }
             rows.append([summary.suite, "\(summary.cases)", "\(summary.passed)", "\(summary.failed)", "\(summary.errors)",
                          String(format: "%.1f%% (%.0f-%.0f%%)", summary.passRate * 100, summary.wilsonLow * 100, summary.wilsonHigh * 100),
                          String(format: "%.0f%%", summary.threshold * 100), summary.held ? "ok" : "MISSED"])

@@ -1,0 +1,169 @@
+import CoachLab
+import Foundation
+import Testing
+
+/// The reports of one run, read back as JSON.
+private struct Cases {
+    struct Case: Equatable {
+        var outcome: String
+        var replies: [String]
+        var checks: [[Bool]]
+        var error: String?
+        var flagged: [String]
+    }
+
+    var byId: [String: Case] = [:]
+
+    init(json path: String) throws {
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+        for item in root["cases"] as! [[String: Any]] {
+            let turns = item["turns"] as! [[String: Any]]
+            let id = "\(item["suite"]!)/\(item["fixture"]!)/\(item["provider"]!)#\(item["repeatIndex"]!)"
+            byId[id] = Case(outcome: item["outcome"] as! String, replies: turns.map { $0["reply"] as! String },
+                            checks: turns.map { ($0["checks"] as! [[String: Any]]).map { $0["passed"] as! Bool } },
+                            error: item["error"] as? String, flagged: turns.compactMap { $0["flaggedRule"] as? String })
+        }
+    }
+}
+
+/// A copy of the project's content (packs, fixtures, suites, providers) to edit in a test.
+private func projectCopy() throws -> String {
+    let directory = try CLI.temporaryDirectory()
+    for item in ["personas", "fixtures", "evals", "providers.yaml"] {
+        try FileManager.default.copyItem(atPath: CLI.root + "/" + item, toPath: directory + "/" + item)
+    }
+    return directory
+}
+
+private func edit(_ path: String, replacing old: String, with new: String) throws {
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(text.contains(old), "\(path) no longer contains the text this test edits")
+    try text.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
+}
+
+@Suite(.serialized) struct CassetteTests {
+    static let key = "sk-proj-CASSETTEFAKEKEY-0a1b2c3d4e5f6a7b8c9d"
+
+    @Test func recordThenReplayWithTheServerStoppedGivesIdenticalResults() throws {
+        let project = try projectCopy()
+        let (port, server) = try SecretHandlingTests.serveMock([])
+        let provider = ["--provider", "openai-compatible:coachlab-mock-1", "--base-url", "http://127.0.0.1:\(port)/v1",
+                        "--api-key-env", "COACHLAB_TEST_KEY"]
+        let environment = ["COACHLAB_TEST_KEY": Self.key]
+        let recorded = try CLI.run(["eval", "evals/betterone.yaml", "evals/luna.yaml", "--record", "--store", "s.sqlite", "--json", "rec.json"] + provider,
+                                   in: project, environment: environment)
+        server.terminate()
+        server.waitUntilExit()
+        #expect(recorded.status == 0, "\(recorded.stdout)\(recorded.stderr)")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: project + "/fixtures/cassettes").filter { $0.hasSuffix(".json") }
+        #expect(files.count >= 18)
+        for file in files {
+            let text = try String(contentsOfFile: project + "/fixtures/cassettes/" + file, encoding: .utf8)
+            #expect(!text.contains(Self.key) && !text.contains("CASSETTEFAKEKEY"), "the key reached \(file)")
+        }
+
+        // No server, no key: the cassettes answer.
+        let replayed = try CLI.run(["eval", "evals/betterone.yaml", "evals/luna.yaml", "--replay", "--store", "s.sqlite", "--json", "rep.json"] + provider,
+                                   in: project)
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+        let before = try Cases(json: project + "/rec.json"), after = try Cases(json: project + "/rep.json")
+        #expect(before.byId.count == 18)
+        #expect(before.byId == after.byId)
+    }
+
+    @Test func editingOneRulesTextMakesExactlyTheAffectedCasesStale() throws {
+        let project = try projectCopy()
+        let (port, server) = try SecretHandlingTests.serveMock([])
+        defer { server.terminate() }
+        let provider = ["--provider", "openai-compatible:coachlab-mock-1", "--base-url", "http://127.0.0.1:\(port)/v1"]
+        let recorded = try CLI.run(["eval", "evals/betterone.yaml", "--record", "--store", "s.sqlite", "--json", "rec.json"] + provider, in: project)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let cases = try Cases(json: project + "/rec.json")
+        // The no-diagnosis alert's instructions reach a prompt only when that rule flags a
+        // message the case sends (scored or not): those cases, and no others, are affected.
+        let compiler = try Compiler(pack: PackLoader().load(project + "/personas/betterone").get())
+        let suite = try #require(EvalLoader().suite(at: project + "/evals/betterone.yaml").0)
+        var affected = Set<String>()
+        for file in try FileManager.default.contentsOfDirectory(atPath: project + "/fixtures/betterone") where file.hasSuffix(".yaml") {
+            let fixture = try #require(EvalLoader().fixture(at: project + "/fixtures/betterone/" + file).0)
+            for (index, turn) in fixture.turns.enumerated() where suite.mode == .rollout || index == fixture.turns.count - 1 || turn.reply == nil {
+                var inputs = try ResolvedInputs(fixture.inputs, pack: compiler.pack)
+                inputs.screen = turn.user
+                if compiler.compile(inputs).screening?.decision?.ruleId == "no-diagnosis" {
+                    affected.insert("betterone/\(fixture.id)/openai-compatible:coachlab-mock-1#1")
+                }
+            }
+        }
+        #expect(Set(cases.byId.keys).isSuperset(of: affected))
+        #expect(!affected.isEmpty && affected.count < cases.byId.count)
+
+        try edit(project + "/personas/betterone/rules.yaml", replacing: "Explain this falls outside your coaching scope",
+                 with: "Explain that this is outside what coaching can do")
+        let replayed = try CLI.run(["eval", "evals/betterone.yaml", "--replay", "--store", "s.sqlite", "--json", "rep.json"] + provider, in: project)
+        #expect(replayed.status == 3, "a stale cassette is an error, never sent live")
+        #expect(replayed.stderr.contains("re-record with coachlab eval --record"))
+        let after = try Cases(json: project + "/rep.json")
+        let stale = Set(after.byId.filter { $0.value.error?.contains("stale: re-record") == true }.keys)
+        #expect(stale == affected)
+        for (id, result) in after.byId where !affected.contains(id) { #expect(result == cases.byId[id], "\(id) changed") }
+    }
+}
+
+@Suite struct ShardAndBaselineTests {
+    @Test func fourShardsMergedEqualAnUnshardedRunCaseForCase() throws {
+        let directory = try CLI.temporaryDirectory()
+        let full = try CLI.run(["eval", "--store", directory + "/full.sqlite", "--json", directory + "/full.json"])
+        #expect(full.status == 0, "\(full.stderr)")
+        var shardSizes: [Int] = []
+        for index in 1...4 {
+            let shard = try CLI.run(["eval", "--shard", "\(index)/4", "--store", directory + "/shard-\(index).sqlite",
+                                     "--json", directory + "/shard-\(index).json"])
+            #expect(shard.status == 0, "\(shard.stderr)")
+            shardSizes.append(try Cases(json: directory + "/shard-\(index).json").byId.count)
+        }
+        let unsharded = try Cases(json: directory + "/full.json")
+        #expect(shardSizes.reduce(0, +) == unsharded.byId.count)
+        #expect(shardSizes.allSatisfy { $0 > 0 })
+
+        // Two stores and two JSON reports, merged into one run.
+        let merged = try CLI.run(["merge", directory + "/shard-1.sqlite", directory + "/shard-2.sqlite", directory + "/shard-3.json",
+                                  directory + "/shard-4.json", "--store", directory + "/merged.sqlite", "--json", directory + "/merged.json"])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try Cases(json: directory + "/merged.json").byId == unsharded.byId)
+
+        // Overlapping inputs are refused, and nothing is merged.
+        let overlap = try CLI.run(["merge", directory + "/shard-1.sqlite", directory + "/shard-1.json", "--store", directory + "/bad.sqlite"])
+        #expect(overlap.status == 2)
+        #expect(overlap.stderr.contains("is in both"))
+        #expect(try CLI.run(["eval", "--shard", "5/4"]).status == 2)
+    }
+
+    @Test func aRegressionAgainstTheBaselineExits1NamingTheCaseWhileTheThresholdHolds() throws {
+        let project = try projectCopy()
+        let baseline = try CLI.run(["eval", "evals/betterone.yaml", "--store", "s.sqlite", "--write-baseline", "baseline.json"], in: project)
+        #expect(baseline.status == 0, "\(baseline.stderr)")
+
+        // Lower the threshold so only the baseline can notice, then take away the referral.
+        try edit(project + "/evals/betterone.yaml", replacing: "threshold: 1.0", with: "threshold: 0.5")
+        try edit(project + "/personas/betterone/rules.yaml", replacing: "          - Suggest they speak to a qualified professional\n", with: "")
+        let plain = try CLI.run(["eval", "evals/betterone.yaml", "--store", "s.sqlite", "--json", "now.json"], in: project)
+        #expect(plain.status == 0, "the threshold still holds: \(plain.stdout)")
+        let failing = try Cases(json: project + "/now.json").byId.filter { $0.value.outcome != "pass" }.keys
+        #expect(!failing.isEmpty)
+
+        let gated = try CLI.run(["eval", "evals/betterone.yaml", "--store", "s.sqlite", "--baseline", "baseline.json"], in: project)
+        #expect(gated.status == 1)
+        for id in failing {
+            let group = String(id.prefix { $0 != "#" })
+            #expect(gated.stderr.contains("REGRESSION \(group): passed 1/1 in the baseline, 0/1 now"), "\(gated.stderr)")
+        }
+        #expect(gated.stderr.contains("\(failing.count) regressions against the baseline"))
+
+        // diff names the same cases between the two stored runs.
+        let runs = try CLI.run(["runs", "--store", "s.sqlite"], in: project).stdout.split(separator: "\n").dropFirst()
+            .map { String($0.split(separator: " ")[0]) }
+        let diff = try CLI.run(["diff", runs[runs.count - 1], runs[0], "--store", "s.sqlite"], in: project)
+        #expect(diff.status == 1)
+        for id in failing { #expect(diff.stdout.contains("\(id): pass → fail")) }
+    }
+}

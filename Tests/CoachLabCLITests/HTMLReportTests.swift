@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// Headless Chromium, when installed (`.ci/run` installs Debian's package and sets
+/// COACHLAB_REQUIRE_BROWSER=1, so CI never skips these).
+enum Browser {
+    static let path: String? = {
+        let candidates = [ProcessInfo.processInfo.environment["CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    static var required: Bool { ProcessInfo.processInfo.environment["COACHLAB_REQUIRE_BROWSER"] == "1" }
+
+    /// The DOM after the page's scripts ran.
+    static func dom(_ file: String, fragment: String = "") throws -> String {
+        try run(["--dump-dom", "file://\(file)" + (fragment.isEmpty ? "" : "#" + fragment)])
+    }
+
+    static func screenshot(_ file: String, fragment: String, to png: String, size: String) throws {
+        _ = try run(["--window-size=\(size)", "--screenshot=\(png)", "file://\(file)#\(fragment)"])
+    }
+
+    private static func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path!)
+        let profile = NSTemporaryDirectory() + "coachlab-chromium-" + UUID().uuidString
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile)",
+                             "--virtual-time-budget=5000"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: profile)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+@Suite(.serialized) struct HTMLReportTests {
+    /// `compare` on Kindred with the mock and the canned provider, whose replies fail some checks.
+    static func report() throws -> (html: String, text: String, failing: [String: Set<String>]) {
+        let directory = try CLI.temporaryDirectory()
+        let html = directory + "/compare.html"
+        let result = try CLI.run(["compare", "evals/kindred.yaml", "--provider", "mock", "--provider", "luna-canned",
+                                  "--html", html, "--store", directory + "/s.sqlite"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // "luna-canned: FAIL kindred/…#1 turn 1 ends-with-question: …" → failing checks by case.
+        var failing: [String: Set<String>] = [:]
+        for line in result.stdout.split(separator: "\n") where line.hasPrefix("luna-canned: FAIL ") {
+            let parts = line.dropFirst("luna-canned: FAIL ".count).split(separator: " ")
+            failing[String(parts[0]), default: []].insert(String(parts[3].dropLast()))
+        }
+        return (html, result.stdout, failing)
+    }
+
+    /// How many case bodies the DOM has hidden.
+    static func hiddenCases(_ dom: String) -> Int {
+        dom.components(separatedBy: "<tbody class=\"case\"").dropFirst().filter { $0.prefix { $0 != ">" }.contains(" hidden") }.count
+    }
+
+    @Test func theFileIsSelfContainedAndHasEveryCaseChartAndPrompt() throws {
+        let (html, _, failing) = try Self.report()
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(!failing.isEmpty)
+        for reference in ["<script src", "<link", "url(", "@import", "https://", "http://"] {
+            #expect(!page.contains(reference), "the page must load nothing: found \(reference)")
+        }
+        #expect(page.components(separatedBy: "<tbody class=\"case\"").count - 1 == 9)
+        for chart in ["chart-pass", "chart-latency", "chart-checks"] { #expect(page.contains("<svg class=\"chart\" id=\"\(chart)\"")) }
+        #expect(page.contains("Compiled prompt"))
+        #expect(page.contains("Sources: <code>"), "layers list their sources")
+        #expect(page.contains("<ins>"), "the canned replies differ from the mock's and are highlighted")
+        #expect(page.contains("<meta name=\"viewport\""))
+    }
+
+    @Test(.enabled(if: Browser.path != nil || Browser.required, "needs headless Chromium (apt-get install chromium)"))
+    func filtersSortingAndChartsWorkInHeadlessChromium() throws {
+        #expect(Browser.path != nil, "COACHLAB_REQUIRE_BROWSER=1 but no Chromium is installed")
+        guard Browser.path != nil else { return }
+        let (html, _, failing) = try Self.report()
+
+        let plain = try Browser.dom(html)
+        #expect(plain.contains("data-ready=\"true\""), "the scripts ran")
+        #expect(plain.contains("9 of 9 cases shown"))
+        #expect(plain.components(separatedBy: "<rect").count - 1 >= 4, "the charts have bars")
+
+        let failingOnly = try Browser.dom(html, fragment: "failing=1")
+        #expect(failingOnly.contains("\(failing.count) of 9 cases shown"), "\(failing)")
+        #expect(Self.hiddenCases(failingOnly) == 9 - failing.count)
+
+        let onlyMock = try Browser.dom(html, fragment: "failing=1&provider=0")
+        #expect(onlyMock.contains("0 of 9 cases shown"), "the mock passes every case")
+
+        let check = "ends-with-question"
+        let byCheck = failing.filter { $0.value.contains(check) }.count
+        #expect(byCheck > 0)
+        let checkFilter = try Browser.dom(html, fragment: "failing=1&check=\(check)")
+        #expect(checkFilter.contains("\(byCheck) of 9 cases shown"))
+
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        let rollouts = page.components(separatedBy: "<tbody class=\"case\"").dropFirst().filter { $0.prefix { $0 != ">" }.contains("&quot;rollout&quot;") }.count
+        #expect(rollouts > 0 && rollouts < 9)
+        let tagFilter = try Browser.dom(html, fragment: "tag=rollout")
+        #expect(tagFilter.contains("\(rollouts) of 9 cases shown"))
+        #expect(Self.hiddenCases(tagFilter) == 9 - rollouts)
+
+        // Sorting by the canned provider's column puts its failures first.
+        let sorted = try Browser.dom(html, fragment: "sort=col-1&dir=asc")
+        let order = sorted.components(separatedBy: "<tbody class=\"case\"").dropFirst().map { body in
+            body.components(separatedBy: "data-case=\"")[1].prefix { $0 != "\"" }
+        }
+        #expect(order.count == 9)
+        #expect(order.prefix(failing.count).allSatisfy { failing.keys.contains(String($0)) }, "\(order)")
+        #expect(sorted.contains("aria-sort=\"ascending\"><button type=\"button\" data-sort=\"col-1\""))
+
+        // Expanding a case shows the replies side by side with differences marked.
+        let expanded = try Browser.dom(html, fragment: "failing=1&expand=first")
+        #expect(expanded.contains("aria-expanded=\"true\""))
+
+        let screenshot = CLI.root + "/.build/coachlab-report.png"
+        try Browser.screenshot(html, fragment: "failing=1&expand=first", to: screenshot, size: "1200,2000")
+        try Browser.screenshot(html, fragment: "expand=first", to: CLI.root + "/.build/coachlab-report-phone.png", size: "390,1600")
+        #expect(FileManager.default.fileExists(atPath: screenshot))
+        print("screenshots for a person to look at: \(screenshot), .build/coachlab-report-phone.png")
+    }
+}
