@@ -2,7 +2,7 @@
 # `coachlab eval` at scale: cases per second and peak RSS on the embedded mock for generated
 # suites of 1,000 and 10,000 cases, then the same suite against `coachlab serve-mock` with
 # 200 ms of latency per request at concurrency 64, where 64 / 0.2 s = 320 requests/s is the
-# ceiling. Reports figures; asserts nothing. Usage: scripts/bench-eval.sh [LATENCY_CASES]
+# ceiling, and the time to render the 1,000-case run's HTML report. Reports figures; asserts nothing. Usage: scripts/bench-eval.sh [LATENCY_CASES]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 latency_cases=${1:-3000}
@@ -28,6 +28,13 @@ for n in 1000 10000; do
   "$bin/coachlab-bench" generate-suite --cases "$n" --out "$work/suite-$n" >/dev/null
   measure "mock-$n" "$work/suite-$n/suite.yaml"
 done
+
+# The HTML report of the stored 1,000-case run (rendering only: compare --run reads the store).
+run=$("$bin/coachlab" runs --store "$work/mock-1000.sqlite" | awk 'NR == 2 { print $1 }')
+/usr/bin/time -f "%e %M" -o "$work/html.time" "$bin/coachlab" compare --run "$run" --store "$work/mock-1000.sqlite" \
+  --html "$work/mock-1000.html" >/dev/null 2>&1
+read -r seconds rss < "$work/html.time"
+echo "html-1000: $(du -k "$work/mock-1000.html" | cut -f1) KB page in $seconds s; peak RSS $(( rss / 1024 )) MB"
 
 "$bin/coachlab-bench" generate-suite --cases "$latency_cases" --out "$work/suite-latency" >/dev/null
 "$bin/coachlab" serve-mock --port 0 --latency-ms 200 2>"$log" &
