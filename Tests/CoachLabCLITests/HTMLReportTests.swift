@@ -74,6 +74,27 @@ enum Browser {
         #expect(page.contains("<meta name=\"viewport\""))
     }
 
+    @Test func storedRunsAreComparedColumnByColumn() throws {
+        let directory = try CLI.temporaryDirectory()
+        let store = directory + "/s.sqlite"
+        for provider in ["mock", "luna-canned"] {
+            // The canned replies miss some of Luna's checks (exit 1); neither run may error.
+            #expect(try [0, 1].contains(CLI.run(["eval", "evals/luna.yaml", "--provider", provider, "--store", store]).status))
+        }
+        let runs = try CLI.run(["runs", "--store", store]).stdout.split(separator: "\n").dropFirst().map { String($0.split(separator: " ")[0]) }
+        #expect(runs.count == 2)
+        let result = try CLI.run(["compare", "--run", runs[1], "--run", runs[0], "--store", store, "--markdown", directory + "/m.md",
+                                  "--html", directory + "/c.html"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("mock · \(runs[1])"))
+        #expect(result.stdout.contains("luna-canned · \(runs[0])"))
+        let markdown = try String(contentsOfFile: directory + "/m.md", encoding: .utf8)
+        #expect(markdown.contains("| case | mock · \(runs[1]) | luna-canned · \(runs[0]) |"))
+        #expect(markdown.components(separatedBy: "\n| luna/").count - 1 == 8)
+        #expect(try CLI.run(["compare", "evals/luna.yaml", "--provider", "mock"]).status == 2, "one provider is not a comparison")
+        #expect(try CLI.run(["compare", "--run", "nope", "--store", store]).status == 2)
+    }
+
     @Test(.enabled(if: Browser.path != nil || Browser.required, "needs headless Chromium (apt-get install chromium)"))
     func filtersSortingAndChartsWorkInHeadlessChromium() throws {
         #expect(Browser.path != nil, "COACHLAB_REQUIRE_BROWSER=1 but no Chromium is installed")
