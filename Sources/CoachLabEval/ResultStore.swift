@@ -7,6 +7,9 @@ import GRDB
 /// nothing that had finished and `--resume` can continue it. Keys are never stored.
 public final class ResultStore: Sendable {
     private let queue: DatabaseQueue
+    /// Hashes of the compiled prompts this store has written, so each is encoded once per
+    /// process rather than once per case.
+    private let keptPrompts = KeptHashes()
     /// The database file.
     public let path: String
 
@@ -186,7 +189,8 @@ public final class ResultStore: Sendable {
     public func record(_ result: CaseResult, run: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let prompts = result.prompts.map { ($0.hash, String(decoding: (try? encoder.encode($0)) ?? Data(), as: UTF8.self)) }
+        let prompts = result.prompts.filter { !keptPrompts.contains($0.hash) }
+            .map { ($0.hash, String(decoding: (try? encoder.encode($0)) ?? Data(), as: UTF8.self)) }
         try write { db in
             for (hash, body) in prompts {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO compiledPrompt (hash, body) VALUES (?, ?)").execute(arguments: [hash, body])
@@ -219,6 +223,7 @@ public final class ResultStore: Sendable {
                 }
             }
         }
+        keptPrompts.insert(prompts.map(\.0))
     }
 
     /// A kept compiled prompt, by hash.
@@ -479,3 +484,14 @@ public struct GuardrailLogEntry: Sendable, Codable, Hashable {
     }
 }
 
+/// A set of hashes shared by the tasks that record results.
+private final class KeptHashes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var hashes = Set<String>()  // guarded by `lock`
+
+    func contains(_ hash: String) -> Bool { lock.withLock { hashes.contains(hash) } }
+    func insert(_ new: [String]) {
+        guard !new.isEmpty else { return }
+        lock.withLock { hashes.formUnion(new) }
+    }
+}

@@ -168,11 +168,12 @@ public struct Baseline: Sendable, Codable, Hashable {
     public static func group(_ result: CaseResult) -> String { "\(result.suite)/\(result.fixture)/\(result.provider)" }
 
     /// Reads a baseline file.
-    /// - Throws: ``CoachLabError`` (io or usage) naming the file.
+    /// - Throws: ``CoachLabError`` (usage, or content for a file that is not a baseline) naming the file.
     public static func read(_ path: String) throws -> Baseline {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw CoachLabError(.io, "cannot read the baseline: \(error.localizedDescription)", at: SourceLocation(file: path, line: 1, column: 1))
+            throw CoachLabError(.usage, "cannot read the baseline: \(error.localizedDescription)", at: SourceLocation(file: path, line: 1, column: 1),
+                                hint: "write one with coachlab eval --write-baseline FILE")
         }
         do { return try JSONDecoder().decode(Baseline.self, from: data) } catch {
             throw CoachLabError(.content, "not a CoachLab baseline (write one with coachlab eval --write-baseline FILE): \(error)",

@@ -215,7 +215,7 @@ struct MergeCommand: ParsableCommand {
             if input.hasSuffix(".json") {
                 let data: Data
                 do { data = try Data(contentsOf: URL(fileURLWithPath: input)) } catch {
-                    throw CoachLabError(.io, "cannot read \(input): \(error.localizedDescription)", at: SourceLocation(file: input, line: 1, column: 1))
+                    throw CoachLabError(.usage, "cannot read \(input): \(error.localizedDescription)", at: SourceLocation(file: input, line: 1, column: 1))
                 }
                 let report: JSONReport
                 do { report = try JSONDecoder().decode(JSONReport.self, from: data) } catch {

@@ -109,6 +109,37 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
     }
 }
 
+@Suite struct CommittedCassetteTests {
+    @Test func theCommittedCassettesReplayAndReportsNameThePricesUsed() throws {
+        let directory = try CLI.temporaryDirectory()
+        let result = try CLI.run(["eval", "evals/betterone.yaml", "--provider", "serve-mock", "--replay", "--store", directory + "/s.sqlite",
+                                  "--json", directory + "/r.json", "--markdown", directory + "/r.md"])
+        #expect(result.status == 0, "stale cassettes? re-record with serve-mock running: \(result.stderr)")
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/r.json"))) as! [String: Any]
+        let prices = try #require(root["prices"] as? [String: Any])
+        #expect((prices["providers"] as? [String: [String: Double]])?["serve-mock"] == ["input": 0.15, "output": 0.60])
+        #expect(prices["file"] as? String == "providers.yaml")
+        let turns = (root["cases"] as! [[String: Any]]).flatMap { $0["turns"] as! [[String: Any]] }
+        #expect(!turns.isEmpty && turns.allSatisfy { ($0["cost"] as? Double ?? 0) > 0 })
+        #expect(try String(contentsOfFile: directory + "/r.md", encoding: .utf8).contains("Costs use prices (USD per 1M tokens, in/out) from providers.yaml: serve-mock 0.15/0.60"))
+    }
+
+    @Test func unreadableBaselinesAndMergeInputsAreUsageErrors() throws {
+        let directory = try CLI.temporaryDirectory()
+        let missing = try CLI.run(["eval", "evals/luna.yaml", "--baseline", directory + "/none.json", "--store", directory + "/s.sqlite"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("\(directory)/none.json:1:1: error: cannot read the baseline"))
+        try "not json".write(toFile: directory + "/bad.json", atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["eval", "evals/luna.yaml", "--baseline", directory + "/bad.json", "--store", directory + "/s.sqlite"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("bad.json:1:1: error: not a CoachLab baseline"))
+        let merge = try CLI.run(["merge", directory + "/bad.json", "--store", directory + "/m.sqlite"])
+        #expect(merge.status == 2)
+        #expect(merge.stderr.contains("bad.json:1:1: error: not a CoachLab JSON report"))
+        #expect(try CLI.run(["merge", directory + "/absent.sqlite", "--store", directory + "/m.sqlite"]).status == 2)
+    }
+}
+
 @Suite struct ShardAndBaselineTests {
     @Test func fourShardsMergedEqualAnUnshardedRunCaseForCase() throws {
         let directory = try CLI.temporaryDirectory()

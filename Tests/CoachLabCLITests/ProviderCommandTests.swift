@@ -200,8 +200,11 @@ import Testing
     @Test func reportsAreWritten() throws {
         let directory = try CLI.temporaryDirectory()
         let result = try CLI.run(["eval", "evals/luna.yaml", "--junit", directory + "/j.xml", "--markdown", directory + "/s.md",
-                                  "--json", directory + "/r.json", "--store", directory + "/s.sqlite"])
+                                  "--json", directory + "/r.json", "--html", directory + "/r.html", "--store", directory + "/s.sqlite"])
         #expect(result.status == 0)
+        let page = try String(contentsOfFile: directory + "/r.html", encoding: .utf8)
+        #expect(page.components(separatedBy: "<tbody class=\"case\"").count - 1 == 8)
+        #expect(page.contains("Compiled prompt"), "each reply's prompt is kept in the store and shown")
         #expect(try String(contentsOfFile: directory + "/j.xml", encoding: .utf8).contains("<testsuite name=\"luna\" tests=\"8\""))
         #expect(try String(contentsOfFile: directory + "/s.md", encoding: .utf8).hasPrefix("## CoachLab eval"))
         #expect(FileManager.default.fileExists(atPath: directory + "/r.json"))
