@@ -46,6 +46,15 @@ enum Terminal {
 
 /// Writing files for the commands.
 enum Files {
+    /// Reads a UTF-8 text file.
+    static func read(_ path: String) throws -> String {
+        do {
+            return String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        } catch {
+            throw CoachLabError(.io, "cannot read file: \(error.localizedDescription)", at: SourceLocation(file: path, line: 1, column: 1))
+        }
+    }
+
     /// Writes text, creating parent folders.
     static func write(_ text: String, to path: String) throws {
         let url = URL(fileURLWithPath: path)

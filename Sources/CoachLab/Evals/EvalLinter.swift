@@ -37,11 +37,42 @@ public struct EvalLinter: Sendable {
             if fixture.turns.isEmpty {
                 diagnostics.append(.error("a fixture needs at least one turn", at: fixture.location))
             }
+            if let generate = fixture.generate { diagnostics += Self.lint(generate, in: fixture) }
         }
         for path in suites {
             diagnostics += loader.suite(at: path).1
         }
         return Array(Set(diagnostics)).sorted()
+    }
+
+    /// A structured generation's own needs.
+    static func lint(_ generate: Fixture.Generation, in fixture: Fixture) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        switch generate.kind {
+        case .coach:
+            if generate.describe?.trimmingCharacters(in: .whitespaces).isEmpty ?? true {
+                diagnostics.append(.error("a coach generation needs 'describe': what the user wants the coach to do", at: generate.location))
+            }
+            if let coach = fixture.inputs.coach {
+                diagnostics.append(.error("a coach generation makes its own coach; remove 'coach: \(coach)' from the fixture",
+                                          at: fixture.inputLocations["coach"] ?? fixture.location))
+            }
+        case .exportImport:
+            if fixture.inputs.coach == nil {
+                diagnostics.append(.error("export-import needs the fixture's 'coach': the coach to export and import", at: generate.location))
+            }
+        case .insight, .quickReflection, .wrapup:
+            for turn in fixture.turns where turn.reply == nil {
+                diagnostics.append(.error("a \(generate.kind.rawValue) reads the turns as a transcript; this turn needs its 'reply'",
+                                          at: turn.location))
+            }
+            let messages = fixture.turns.count * 2
+            if generate.kind == .quickReflection && messages < StructuredTask.quickReflectionMinimumMessages {
+                diagnostics.append(.error("a quick reflection needs at least \(StructuredTask.quickReflectionMinimumMessages) messages; the turns hold \(messages)",
+                                          at: generate.location))
+            }
+        }
+        return diagnostics
     }
 
     /// Where an input error belongs: at the input whose quoted value the message names, else

@@ -35,6 +35,10 @@ public struct EvalLoader: Sendable {
                               description: header.located("description")?.value,
                               tags: header.locatedList("tags").map(\.value), inputs: inputs, turns: turns, file: path,
                               location: header.location)
+        if let generate = value["generate"], let kind = generate["kind"]?.text.flatMap(Fixture.Generation.Kind.init(rawValue:)) {
+            fixture.generate = Fixture.Generation(kind: kind, describe: generate["describe"]?.text, name: generate["name"]?.text,
+                                                  mock: generate["mock"]?.text, location: generate.location)
+        }
         for field in ["coach", "topic", "intent", "profile", "memory", "context", "now"] {
             if let value = header[field] { fixture.inputLocations[field] = value.location }
         }

@@ -15,6 +15,37 @@ public struct Fixture: Sendable {
         public var location: SourceLocation
     }
 
+    /// A structured generation the fixture runs (Kindred's scenarios 3-7, BetterOne's wrap-up).
+    public struct Generation: Sendable {
+        /// What is generated.
+        public enum Kind: String, Sendable, CaseIterable {
+            /// A coach template from `describe`; the turns are then a conversation with it.
+            case coach
+            /// A session insight from the turns (with their recorded replies).
+            case insight
+            /// The mid-session reflection from the turns (6 or more messages).
+            case quickReflection = "quick-reflection"
+            /// BetterOne's takeaway and next step from the turns.
+            case wrapup
+            /// The fixture's coach exported and imported again; the turns are then a conversation with it.
+            case exportImport = "export-import"
+
+            /// Whether the turns are a transcript to generate from (not a conversation to run).
+            public var readsTranscript: Bool { self == .insight || self == .quickReflection || self == .wrapup }
+        }
+
+        /// What is generated.
+        public var kind: Kind
+        /// For `coach`: the user's description.
+        public var describe: String?
+        /// For `coach`: the name the coach must have.
+        public var name: String?
+        /// For `coach`: a reply the mock gives instead of simulating (to test validation).
+        public var mock: String?
+        /// Where the mapping is.
+        public var location: SourceLocation
+    }
+
     /// The id.
     public var id: String
     /// The pack folder, relative to the project root.
@@ -27,6 +58,8 @@ public struct Fixture: Sendable {
     public var inputs: CompileInputs
     /// The turns, in order.
     public var turns: [Turn]
+    /// The structured generation, when the fixture has one.
+    public var generate: Generation?
     /// The file it came from.
     public var file: String
     /// Where the `fixture:` mapping is.
@@ -57,9 +90,19 @@ public struct Fixture: Sendable {
         FieldSpec("expect", .list(.any), "Checks for this turn's reply."),
     ])
 
+    /// A structured generation's spec.
+    public static let generationSpec = ObjectSpec("generation", "A structured generation the fixture runs.", fields: [
+        FieldSpec("kind", .oneOf(Generation.Kind.allCases.map(\.rawValue)), required: true,
+                  "coach: generate a coach from 'describe', then hold the turns as a conversation with it; insight, quick-reflection, wrapup: generate from the turns as a transcript; export-import: export the fixture's coach, import it, then converse."),
+        FieldSpec("describe", .text, "For coach: what the user wants the coach to do."),
+        FieldSpec("name", .string, "For coach: the name the coach must have."),
+        FieldSpec("mock", .text, "The structured reply the mock gives instead of simulating one."),
+    ])
+
     /// A fixture file.
     public static let fileSpec = ObjectSpec("fixture file", "A CoachLab fixture: a conversation to replay.", fields: [
         FieldSpec("fixture", .object(headerSpec), required: true, "The target and inputs."),
+        FieldSpec("generate", .object(generationSpec), "A structured generation to run first (or, for insight and wrapup, instead of the conversation)."),
         FieldSpec("turns", .list(.object(turnSpec)), required: true, "The turns, in order."),
     ])
 }

@@ -22,6 +22,9 @@
 /// A summarisation request (``ContextRotation/summarySystem``) gets an extractive summary:
 /// the first sentence of each of the user's lines in the transcript, in order.
 ///
+/// A structured task (``StructuredTask``: a coach template, an insight, a wrap-up, a JSON
+/// rotation summary) gets valid JSON built from the request; see ``structured(_:system:message:)``.
+///
 /// Replies are plain text, two or three sentences, with no markdown. The persona's name is
 /// never claimed; the mock never says it is an AI.
 public enum MockCoach {
@@ -31,6 +34,10 @@ public enum MockCoach {
     ///   - userMessages: The user's messages so far, oldest first.
     public static func reply(system: String, userMessages: [String]) -> String {
         let latest = userMessages.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        if let kind = StructuredTask.Kind(system: system), kind != .summary || system.contains("JSON") {
+            // The first message is the task's; later ones ask for corrections.
+            return structured(kind, system: system, message: userMessages.first ?? latest)
+        }
         if system.hasPrefix(ContextRotation.summaryMarker) { return summary(of: latest) }
         if system.hasPrefix(StageTwoClassifier.marker) { return classify(latest, system: system) }
         if let alert = riskAlert(in: system) {

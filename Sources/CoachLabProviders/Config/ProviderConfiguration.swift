@@ -40,6 +40,11 @@ public struct ProviderConfiguration: Sendable, Hashable {
     public var latency: Double
     /// Whether the system prompt travels as part of the first user message (`systemRole: user`).
     public var systemAsUser = false
+    /// Whether requests may carry a JSON Schema for structured output; the kind's default
+    /// (``ProviderKind/supportsResponseSchema``) unless providers.yaml says `structuredOutput:`.
+    public var structuredOutput: Bool?
+    /// Whether structured generations send their JSON Schema to this provider.
+    public var sendsResponseSchema: Bool { structuredOutput ?? kind.supportsResponseSchema }
     /// Where it was configured, for messages.
     public var location: SourceLocation?
 
@@ -87,6 +92,8 @@ public struct ProviderConfiguration: Sendable, Hashable {
         FieldSpec("replies", .list(.text), "For canned: the replies."),
         FieldSpec("pack", .string, "For canned: a pack folder whose defaults.cannedReplies are the replies."),
         FieldSpec("latencyMs", .integer, "For mock: simulated latency."),
+        FieldSpec("structuredOutput", .boolean,
+                  "Whether structured generations send a JSON Schema (OpenAI response_format, Gemini responseJsonSchema). Default true for openai, gemini and mock; elsewhere CoachLab asks for strict JSON and repairs."),
         FieldSpec("systemRole", .oneOf(["system", "user"]),
                   "OpenAI and compatible: send the system prompt as a system message (default), or fold it into the first user message for models whose chat template drops system messages."),
     ])

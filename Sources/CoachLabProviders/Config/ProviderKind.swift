@@ -30,6 +30,16 @@ public enum ProviderKind: String, Sendable, CaseIterable, Hashable {
         }
     }
 
+    /// Whether the kind's API takes a JSON Schema for the reply (OpenAI `response_format`,
+    /// Gemini `responseJsonSchema`; the mock honours any schema). Servers that only claim
+    /// OpenAI compatibility, Anthropic and the proxy get strict-JSON instructions instead.
+    public var supportsResponseSchema: Bool {
+        switch self {
+        case .openai, .gemini, .mock: true
+        default: false
+        }
+    }
+
     /// Whether the kind calls a server.
     public var isRemote: Bool {
         switch self {

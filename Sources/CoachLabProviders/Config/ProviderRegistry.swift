@@ -58,6 +58,7 @@ public struct ProviderRegistry: Sendable {
             configuration.replies = (item["replies"]?.items ?? []).compactMap(\.text)
             configuration.pack = item["pack"]?.text
             configuration.systemAsUser = item["systemRole"]?.text == "user"
+            configuration.structuredOutput = item["structuredOutput"]?.text.flatMap { Bool($0.lowercased()) }
             configuration.latency = Double(item["latencyMs"]?.text.flatMap { Int($0) } ?? 0) / 1000
             diagnostics += problems(configuration, item: item)
             configurations.append(configuration)

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Appending generated entries to content files: insights to a memory file (so the next
+/// compile with `--memory FILE` includes them), wrap-ups to a sessions file. An existing
+/// file keeps its text and comments; the entry is added at the end of its list.
+public enum MemoryFile {
+    /// A memory entry for a generated insight (a valid reply to ``StructuredTask/insight(_:quick:)``).
+    public static func entry(_ insight: JSONValue, createdAt: String, coach: String?, quick: Bool) -> JSONValue {
+        var entry: [String: JSONValue] = ["createdAt": .string(createdAt)]
+        entry["coach"] = coach.map(JSONValue.string)
+        for key in ["summary", "keyTheme", "patterns", "emotion", "repeatedWords", "suggestion"] { entry[key] = insight[key] }
+        if quick { entry["isQuickReflection"] = true }
+        return .object(entry)
+    }
+
+    /// The current time, ISO 8601 in UTC, to the second.
+    public static func now(_ date: Date = Date()) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    /// An entry as a YAML list item.
+    public static func yaml(_ entry: JSONValue, spec: ObjectSpec = ContentSpecs.insight) throws -> String {
+        try YAMLWriter.document([entry], spec: spec)
+    }
+
+    /// The text of `file` with `entry` appended to its `list` (created when `existing` is nil).
+    /// - Parameters:
+    ///   - existing: The file's text, or nil when it does not exist.
+    ///   - list: The top-level key of the list (`insights`, `sessions`).
+    ///   - fileSpec: The file's spec, checked before and after.
+    /// - Throws: ``CoachLabError`` (content) when the file is not of that kind, or the result
+    ///   would not read back with one more entry.
+    public static func appending(_ entry: JSONValue, to existing: String?, file: String, list: String,
+                                 fileSpec: ObjectSpec, itemSpec: ObjectSpec) throws -> String {
+        guard let existing, !existing.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            let id = Paths.lastComponent(file).split(separator: ".").first.map(String.init) ?? "memory"
+            var root: [String: JSONValue] = [list: [entry]]
+            if fileSpec.field("id") != nil { root["id"] = .string(id) }
+            return try YAMLWriter.document(.object(root), spec: fileSpec)
+        }
+        let root = try YAMLDocument.parse(existing, file: file)
+        let before = ContentValidator.validate(root, spec: fileSpec).filter { $0.severity == .error }
+        guard before.isEmpty else { throw CoachLabError(.content, before) }
+        let count = root[list]?.items?.count ?? 0
+        let item = try YAMLWriter.document([entry], spec: itemSpec)
+        var text: String
+        if let first = root[list]?.items?.first, root.entries?.last?.key == list, first.location.column > 2,
+           !existing.contains("\(list): [") {
+            // A block list that ends the file: add the item at the same indentation.
+            let indent = String(repeating: " ", count: first.location.column - 3)
+            text = existing.hasSuffix("\n") ? existing : existing + "\n"
+            text += item.split(separator: "\n").map { indent + $0 }.joined(separator: "\n") + "\n"
+        } else {
+            // Anything else: write the file again from its values.
+            var values = CoachDocuments.json(root, type: .object(fileSpec))
+            if case .object(var object) = values {
+                object[list] = .array((object[list]?.array ?? []) + [entry])
+                values = .object(object)
+            }
+            text = try YAMLWriter.document(values, spec: fileSpec)
+        }
+        let after = try YAMLDocument.parse(text, file: file)
+        guard after[list]?.items?.count == count + 1, ContentValidator.validate(after, spec: fileSpec).allSatisfy({ $0.severity != .error }) else {
+            throw CoachLabError(.content, "appending to this file would not give one more entry in '\(list)'",
+                                at: SourceLocation(file: file, line: 1, column: 1))
+        }
+        return text
+    }
+}

@@ -1,0 +1,227 @@
+import ArgumentParser
+import CoachLab
+import CoachLabProviders
+import Foundation
+
+/// `coachlab generate`: the seed apps' structured generations.
+struct GenerateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Generate a coach template, a session insight or a wrap-up as validated structured output.",
+        discussion: """
+        Providers that take a JSON Schema get one (openai, gemini, mock; `structuredOutput:` in
+        providers.yaml overrides); the others are asked for strict JSON. The reply is parsed
+        (a code fence or surrounding prose is removed, and said so), validated field by field,
+        and sent back once with its problems when it cannot be used. A reply that is still
+        invalid prints every problem and exits 1. See docs/generate.md.
+        """,
+        subcommands: [GenerateCoach.self, GenerateInsight.self, GenerateWrapup.self]
+    )
+}
+
+/// What every `generate` subcommand shares: the provider and the generation settings.
+struct GenerationOptions: ParsableArguments {
+    @OptionGroup var provider: ProviderOptions
+    @Option(help: "Output token limit for the structured reply.")
+    var maxTokens = 2048
+    @Option(help: "Sampling temperature; the provider's default when not given.")
+    var temperature: Double?
+    @Option(help: "A file whose text the mock provider returns instead of simulating (to see how a reply is validated).")
+    var mockReply: String?
+
+    func validate() throws {
+        if provider.providers.count > 1 { throw ValidationError("generate uses one provider; name one --provider") }
+        if maxTokens < 1 { throw ValidationError("--max-tokens must be at least 1") }
+    }
+
+    /// Runs `task` and prints the report to standard error.
+    /// - Throws: `ExitCode` 1 for an invalid result, 3 for a provider failure.
+    func run(_ task: StructuredTask) async throws -> JSONValue {
+        let registry = try provider.registry()
+        guard let configuration = try provider.configurations(in: registry).first else { throw ExitCode(Exit.usage) }
+        var scripted: String?
+        if let mockReply {
+            guard configuration.kind == .mock else { throw ValidationError("--mock-reply works with the mock provider only") }
+            scripted = try Files.read(mockReply)
+        }
+        let outcome: StructuredOutcome
+        do {
+            let chatProvider = try registry.provider(configuration)
+            let generator = StructuredGenerator(provider: chatProvider, sendsSchema: configuration.sendsResponseSchema,
+                                                temperature: temperature, maxTokens: maxTokens, scriptedReply: scripted)
+            outcome = try await generator.generate(task)
+        } catch let error as ProviderError {
+            Terminal.error("error: \(error)")
+            throw ExitCode(Exit.infrastructure)
+        }
+        let reply = outcome.attempts.last?.reply
+        Terminal.error(outcome.report)
+        if let reply {
+            Terminal.error(String(format: "  (%@ · %@ · %.2f s · %d→%d tokens%@)", configuration.id, reply.model, outcome.latency,
+                                  outcome.usage.inputTokens, outcome.usage.outputTokens, outcome.usage.estimated ? " est." : ""))
+        }
+        guard let value = outcome.value else { throw ExitCode(Exit.failed) }
+        return value
+    }
+}
+
+/// `coachlab generate coach`.
+struct GenerateCoach: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coach",
+        abstract: "Generate a rich coach template from a description (Kindred's AI-assisted creation).",
+        discussion: """
+        The template must hold a role and personality that name the coach, a framework with the
+        pack's number of phases (Kindred: 3-5), its number of rules (5-7), examples (3) and
+        starter questions (3), and context instructions. The result is written as a coach YAML
+        file that `lint` accepts and `compile` builds on the rich path.
+
+        Examples:
+          coachlab generate coach --describe "A patient running coach for beginners" --pack personas/kindred
+          coachlab generate coach --describe "…" --name "Trail Buddy" --pack personas/kindred \\
+            --out personas/kindred/coaches/trail-buddy.yaml
+          coachlab compile personas/kindred --coach trail-buddy --profile maya
+        """
+    )
+
+    @Option(help: "What the coach should do, in the user's words.")
+    var describe: String
+    @Option(help: "The pack whose count limits and placeholders the coach must meet.")
+    var pack = "personas/kindred"
+    @Option(help: "The coach's name; the model chooses one when not given.")
+    var name: String?
+    @Option(help: "The coach's id; a slug of its name when not given.")
+    var id: String?
+    @Option(help: "Write the coach YAML here (a file in the pack's coaches/ folder makes it part of the pack); default standard output.")
+    var out: String?
+    @OptionGroup var generation: GenerationOptions
+
+    func run() async throws {
+        let pack = try PackLoader().load(self.pack).get()
+        let task = StructuredTask.coach(describing: describe, name: name, limits: pack.defaults)
+        let value = try await generation.run(task)
+        let mapping = CoachDocuments.coach(fromGenerated: value, id: id)
+        let coachID = mapping["id"]?.string ?? "coach"
+        let path = out ?? "\(coachID).yaml"
+        if let existing = pack.coach(coachID) {
+            throw CoachLabError(usage: "pack '\(pack.id)' already has a coach '\(coachID)' (\(existing.value.location))",
+                                hint: "choose another id with --id")
+        }
+        let placed = try CoachDocuments.place(mapping, comment: "Generated by `coachlab generate coach` from the description:\n\"\(describe)\"",
+                                              at: path, into: pack)
+        // Prove the rich path: compile it with the pack's first profile.
+        let compiler = try Compiler(pack: CoachDocuments.pack(pack, with: placed.coach))
+        let inputs = try ResolvedInputs(CompileInputs(coach: coachID, profile: pack.profiles.first?.id), pack: compiler.pack)
+        let prompt = compiler.compile(inputs)
+        if let out {
+            try Files.write(placed.packFile, to: out)
+            Terminal.error("wrote coach '\(coachID)' to \(out): rich path, \(prompt.layers.count) layers, ~\(prompt.tokens) tokens")
+        } else {
+            Terminal.out(placed.packFile, terminator: "")
+            Terminal.error("coach '\(coachID)': rich path, \(prompt.layers.count) layers, ~\(prompt.tokens) tokens")
+        }
+    }
+}
+
+/// `coachlab generate insight`.
+struct GenerateInsight: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "insight",
+        abstract: "Generate a session insight (Kindred's SessionInsight) from a transcript.",
+        discussion: """
+        Prints the insight as a memory entry: summary, key theme, 1-3 patterns, dominant
+        emotion, repeated words and a suggestion. --quick makes the mid-session reflection
+        (6 or more messages), marked isQuickReflection. --memory-file appends the insight to a
+        memory file (created when missing), so `compile --memory FILE` includes it next time.
+
+        Examples:
+          coachlab generate insight fixtures/kindred/transcripts/maya-career.yaml --coach career-clarity
+          coachlab generate insight T.yaml --coach career-clarity --memory-file .coachlab/maya.yaml
+          coachlab compile personas/kindred --coach career-clarity --profile maya --memory .coachlab/maya.yaml
+        """
+    )
+
+    @Argument(help: "The transcript: YAML with 'messages:' ({user: …} or {coach: …}), a fixture, or 'User:'/'Coach:' lines.")
+    var transcript: String
+    @Flag(help: "The mid-session reflection (needs at least 6 messages).")
+    var quick = false
+    @Option(help: "The coach the insight belongs to (memory is per coach).")
+    var coach: String?
+    @Option(help: "When the insight was made, ISO 8601; default now (UTC).")
+    var at: String?
+    @Option(help: "Append the insight to this memory file.")
+    var memoryFile: String?
+    @OptionGroup var generation: GenerationOptions
+
+    func validate() throws {
+        if let at, LocalDateTime(parsing: at) == nil { throw ValidationError("--at '\(at)' is not an ISO 8601 date-time") }
+    }
+
+    func run() async throws {
+        let conversation = try Transcript.load(Files.read(transcript), file: transcript)
+        if quick && conversation.messages.count < StructuredTask.quickReflectionMinimumMessages {
+            throw CoachLabError(usage: "a quick reflection needs at least \(StructuredTask.quickReflectionMinimumMessages) messages; \(transcript) has \(conversation.messages.count)",
+                                hint: "leave out --quick for a session insight")
+        }
+        let value = try await generation.run(.insight(conversation, quick: quick))
+        let entry = MemoryFile.entry(value, createdAt: at ?? MemoryFile.now(), coach: coach, quick: quick)
+        Terminal.out(try MemoryFile.yaml(entry), terminator: "")
+        if let memoryFile {
+            try MemoryFile.append(entry, to: memoryFile, list: "insights", fileSpec: ContentSpecs.memory, itemSpec: ContentSpecs.insight)
+            Terminal.error("appended the insight to \(memoryFile)")
+        }
+    }
+}
+
+/// `coachlab generate wrapup`.
+struct GenerateWrapup: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wrapup",
+        abstract: "Generate BetterOne's session wrap-up: a takeaway and a next step.",
+        discussion: """
+        --sessions-file appends the wrap-up to a sessions file, whose takeaways `coachlab tips`
+        draws from.
+
+        Examples:
+          coachlab generate wrapup fixtures/betterone/transcripts/goal-setting.yaml
+          coachlab generate wrapup T.yaml --topic goal-setting --sessions-file fixtures/betterone/sessions.yaml
+        """
+    )
+
+    @Argument(help: "The transcript: YAML with 'messages:', a fixture, or 'User:'/'Coach:' lines.")
+    var transcript: String
+    @Option(help: "The session's topic slug, recorded with the wrap-up.")
+    var topic: String?
+    @Option(help: "When the session ended, ISO 8601; default now (UTC).")
+    var at: String?
+    @Option(help: "Append the wrap-up to this sessions file.")
+    var sessionsFile: String?
+    @OptionGroup var generation: GenerationOptions
+
+    func validate() throws {
+        if let at, LocalDateTime(parsing: at) == nil { throw ValidationError("--at '\(at)' is not an ISO 8601 date-time") }
+    }
+
+    func run() async throws {
+        let conversation = try Transcript.load(Files.read(transcript), file: transcript)
+        let value = try await generation.run(.wrapup(conversation))
+        var session: [String: JSONValue] = ["endedAt": .string(at ?? MemoryFile.now())]
+        session["topic"] = topic.map(JSONValue.string)
+        session["takeaway"] = value["takeaway"]
+        session["nextStep"] = value["nextStep"]
+        Terminal.out("takeaway: \(value["takeaway"]?.string ?? "")\nnext step: \(value["nextStep"]?.string ?? "")")
+        if let sessionsFile {
+            try MemoryFile.append(.object(session), to: sessionsFile, list: "sessions", fileSpec: DailyTip.sessionsSpec,
+                                  itemSpec: DailyTip.sessionSpec)
+            Terminal.error("appended the wrap-up to \(sessionsFile)")
+        }
+    }
+}
+
+extension MemoryFile {
+    /// Appends `entry` to the list `list` of the file at `path`, creating the file when missing.
+    static func append(_ entry: JSONValue, to path: String, list: String, fileSpec: ObjectSpec, itemSpec: ObjectSpec) throws {
+        let existing = FileManager.default.fileExists(atPath: path) ? try Files.read(path) : nil
+        try Files.write(appending(entry, to: existing, file: path, list: list, fileSpec: fileSpec, itemSpec: itemSpec), to: path)
+    }
+}
