@@ -25,12 +25,18 @@ struct LintCommand: ParsableCommand {
         let defaults = paths.isEmpty
         let requested = defaults ? ["personas", "fixtures", "evals"].filter { FileManager.default.fileExists(atPath: $0) } : paths
         var packPaths: [String] = [], fixtures: [String] = [], suites: [String] = [], datasets: [String] = []
+        var records: [(file: String, spec: ObjectSpec)] = []  // sessions and memory files beside the fixtures
         for path in requested {
             let kind = LintTargets.kind(of: path)
             switch kind {
             case .fixtures:
                 for file in LintTargets.yamlFiles(in: path) {
-                    if LintTargets.topLevelKey(of: file) == "dataset" { datasets.append(file) } else { fixtures.append(file) }
+                    switch LintTargets.topLevelKey(of: file) {
+                    case "dataset": datasets.append(file)
+                    case "sessions": records.append((file, DailyTip.sessionsSpec))
+                    case "insights", "clearedAt": records.append((file, ContentSpecs.memory))
+                    default: fixtures.append(file)
+                    }
                 }
             case .suites: suites += LintTargets.yamlFiles(in: path)
             case .packs: packPaths.append(path)
@@ -38,7 +44,17 @@ struct LintCommand: ParsableCommand {
         }
         let targets = packPaths.isEmpty ? [] : try LintTargets.packs(in: packPaths)
         var diagnostics: [Diagnostic] = []
-        var files = fixtures.count + suites.count
+        var files = fixtures.count + suites.count + records.count
+        for record in records {
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: record.file))
+                diagnostics += ContentValidator.validate(try YAMLDocument.parse(data, file: record.file), spec: record.spec)
+            } catch let error as CoachLabError {
+                diagnostics += error.diagnostics
+            } catch {
+                diagnostics.append(.error("cannot read file: \(error.localizedDescription)", at: SourceLocation(file: record.file, line: 1, column: 1)))
+            }
+        }
         for pack in targets {
             let result = PackLoader().load(pack)
             files += result.pack?.files.count ?? 1

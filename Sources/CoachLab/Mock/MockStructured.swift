@@ -149,7 +149,7 @@ extension MockCoach {
             for sentence in message.split(whereSeparator: { ".!?\n".contains($0) }) {
                 let text = sentence.trimmingCharacters(in: .whitespaces)
                 if let marker = commitments.first(where: { text.lowercased().hasPrefix($0) }) {
-                    let action = text.dropFirst(marker.count)
+                    let action = reflect(String(text.dropFirst(marker.count)))
                     nextStep = action.prefix(1).uppercased() + action.dropFirst() + ", as you said you would."
                     break outer
                 }
@@ -177,7 +177,9 @@ extension MockCoach {
                 if counts[word] == nil { order.append(word) }
                 counts[word, default: 0] += 1
             }
-            let ranked = order.enumerated().sorted { (counts[$0.element]!, -$0.offset) > (counts[$1.element]!, -$1.offset) }.map(\.element)
+            // A feeling is the emotion, not the theme.
+            let feelingWords = MockCoach.feelings.reduce(into: Set<String>()) { $0.formUnion($1.1) }
+            let ranked = order.filter { !feelingWords.contains($0) }.enumerated().sorted { (counts[$0.element]!, -$0.offset) > (counts[$1.element]!, -$1.offset) }.map(\.element)
             if let first = ranked.first { theme = first }
             repeated = ranked.filter { counts[$0]! >= 2 }
             let words = messages.joined(separator: " ").lowercased().split { !$0.isLetter }.map(String.init)

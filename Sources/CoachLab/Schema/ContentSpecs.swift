@@ -268,5 +268,6 @@ public enum ContentSpecs {
         ("fixture", Fixture.fileSpec),
         ("suite", Suite.fileSpec),
         ("dataset", GuardrailDataset.fileSpec),
+        ("sessions", DailyTip.sessionsSpec),
     ]
 }
