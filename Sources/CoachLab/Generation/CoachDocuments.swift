@@ -206,7 +206,9 @@ public enum CoachDocuments {
             for line in value.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 let header = trimmed.trimmingCharacters(in: CharacterSet(charactersIn: "=#[]:* "))
-                if (trimmed.hasPrefix("===") || trimmed.hasPrefix("#") || trimmed.hasPrefix("["))
+                let markdownHeading = trimmed.range(of: #"^#{1,6}\s"#, options: .regularExpression) != nil
+                let bracketed = trimmed.hasPrefix("[") && trimmed.hasSuffix("]")
+                if trimmed.hasPrefix("===") || markdownHeading || bracketed
                     || (titles.contains(header.uppercased()) && header == header.uppercased() && !header.isEmpty) {
                     diagnostics.error("'\(trimmed.prefix(60))' looks like a prompt section header; imported text cannot open a layer of its own",
                                       at: text.location, hint: "write it as an ordinary sentence")

@@ -198,6 +198,11 @@ public struct Defaults: Sendable {
         /// Most allowed.
         public var max: Int
 
+        public init(min: Int, max: Int) {
+            self.min = min
+            self.max = max
+        }
+
         /// "3-5", or "3" when min equals max.
         public var description: String { min == max ? "\(min)" : "\(min)-\(max)" }
     }
@@ -228,6 +233,9 @@ public struct Defaults: Sendable {
     public var cannedReplies: [String] = []
     /// The `defaults:` mapping, when present.
     public var value: YAMLValue?
+
+    /// The defaults of a pack that declares none (Kindred's count limits).
+    public init() {}
 
     /// The token budget for the system prompt, when the pack declares one.
     public var systemBudget: Int? {
