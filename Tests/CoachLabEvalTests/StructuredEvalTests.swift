@@ -1,0 +1,60 @@
+import CoachLab
+import CoachLabEval
+import CoachLabMockServer
+import CoachLabProviders
+import Foundation
+import Testing
+
+/// Kindred's scenarios 3-7 and BetterOne's wrap-up, run as evals.
+@Suite struct StructuredEvalTests {
+    static func structuredSuites(_ fileSystem: FileSystem = EvalSupport.fileSystem()) throws -> [LoadedSuite] {
+        try EvalSupport.suites(fileSystem).filter { ["kindred-structured", "betterone-wrapup"].contains($0.suite.id) }
+    }
+
+    @Test func aGeneratedCoachCompilesAndHoldsAFiveTurnRollout() async throws {
+        let report = try await EvalSupport.run(try Self.structuredSuites(),
+                                               runner: EvalRunner(registry: ProviderRegistry(), fileSystem: EvalSupport.fileSystem()))
+        let cases = try report.allCases()
+        #expect(cases.count == 8)
+        #expect(cases.allSatisfy { $0.outcome == .pass }, "\(cases.filter { $0.outcome != .pass }.map { ($0.fixture, $0.error ?? "", $0.turns.flatMap(\.checks).filter { !$0.passed }.map(\.reason)) })")
+        let created = try #require(cases.first { $0.fixture == "kindred-s3-ai-created-coach" })
+        #expect(created.turns.map(\.turn) == [0, 1, 2, 3, 4, 5])
+        #expect(created.turns[0].checks.map(\.check) == ["structured", "coach-lint"])
+        #expect(created.turns.dropFirst().allSatisfy { $0.checks.contains { $0.check == "ends-with-question" } })
+        // The conversation ran on the generated coach's rich prompt.
+        #expect(created.turns.last?.checks.contains { $0.check == "prompt-contains" && $0.passed } == true)
+        let roundTrips = cases.filter { $0.fixture.hasPrefix("kindred-s4") }.flatMap { $0.turns[0].checks }
+        #expect(roundTrips.count == 2 && roundTrips.allSatisfy { $0.check == "round-trip" && $0.passed })
+        let insight = try #require(cases.first { $0.fixture == "kindred-s5-insight" })
+        #expect(insight.turns.count == 1)
+        #expect(insight.turns[0].user == "[generate insight from 8 messages]")
+    }
+
+    @Test func anInvalidStructuredReplyFailsTheCaseWithItsFieldReport() async throws {
+        let path = "fixtures/kindred/structured/scenario7-template-constraints.yaml"
+        let original = try String(contentsOfFile: EvalSupport.root + "/" + path, encoding: .utf8)
+        let twoPhases = #"{"name": "Spark", "summary": "s", "role": "Spark helps.", "personality": "p", "framework": {"name": "F", "description": "d", "phases": [{"name": "A", "description": "a"}, {"name": "B", "description": "b"}]}, "rules": ["1", "2", "3", "4", "5"], "examples": [{"user": "u", "coach": "c"}, {"user": "u", "coach": "c"}, {"user": "u", "coach": "c"}], "starterQuestions": ["a", "b", "c"], "contextInstructions": "c"}"#
+        let edited = original.replacingOccurrences(of: "generate:\n  kind: coach\n", with: "generate:\n  kind: coach\n  mock: '\(twoPhases)'\n")
+        #expect(edited != original)
+        let fileSystem = EvalSupport.fileSystem(overriding: [path: edited])
+        let report = try await EvalSupport.run(try Self.structuredSuites(fileSystem),
+                                               runner: EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem))
+        let failed = try report.allCases().filter { $0.outcome != .pass }
+        #expect(failed.map(\.fixture) == ["kindred-s7-template-constraints"])
+        #expect(failed.first?.outcome == .fail)
+        #expect(failed.first?.turns.count == 1)  // no conversation with a coach that could not be made
+        #expect(failed.first?.turns[0].checks.first?.reason == "invalid after 2 attempts: $.framework.phases has 2 items; at least 3 required")
+        #expect(report.exitCode() == 1)
+    }
+
+    @Test func theStructuredSuitesPassAgainstServeMock() async throws {
+        let server = try await RunningMockServer.start()
+        defer { Task { await server.stop() } }
+        let runner = EvalRunner(registry: ProviderRegistry(), providerOverride: ["openai-compatible:coachlab-mock-1"],
+                                baseURL: server.openAIBaseURL, fileSystem: EvalSupport.fileSystem())
+        let report = try await EvalSupport.run(try Self.structuredSuites(), runner: runner)
+        let cases = try report.allCases()
+        #expect(cases.count == 8)
+        #expect(cases.allSatisfy { $0.outcome == .pass }, "\(cases.filter { $0.outcome != .pass }.map { ($0.fixture, $0.error ?? "") })")
+    }
+}
