@@ -9,7 +9,7 @@ public enum Outcome: String, Sendable, Codable, Hashable {
 
 /// One scored reply.
 public struct TurnResult: Sendable, Codable, Hashable {
-    /// The turn's index in the fixture, from 1.
+    /// The turn's index in the fixture, from 1; 0 is the fixture's structured generation.
     public var turn: Int
     public var user: String
     public var reply: String
@@ -28,6 +28,9 @@ public struct TurnResult: Sendable, Codable, Hashable {
     public var finishReason: String
     /// The compiled prompt's hash, so a report can tell which prompt a reply answered.
     public var promptHash: String
+    /// The lines the reply sanitiser removed from the provider's reply (``ReplySanitizer``);
+    /// nil when the run did not sanitise. `reply` is the text after sanitising.
+    public var sanitized: [String]?
 
     public init(turn: Int, user: String, reply: String, checks: [CheckResult], flaggedRule: String? = nil, flag: GuardrailFlag? = nil,
                 latency: Double,

@@ -71,6 +71,9 @@ public struct EvalRunner: Sendable {
     public var concurrency: Int?
     /// Whether replies are streamed, which measures time to first token (compare streams).
     public var streaming = false
+    /// Whether each reply goes through the ``ReplySanitizer`` before it is scored and kept in
+    /// the history (as Kindred does); the removed lines are recorded on the turn.
+    public var sanitize = false
     /// Loads packs.
     public var fileSystem: FileSystem
     /// Builds providers (tests inject transports here).
@@ -229,27 +232,34 @@ public struct EvalRunner: Sendable {
                     request = ChatRequest(system: system, messages: [ChatMessage(.user, turn.user)], scriptedReply: turn.mock)
                     reply = try await slot.semaphore.run { [request, streaming] in try await slot.provider.reply(to: request, streaming: streaming) }
                 }
-                history += [ChatMessage(.user, turn.user), ChatMessage(.assistant, reply.text)]
+                var text = reply.text
+                var removed: [String]?
+                if sanitize {
+                    let cleaned = ReplySanitizer(system: system).sanitize(text)
+                    (text, removed) = (cleaned.text, cleaned.removed)
+                }
+                history += [ChatMessage(.user, turn.user), ChatMessage(.assistant, text)]
                 guard scored.contains(index) else { continue }
                 result.model = reply.model
                 if !result.prompts.contains(where: { $0.hash == prompt.hash }) { result.prompts.append(prompt) }
                 let cost = slot.configuration.prices.map { $0.cost(reply.usage) }
-                let subject = CheckSubject(reply: reply.text, system: system, screening: prompt.screening, personaName: persona,
+                let subject = CheckSubject(reply: text, system: system, screening: prompt.screening, personaName: persona,
                                            latency: reply.latency, outputTokens: reply.usage.outputTokens, cost: cost,
                                            finishReason: reply.finishReason.rawValue)
                 var checks: [CheckResult] = []
                 for check in job.suite.checks + turn.expect {
                     if case .judge(let rubric, _) = check.kind, let judge = job.judge {
-                        checks.append(await Judge.grade(check: check, rubric: rubric, reply: reply.text, user: turn.user, slot: judge))
+                        checks.append(await Judge.grade(check: check, rubric: rubric, reply: text, user: turn.user, slot: judge))
                     } else {
                         checks.append(CheckEvaluator.evaluate(check, subject))
                     }
                 }
-                result.turns.append(TurnResult(turn: index + 1, user: turn.user, reply: reply.text, checks: checks,
+                result.turns.append(TurnResult(turn: index + 1, user: turn.user, reply: text, checks: checks,
                                                flag: prompt.screening?.decision, latency: reply.latency,
                                                timeToFirstToken: reply.timeToFirstToken, inputTokens: reply.usage.inputTokens,
                                                outputTokens: reply.usage.outputTokens, usageEstimated: reply.usage.estimated,
                                                cost: cost, finishReason: reply.finishReason.rawValue, promptHash: prompt.hash))
+                result.turns[result.turns.count - 1].sanitized = removed
             }
         } catch let error as ProviderError {
             result.outcome = .error

@@ -144,6 +144,10 @@ public final class ResultStore: Sendable {
                 t.column("body", .text).notNull()
             }
         }
+        migrator.registerMigration("v5: sanitised replies") { db in
+            // The lines the reply sanitiser removed (a JSON array), NULL when it was off.
+            try db.alter(table: "turnResult") { t in t.add(column: "sanitized", .text) }
+        }
         return migrator
     }
 
@@ -211,10 +215,11 @@ public final class ResultStore: Sendable {
             for turn in result.turns {
                 try db.cachedStatement(sql: """
                     INSERT INTO turnResult (runId, caseId, turn, user, reply, flaggedRule, latency, timeToFirstToken, inputTokens,
-                                            outputTokens, usageEstimated, cost, finishReason, promptHash)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                            outputTokens, usageEstimated, cost, finishReason, promptHash, sanitized)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [run, result.id, turn.turn, turn.user, turn.reply, turn.flaggedRule, turn.latency, turn.timeToFirstToken,
-                                     turn.inputTokens, turn.outputTokens, turn.usageEstimated, turn.cost, turn.finishReason, turn.promptHash])
+                                     turn.inputTokens, turn.outputTokens, turn.usageEstimated, turn.cost, turn.finishReason, turn.promptHash,
+                                     turn.sanitized.map { JSONValue.array($0.map(JSONValue.string)).text }])
                 for (position, check) in turn.checks.enumerated() {
                     try db.cachedStatement(sql: """
                         INSERT INTO checkResult (runId, caseId, turn, position, checkId, passed, score, reason, weight)
@@ -340,10 +345,12 @@ public final class ResultStore: Sendable {
         }
         let turns = try Row.fetchAll(db, sql: "SELECT * FROM turnResult WHERE runId = ? AND caseId = ? ORDER BY turn",
                                      arguments: [run, caseId]).map { turn in
-            TurnResult(turn: turn["turn"], user: turn["user"], reply: turn["reply"], checks: checks[turn["turn"]] ?? [],
-                       flaggedRule: turn["flaggedRule"], latency: turn["latency"], timeToFirstToken: turn["timeToFirstToken"],
-                       inputTokens: turn["inputTokens"], outputTokens: turn["outputTokens"], usageEstimated: turn["usageEstimated"],
-                       cost: turn["cost"], finishReason: turn["finishReason"], promptHash: turn["promptHash"])
+            var result = TurnResult(turn: turn["turn"], user: turn["user"], reply: turn["reply"], checks: checks[turn["turn"]] ?? [],
+                                    flaggedRule: turn["flaggedRule"], latency: turn["latency"], timeToFirstToken: turn["timeToFirstToken"],
+                                    inputTokens: turn["inputTokens"], outputTokens: turn["outputTokens"], usageEstimated: turn["usageEstimated"],
+                                    cost: turn["cost"], finishReason: turn["finishReason"], promptHash: turn["promptHash"])
+            result.sanitized = (turn["sanitized"] as String?).flatMap { try? JSONValue.parse(Data($0.utf8)) }?.array?.compactMap(\.string)
+            return result
         }
         let tags = (try? JSONValue.parse(Data((row["tags"] as String).utf8)))?.array?.compactMap(\.string) ?? []
         return CaseResult(suite: row["suite"], fixture: row["fixture"], provider: row["provider"], model: row["model"],

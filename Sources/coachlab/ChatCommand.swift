@@ -29,6 +29,8 @@ struct ChatCommand: AsyncParsableCommand {
     var save: String?
     @Flag(help: "Wait for whole replies instead of streaming.")
     var noStream = false
+    @Flag(help: "Strip leaked system-prompt lines from each reply (Kindred's sanitiser) and say what was removed.")
+    var sanitize = false
     @Option(help: "Where flagged interactions are logged (coachlab guard log). Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
     var store: String?
 
@@ -74,14 +76,20 @@ struct ChatCommand: AsyncParsableCommand {
             let request = ChatRequest(system: prompt.system, messages: history + [ChatMessage(.user, message)])
             Terminal.out("\(speaker.lowercased())> ", terminator: "")
             do {
-                let reply: ProviderReply
+                var reply: ProviderReply
+                let cleaned = sanitize ? ReplySanitizer(system: prompt.system) : nil
                 if noStream {
                     reply = try await chatProvider.complete(request)
-                    Terminal.out(reply.text, terminator: "")
+                    Terminal.out(cleaned?.sanitize(reply.text).text ?? reply.text, terminator: "")
                 } else {
                     reply = try await streamReply(chatProvider.stream(request))
                 }
                 Terminal.out("")
+                if let result = cleaned?.sanitize(reply.text), result.changed {
+                    Terminal.error("  [sanitiser] removed \(result.removed.count) line\(result.removed.count == 1 ? "" : "s") that repeat the system prompt")
+                    if !noStream { Terminal.out("  (kept) \(result.text)") }
+                    reply.text = result.text
+                }
                 let fallback = reply.fellBackFrom.isEmpty ? "" : " after " + reply.fellBackFrom.joined(separator: ", ") + " failed"
                 Terminal.error(String(format: "  (%@%@ · %@ · %.2f s%@ · %d→%d tokens%@)", reply.provider, fallback, reply.model, reply.latency,
                                       reply.timeToFirstToken.map { String(format: " · first token %.2f s", $0) } ?? "",

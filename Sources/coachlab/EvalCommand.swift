@@ -62,6 +62,8 @@ struct EvalCommand: AsyncParsableCommand {
     var html: String?
     @Flag(help: "Stream replies, which measures time to first token.")
     var stream = false
+    @Flag(help: "Strip leaked system-prompt lines from each reply before it is scored (Kindred's sanitiser); the effect is reported.")
+    var sanitize = false
 
     func validate() throws {
         if let failUnder, !(0...1).contains(failUnder) { throw ValidationError("--fail-under takes a rate from 0 to 1") }
@@ -97,6 +99,7 @@ struct EvalCommand: AsyncParsableCommand {
         var runner = EvalRunner(registry: registry, providerOverride: providers, baseURL: provider.baseURL,
                                 apiKeyVariable: provider.apiKeyEnv, repeats: repeats, concurrency: concurrency)
         runner.streaming = stream
+        runner.sanitize = sanitize
         if let transport { runner.makeProvider = { configuration, registry in try registry.provider(configuration, transport: transport) } }
         let usedProviders = Set(loaded.flatMap { runner.cases(of: $0).lazy.map(\.provider) }).sorted()
         let run = try resume ?? results.startRun(suites: suitePaths.isEmpty ? loaded.map(\.suite.file) : suitePaths,
@@ -113,6 +116,7 @@ struct EvalCommand: AsyncParsableCommand {
         let report = try RunReport(run: run, suites: loaded.map(\.suite), store: results)
         Terminal.out(TerminalReport.render(report, colour: Terminal.stdoutIsTerminal), terminator: "")
         execution.printSpeed(storePath: storePath)
+        if sanitize { Terminal.error(try SanitizerSummary(report).line) }
         if let json { try Files.stream(to: json) { try Reporters.json(report, to: $0) } }
         if let junit { try Files.stream(to: junit) { try Reporters.junit(report, to: $0) } }
         if let markdown { try Files.write(Reporters.markdown(report), to: markdown) }
@@ -336,5 +340,31 @@ enum TerminalReport {
         out += String(format: "\n%d cases: %d passed, %d failed, %d errors\n", report.totals.cases, report.totals.passed,
                       report.totals.failed, report.totals.errors)
         return out
+    }
+}
+
+/// What `eval --sanitize` did, for the line after the table.
+struct SanitizerSummary {
+    var replies = 0
+    var changed: [String] = []
+    var lines = 0
+
+    init(_ report: RunReport) throws {
+        for result in try report.allCases() {
+            for turn in result.turns where turn.sanitized != nil {
+                replies += 1
+                if let removed = turn.sanitized, !removed.isEmpty {
+                    changed.append("\(result.id) turn \(turn.turn)")
+                    lines += removed.count
+                }
+            }
+        }
+    }
+
+    var line: String {
+        changed.isEmpty
+            ? "sanitiser: \(replies) replies checked, none held leaked prompt text"
+            : "sanitiser: removed \(lines) leaked prompt line\(lines == 1 ? "" : "s") from \(changed.count) of \(replies) replies ("
+                + changed.prefix(5).joined(separator: ", ") + (changed.count > 5 ? ", …" : "") + "); the JSON report lists them per turn"
     }
 }

@@ -58,3 +58,50 @@ import Testing
         #expect(cases.allSatisfy { $0.outcome == .pass }, "\(cases.filter { $0.outcome != .pass }.map { ($0.fixture, $0.error ?? "") })")
     }
 }
+
+/// `eval --sanitize`: leaked prompt text is stripped before scoring, and what was removed is kept.
+@Suite struct SanitizingEvalTests {
+    static let path = "fixtures/kindred/first-session-calm-mind.yaml"
+    static let leaking = """
+        That's a fair place to begin.
+        BEHAVIORAL RULES
+        - Offer at most one practice per reply.
+        - Describe practices step by step, in under 60 words.
+        - Never dismiss a feeling or tell the user to "just relax".
+        What is taking up the most space in your head today?
+        """
+
+    static func run(sanitize: Bool, mock: String) async throws -> (CaseResult, ResultStore) {
+        let original = try String(contentsOfFile: EvalSupport.root + "/" + path, encoding: .utf8)
+        let edited = original.replacingOccurrences(of: "  - user: I'm not sure where to start today.\n",
+                                                   with: "  - user: I'm not sure where to start today.\n    mock: \(JSONValue.string(mock).text)\n")
+        let fileSystem = EvalSupport.fileSystem(overriding: [path: edited])
+        let kindred = try #require(EvalSupport.suites(fileSystem).first { $0.suite.id == "kindred" })
+        let fixture = try #require(EvalLoader(fileSystem: fileSystem).fixture(at: path).0)
+        var runner = EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem)
+        runner.sanitize = sanitize
+        let store = try ResultStore(path: NSTemporaryDirectory() + "coachlab-sanitize-\(UUID().uuidString).sqlite")
+        let run = try store.startRun(suites: ["kindred"], providers: [], repeats: nil)
+        try await runner.run([LoadedSuite(suite: kindred.suite, fixtures: [fixture])]) { try store.record($0, run: run) }
+        let report = try RunReport(run: run, suites: [kindred.suite], store: store)
+        return (try #require(try report.allCases().first), store)
+    }
+
+    @Test func aLeakedParagraphIsRemovedBeforeScoringAndRecorded() async throws {
+        let (plain, _) = try await Self.run(sanitize: false, mock: Self.leaking)
+        #expect(plain.failures.map(\.check.check).contains("leaked-prompt"))
+        #expect(plain.turns.first?.sanitized == nil)
+        let (cleaned, _) = try await Self.run(sanitize: true, mock: Self.leaking)
+        #expect(cleaned.outcome == .pass, "\(cleaned.failures.map(\.check.reason))")
+        #expect(cleaned.turns.first?.reply == "That's a fair place to begin.\nWhat is taking up the most space in your head today?")
+        #expect(cleaned.turns.first?.sanitized?.count == 4)
+        #expect(cleaned.turns.first?.sanitized?.first == "BEHAVIORAL RULES")
+    }
+
+    @Test func aNormalReplyIsLeftAloneAndSaysSo() async throws {
+        let normal = "That's a fair place to begin. What is taking up the most space in your head today?"
+        let (result, _) = try await Self.run(sanitize: true, mock: normal)
+        #expect(result.turns.first?.reply == normal)
+        #expect(result.turns.first?.sanitized == [])
+    }
+}
