@@ -26,3 +26,20 @@ out=$("$coachlab" guard "My finances are a mess; what would you do?" --pack pers
 echo "$out"
 printf '%s' "$out" | grep -Eq '"verdict" : "(FLAGGED|SAFE|UNKNOWN)' || { echo "check-live: no stage-2 verdict"; exit 1; }
 echo "check-live: stage-2 classifier answered through local-gemma"
+
+# A structured generation on a real model: a base model seldom writes the schema's JSON, so
+# exit 1 with a field-level report is the expected outcome; 0 (valid) is fine too. Anything
+# else (a crash, a provider error, no report) fails the check.
+set +e
+out=$("$coachlab" generate wrapup fixtures/betterone/wrapup/habits-evening.yaml --provider local-gemma --base-url "$base" \
+  --max-tokens 200 2>&1)
+status=$?
+set -e
+echo "$out"
+case $status in
+  0) echo "check-live: the local model wrote a valid wrap-up" ;;
+  1) printf '%s' "$out" | grep -q 'wrapup: invalid after 2 attempts' && printf '%s' "$out" | grep -Eq '^    \$' \
+       || { echo "check-live: exit 1 without a field-level report"; exit 1; }
+     echo "check-live: the local model's wrap-up was reported field by field" ;;
+  *) echo "check-live: generate wrapup exited $status"; exit 1 ;;
+esac

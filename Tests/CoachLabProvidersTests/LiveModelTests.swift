@@ -60,3 +60,20 @@ struct LiveModelTests {
         }
     }
 }
+
+extension LiveModelTests {
+    /// A base model seldom follows a schema; whatever it writes must come back as a valid
+    /// result or a field-level report, never a crash or a thrown parse error.
+    @Test func aStructuredGenerationIsValidOrReportedFieldByField() async throws {
+        let transcript = Transcript([.init(isUser: true, text: "Every evening I mean to stretch and end up on the sofa."),
+                                     .init(isUser: false, text: "What happens just after dinner?")])
+        let outcome = try await StructuredGenerator(provider: provider, sendsSchema: false, temperature: 0, maxTokens: 160)
+            .generate(.wrapup(transcript))
+        #expect(!outcome.attempts.isEmpty)
+        if !outcome.isValid {
+            #expect(!outcome.problems.isEmpty)
+            #expect(outcome.problems.allSatisfy { $0.hasPrefix("$") })
+            #expect(outcome.report.contains("wrapup: invalid after"))
+        }
+    }
+}
