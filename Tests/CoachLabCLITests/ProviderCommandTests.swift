@@ -193,8 +193,9 @@ import Testing
     @Test func theMainJobRunsEverySuiteOnTheMockAndExits0() throws {
         let result = try CLI.run(["eval", "--store", try CLI.temporaryDirectory() + "/s.sqlite"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("41 cases: 41 passed, 0 failed, 0 errors"))
-        #expect(result.stdout.contains("betterone          10     10    0     0      100.0% (72-100%)    100%       ok"))
+        #expect(result.stdout.contains("49 cases: 49 passed, 0 failed, 0 errors"))
+        #expect(result.stdout.contains("betterone           10     10    0     0      100.0% (72-100%)    100%       ok"))
+        #expect(result.stdout.contains("kindred-structured  6      6     0     0      100.0% (61-100%)    100%       ok"))
     }
 
     @Test func reportsAreWritten() throws {

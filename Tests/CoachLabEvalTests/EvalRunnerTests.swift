@@ -94,7 +94,8 @@ actor ResultBox {
         let notPassing = (try report.allCases()).filter { $0.outcome != .pass }
         #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.id): \($0.failures.map(\.check.reason)) \($0.error ?? "")" })")
         #expect(report.exitCode() == 0)
-        #expect(Set((try report.allCases()).map(\.suite)) == ["betterone", "betterone-rollout", "healthwallet", "kindred", "luna", "ticbuddy"])
+        #expect(Set((try report.allCases()).map(\.suite)) == ["betterone", "betterone-rollout", "betterone-wrapup", "healthwallet", "kindred",
+                                                             "kindred-structured", "luna", "ticbuddy"])
     }
 
     @Test func removingAGuardrailsKeywordsFailsTheCasesThatNeedIt() async throws {

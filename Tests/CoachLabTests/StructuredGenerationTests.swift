@@ -130,6 +130,10 @@ import Testing
         let structured = StructuredTask.summary(transcript)
         #expect(StructuredReply(Self.mockReply(structured), task: structured).value?["summary"]?.string == "Earlier in this session the user said: \"I want to run a 10k\".")
         #expect(MockCoach.reply(system: ContextRotation.summarySystem, userMessages: [transcript]).hasPrefix("Earlier in this session"))
+        // A provider that answers in prose still gives a summary, and says how.
+        let prose = StructuredReply("The user wants to run a 10k.", task: structured)
+        #expect(prose.isValid && prose.repairs == ["took the prose reply as the summary"])
+        #expect(!StructuredReply("{\"summary\": ", task: structured).isValid)
     }
 }
 

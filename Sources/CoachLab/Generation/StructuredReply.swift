@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Parsing is strict first. When the text is not JSON as it stands, a small set of repairs
 /// is tried, each one named in ``repairs``: a Markdown code fence around the object, prose
-/// before or after it (the outermost `{…}` is kept), and commas before a closing bracket.
-/// Nothing else is guessed; a reply that still does not parse is reported as not JSON.
+/// before or after it (the outermost `{…}` is kept), and commas before a closing bracket; and
+/// for a rotation summary, whose content is prose anyway, a prose reply is taken as the
+/// summary. Nothing else is guessed; a reply that still does not parse is reported as not JSON.
 public struct StructuredReply: Sendable, Hashable {
     /// The parsed value, when the reply (repaired or not) is JSON.
     public var value: JSONValue?
@@ -20,7 +21,14 @@ public struct StructuredReply: Sendable, Hashable {
 
     /// Parses and validates `text` for `task`.
     public init(_ text: String, task: StructuredTask) {
-        let (value, repairs, failure) = Self.parse(text)
+        var (value, repairs, failure) = Self.parse(text)
+        let prose = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if value == nil, task.kind == .summary, !prose.isEmpty, !prose.hasPrefix("{") {
+            // A summary is prose: a provider that cannot write JSON (a canned one, a base
+            // model) still gives a usable one.
+            value = ["summary": .string(prose)]
+            repairs.append("took the prose reply as the summary")
+        }
         self.value = value
         self.repairs = repairs
         if let value {
