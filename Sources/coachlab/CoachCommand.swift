@@ -17,7 +17,7 @@ struct CoachExport: ParsableCommand {
         commandName: "export",
         abstract: "Write a coach as a portable JSON file (format coachlab.coach, version 1).",
         discussion: """
-        The file holds every field of the coach except the user's memory state, so an import
+        The file holds every field of the coach except the user's memory state, so an import \
         compiles to the same prompt, byte for byte.
 
         Example:
@@ -54,9 +54,9 @@ struct CoachImport: ParsableCommand {
         commandName: "import",
         abstract: "Read a portable coach file into a pack, checked as lint checks it.",
         discussion: """
-        The coach is written to PACK/coaches/ID.yaml (the pack must include coaches/*.yaml).
-        Files over 256 KiB, other kinds or versions, unknown fields, template syntax ({{…}}),
-        text that opens a prompt section, control characters and placeholders the pack does
+        The coach is written to PACK/coaches/ID.yaml (the pack must include coaches/*.yaml). \
+        Files over 256 KiB, other kinds or versions, unknown fields, template syntax ({{…}}), \
+        text that opens a prompt section, control characters and placeholders the pack does \
         not declare are refused with their file:line:col, and nothing is written.
 
         Example:
@@ -107,14 +107,14 @@ struct TipsCommand: ParsableCommand {
         commandName: "tips",
         abstract: "Show BetterOne's daily coaching tip for a date (day-seeded, deterministic).",
         discussion: """
-        Candidates are the pack's knowledge (each core idea and heuristic) and, with
-        --sessions, the takeaways of past sessions. seed = year × 1000 + day of year; on three
-        days in ten (seed % 10 < 3) the tip comes from the takeaways when there are any, else
+        Candidates are the pack's knowledge (each core idea and heuristic) and, with \
+        --sessions, the takeaways of past sessions. seed = year × 1000 + day of year; on three \
+        days in ten (seed % 10 < 3) the tip comes from the takeaways when there are any, else \
         from the knowledge; the tip is pool[seed % pool size].
 
         Examples:
           coachlab tips personas/betterone --date 2026-03-02
-          coachlab tips personas/betterone --date 2026-03-01 --days 7 --sessions fixtures/betterone/sessions.yaml
+          coachlab tips personas/betterone --date 2026-03-01 --days 7 --sessions fixtures/betterone/history/sessions.yaml
         """
     )
 

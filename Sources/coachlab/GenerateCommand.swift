@@ -9,10 +9,10 @@ struct GenerateCommand: AsyncParsableCommand {
         commandName: "generate",
         abstract: "Generate a coach template, a session insight or a wrap-up as validated structured output.",
         discussion: """
-        Providers that take a JSON Schema get one (openai, gemini, mock; `structuredOutput:` in
-        providers.yaml overrides); the others are asked for strict JSON. The reply is parsed
-        (a code fence or surrounding prose is removed, and said so), validated field by field,
-        and sent back once with its problems when it cannot be used. A reply that is still
+        Providers that take a JSON Schema get one (openai, gemini, mock; `structuredOutput:` in \
+        providers.yaml overrides); the others are asked for strict JSON. The reply is parsed \
+        (a code fence or surrounding prose is removed, and said so), validated field by field, \
+        and sent back once with its problems when it cannot be used. A reply that is still \
         invalid prints every problem and exits 1. See docs/generate.md.
         """,
         subcommands: [GenerateCoach.self, GenerateInsight.self, GenerateWrapup.self]
@@ -65,15 +65,33 @@ struct GenerationOptions: ParsableArguments {
     }
 }
 
+/// The transcript a generation reads, and when the result was made.
+struct TranscriptOptions: ParsableArguments {
+    @Argument(help: "The transcript: YAML with 'messages:' ({user: …} or {coach: …}), a fixture, or 'User:'/'Coach:' lines.")
+    var transcript: String
+    @Option(help: "When the session ended (the entry's date), ISO 8601; default now (UTC).")
+    var at: String?
+
+    func validate() throws {
+        if let at, LocalDateTime(parsing: at) == nil { throw ValidationError("--at '\(at)' is not an ISO 8601 date-time") }
+    }
+
+    /// The transcript, read and checked.
+    func load() throws -> Transcript { try Transcript.load(Files.read(transcript), file: transcript) }
+
+    /// `--at`, or now.
+    var timestamp: String { at ?? MemoryFile.now() }
+}
+
 /// `coachlab generate coach`.
 struct GenerateCoach: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coach",
         abstract: "Generate a rich coach template from a description (Kindred's AI-assisted creation).",
         discussion: """
-        The template must hold a role and personality that name the coach, a framework with the
-        pack's number of phases (Kindred: 3-5), its number of rules (5-7), examples (3) and
-        starter questions (3), and context instructions. The result is written as a coach YAML
+        The template must hold a role and personality that name the coach, a framework with the \
+        pack's number of phases (Kindred: 3-5), its number of rules (5-7), examples (3) and \
+        starter questions (3), and context instructions. The result is written as a coach YAML \
         file that `lint` accepts and `compile` builds on the rich path.
 
         Examples:
@@ -129,42 +147,36 @@ struct GenerateInsight: AsyncParsableCommand {
         commandName: "insight",
         abstract: "Generate a session insight (Kindred's SessionInsight) from a transcript.",
         discussion: """
-        Prints the insight as a memory entry: summary, key theme, 1-3 patterns, dominant
-        emotion, repeated words and a suggestion. --quick makes the mid-session reflection
-        (6 or more messages), marked isQuickReflection. --memory-file appends the insight to a
+        Prints the insight as a memory entry: summary, key theme, 1-3 patterns, dominant \
+        emotion, repeated words and a suggestion. --quick makes the mid-session reflection \
+        (6 or more messages), marked isQuickReflection. --memory-file appends the insight to a \
         memory file (created when missing), so `compile --memory FILE` includes it next time.
 
         Examples:
-          coachlab generate insight fixtures/kindred/transcripts/maya-career.yaml --coach career-clarity
-          coachlab generate insight T.yaml --coach career-clarity --memory-file .coachlab/maya.yaml
+          coachlab generate insight fixtures/kindred/structured/scenario5-insight.yaml --coach career-clarity
+          coachlab generate insight fixtures/kindred/structured/scenario5-insight.yaml --coach career-clarity \\
+            --memory-file .coachlab/maya.yaml
           coachlab compile personas/kindred --coach career-clarity --profile maya --memory .coachlab/maya.yaml
         """
     )
 
-    @Argument(help: "The transcript: YAML with 'messages:' ({user: …} or {coach: …}), a fixture, or 'User:'/'Coach:' lines.")
-    var transcript: String
+    @OptionGroup var source: TranscriptOptions
     @Flag(help: "The mid-session reflection (needs at least 6 messages).")
     var quick = false
     @Option(help: "The coach the insight belongs to (memory is per coach).")
     var coach: String?
-    @Option(help: "When the insight was made, ISO 8601; default now (UTC).")
-    var at: String?
     @Option(help: "Append the insight to this memory file.")
     var memoryFile: String?
     @OptionGroup var generation: GenerationOptions
 
-    func validate() throws {
-        if let at, LocalDateTime(parsing: at) == nil { throw ValidationError("--at '\(at)' is not an ISO 8601 date-time") }
-    }
-
     func run() async throws {
-        let conversation = try Transcript.load(Files.read(transcript), file: transcript)
+        let conversation = try source.load()
         if quick && conversation.messages.count < StructuredTask.quickReflectionMinimumMessages {
-            throw CoachLabError(usage: "a quick reflection needs at least \(StructuredTask.quickReflectionMinimumMessages) messages; \(transcript) has \(conversation.messages.count)",
+            throw CoachLabError(usage: "a quick reflection needs at least \(StructuredTask.quickReflectionMinimumMessages) messages; \(source.transcript) has \(conversation.messages.count)",
                                 hint: "leave out --quick for a session insight")
         }
         let value = try await generation.run(.insight(conversation, quick: quick))
-        let entry = MemoryFile.entry(value, createdAt: at ?? MemoryFile.now(), coach: coach, quick: quick)
+        let entry = MemoryFile.entry(value, createdAt: source.timestamp, coach: coach, quick: quick)
         Terminal.out(try MemoryFile.yaml(entry), terminator: "")
         if let memoryFile {
             try MemoryFile.append(entry, to: memoryFile, list: "insights", fileSpec: ContentSpecs.memory, itemSpec: ContentSpecs.insight)
@@ -179,33 +191,27 @@ struct GenerateWrapup: AsyncParsableCommand {
         commandName: "wrapup",
         abstract: "Generate BetterOne's session wrap-up: a takeaway and a next step.",
         discussion: """
-        --sessions-file appends the wrap-up to a sessions file, whose takeaways `coachlab tips`
+        --sessions-file appends the wrap-up to a sessions file, whose takeaways `coachlab tips` \
         draws from.
 
         Examples:
-          coachlab generate wrapup fixtures/betterone/transcripts/goal-setting.yaml
-          coachlab generate wrapup T.yaml --topic goal-setting --sessions-file fixtures/betterone/sessions.yaml
+          coachlab generate wrapup fixtures/betterone/wrapup/goal-setting-next-step.yaml
+          coachlab generate wrapup fixtures/betterone/wrapup/goal-setting-next-step.yaml --topic goal-setting \\
+            --sessions-file .coachlab/sessions.yaml
+          coachlab tips personas/betterone --sessions .coachlab/sessions.yaml
         """
     )
 
-    @Argument(help: "The transcript: YAML with 'messages:', a fixture, or 'User:'/'Coach:' lines.")
-    var transcript: String
+    @OptionGroup var source: TranscriptOptions
     @Option(help: "The session's topic slug, recorded with the wrap-up.")
     var topic: String?
-    @Option(help: "When the session ended, ISO 8601; default now (UTC).")
-    var at: String?
     @Option(help: "Append the wrap-up to this sessions file.")
     var sessionsFile: String?
     @OptionGroup var generation: GenerationOptions
 
-    func validate() throws {
-        if let at, LocalDateTime(parsing: at) == nil { throw ValidationError("--at '\(at)' is not an ISO 8601 date-time") }
-    }
-
     func run() async throws {
-        let conversation = try Transcript.load(Files.read(transcript), file: transcript)
-        let value = try await generation.run(.wrapup(conversation))
-        var session: [String: JSONValue] = ["endedAt": .string(at ?? MemoryFile.now())]
+        let value = try await generation.run(.wrapup(try source.load()))
+        var session: [String: JSONValue] = ["endedAt": .string(source.timestamp)]
         session["topic"] = topic.map(JSONValue.string)
         session["takeaway"] = value["takeaway"]
         session["nextStep"] = value["nextStep"]
