@@ -25,7 +25,7 @@ struct LintCommand: ParsableCommand {
         let defaults = paths.isEmpty
         let requested = defaults ? ["personas", "fixtures", "evals"].filter { FileManager.default.fileExists(atPath: $0) } : paths
         var packPaths: [String] = [], fixtures: [String] = [], suites: [String] = [], datasets: [String] = []
-        var records: [(file: String, spec: ObjectSpec)] = []  // sessions and memory files beside the fixtures
+        var records: [(file: String, spec: ObjectSpec)] = []  // sessions files beside the fixtures
         for path in requested {
             let kind = LintTargets.kind(of: path)
             switch kind {
@@ -34,7 +34,6 @@ struct LintCommand: ParsableCommand {
                     switch LintTargets.topLevelKey(of: file) {
                     case "dataset": datasets.append(file)
                     case "sessions": records.append((file, DailyTip.sessionsSpec))
-                    case "insights", "clearedAt": records.append((file, ContentSpecs.memory))
                     default: fixtures.append(file)
                     }
                 }

@@ -90,6 +90,17 @@ import Testing
         #expect(tip.stdout.contains("your takeaway of 2026-03-01T20:00:00Z; seed 2026060, takeaways pool of 1"))
     }
 
+    @Test func lintChecksSessionsFilesBesideTheFixtures() throws {
+        let directory = try CLI.temporaryDirectory() + "/fixtures"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "sessions:\n  - endedAt: 2026-02-10T21:15:00Z\n    nextStep: Rest.\n".write(toFile: directory + "/sessions.yaml", atomically: true, encoding: .utf8)
+        let result = try CLI.run(["lint", directory])
+        #expect(result.status != 0)
+        #expect(result.stdout.contains("sessions.yaml:2:") || result.stderr.contains("sessions.yaml:2:"), "\(result.stdout)\(result.stderr)")
+        #expect((result.stdout + result.stderr).contains("takeaway"))
+        #expect(try CLI.run(["lint", "fixtures/betterone/history/sessions.yaml"]).status == 0)
+    }
+
     @Test func tipsAreDeterministicPerDate() throws {
         let first = try CLI.run(["tips", "personas/betterone", "--date", "2026-03-04", "--days", "7",
                                  "--sessions", "fixtures/betterone/history/sessions.yaml"])

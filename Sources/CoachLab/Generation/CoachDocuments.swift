@@ -171,10 +171,7 @@ public enum CoachDocuments {
         diagnostics.append(contentsOf: ContentValidator.validate(value, spec: ContentSpecs.coach))
         checkHostile(value, pack: pack, into: &diagnostics)
         let coach = PackAssembler.coach(value)
-        var merged = pack
-        merged.coaches.removeAll { $0.id == coach.id }
-        merged.coaches.append(coach)
-        PackChecker.check(merged, into: &diagnostics)
+        PackChecker.check(Self.pack(pack, with: coach), into: &diagnostics)
         let own = diagnostics.sorted.filter { $0.location.file == path && $0.severity == .error }
         guard own.isEmpty else {
             throw CoachLabError(.content, own.map { Diagnostic(.error, $0.message, at: reportAt ?? $0.location, hint: $0.hint) })
