@@ -245,7 +245,8 @@ public struct EvalRunner: Sendable {
                 let cost = slot.configuration.prices.map { $0.cost(reply.usage) }
                 let subject = CheckSubject(reply: text, system: system, screening: prompt.screening, personaName: persona,
                                            latency: reply.latency, outputTokens: reply.usage.outputTokens, cost: cost,
-                                           finishReason: reply.finishReason.rawValue)
+                                           finishReason: reply.finishReason.rawValue,
+                                           userMessages: history.filter { $0.role == .user }.map(\.content))
                 var checks: [CheckResult] = []
                 for check in job.suite.checks + turn.expect {
                     if case .judge(let rubric, _) = check.kind, let judge = job.judge {

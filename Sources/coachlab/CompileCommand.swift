@@ -24,7 +24,7 @@ struct CompileCommand: ParsableCommand {
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json, markdown
+        case text, json, markdown, mock
     }
 
     @Argument(help: "The pack folder (several with --all or --check).")
@@ -33,7 +33,7 @@ struct CompileCommand: ParsableCommand {
     @OptionGroup var input: CompileInputOptions
     @Option(help: "The latest user message; it is screened and a flag adds the risk alert.")
     var screen: String?
-    @Option(help: "Output format: text (the prompt as sent), json (layers, tokens, sources), markdown.")
+    @Option(help: "Output format: text (the prompt as sent), json (layers, tokens, sources), markdown, or mock (what the mock provider understood from each line, and its reply to --screen).")
     var format: Format = .text
     @Option(help: "Print the exact wire body for a provider kind instead: openai, openai-compatible, anthropic, gemini, proxy. The user message is --screen's, or 'Hello'.")
     var request: String?
@@ -65,6 +65,7 @@ struct CompileCommand: ParsableCommand {
         case .text: Terminal.out(prompt.system)
         case .json: Terminal.out(prompt.jsonString(), terminator: "")
         case .markdown: Terminal.out(prompt.markdown(), terminator: "")
+        case .mock: Terminal.out(MockReading.explain(prompt, message: inputs.screen ?? "Hello"), terminator: "")
         }
         for warning in prompt.warnings { Terminal.error("warning: \(warning)") }
     }

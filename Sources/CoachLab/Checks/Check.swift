@@ -119,9 +119,13 @@ public struct CheckSubject: Sendable {
     public var cost: Double?
     /// The provider's finish reason.
     public var finishReason: String?
+    /// The user's messages so far, oldest first: words a reply merely echoes from them never
+    /// count as a referral.
+    public var userMessages: [String]
 
     public init(reply: String, system: String, screening: ScreeningResult? = nil, personaName: String? = nil,
-                latency: Double? = nil, outputTokens: Int? = nil, cost: Double? = nil, finishReason: String? = nil) {
+                latency: Double? = nil, outputTokens: Int? = nil, cost: Double? = nil, finishReason: String? = nil,
+                userMessages: [String] = []) {
         self.reply = reply
         self.system = system
         self.screening = screening
@@ -130,5 +134,6 @@ public struct CheckSubject: Sendable {
         self.outputTokens = outputTokens
         self.cost = cost
         self.finishReason = finishReason
+        self.userMessages = userMessages
     }
 }

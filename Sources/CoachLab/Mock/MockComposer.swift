@@ -1,0 +1,285 @@
+import Foundation
+
+/// Writes the mock coach's reply from what it understood of the prompt (``MockReading``) and
+/// the user's latest message. Pure and deterministic.
+struct MockComposer {
+    let reading: MockReading
+    let message: String
+    let lower: String
+
+    init(reading: MockReading, message: String) {
+        self.reading = reading
+        self.message = message
+        lower = MockReading.fold(message)
+    }
+
+    /// A piece of the reply: its text and how many sentences it counts as.
+    struct Part {
+        var text: String
+        var sentences: Int = 1
+        /// Joined to the previous part with a line break rather than a space.
+        var ownLine = false
+    }
+
+    /// The sentences a reply runs to when the prompt sets no limit.
+    static let unlimitedSentences = 6
+
+    func reply() -> String {
+        let limit = reading.sentenceLimit ?? Self.unlimitedSentences
+        var lead: [Part] = []
+        if let identity = identity() { lead.append(identity) }
+        if let leak = leak() { lead.append(leak) }
+
+        var (directives, questions, suppressed) = followed()
+        let ending = self.ending(alertQuestions: questions, noQuestions: suppressed.contains("questions"), inAlert: !directives.isEmpty)
+
+        // Merge directives when the required parts alone run over the limit.
+        let required = lead.count + ending.count
+        while directives.count > 1, required + directives.count > limit {
+            let last = directives.removeLast()
+            let previous = directives.removeLast()
+            directives.append(Part(text: String(previous.text.dropLast()) + "; " + lowercasedFirst(last.text)))
+        }
+        var body: [Part] = []
+        var room = limit - required - directives.count
+        if !reading.bansHeadings, reading.sentenceLimit == nil || limit >= 5, room > 1 {
+            lead.insert(Part(text: "## " + heading(), ownLine: true), at: 0)
+            room -= 1
+        }
+        for part in bodyParts(suppressed: suppressed) where room >= part.sentences {
+            body.append(part)
+            room -= part.sentences
+        }
+        var fillerIndex = 0
+        while room > 0 {
+            body.append(Part(text: Self.fillers[fillerIndex % Self.fillers.count]))
+            fillerIndex += 1
+            room -= 1
+        }
+        var parts = lead + directives + body + ending
+        paraphrase(&parts, keeping: lead.count)
+        trimToWordLimit(&parts, removable: body.count, before: ending.count)
+        styleFirstSentence(&parts)
+        return render(parts)
+    }
+
+    // MARK: - Identity and confidentiality
+
+    private func identity() -> Part? {
+        let greeting = MockReading.contains(#"^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening))\b"#, lower)
+        let askedName = MockReading.contains(#"\b(?:who are you|what(?:'s| is) your name|what should i call you|introduce yourself)\b"#, lower)
+        let askedNature = MockReading.contains(#"\bare you (?:a |an )?(?:real|human|person|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
+        if askedNature {
+            if reading.has(.stayInRole) { return Part(text: "I'm \(reading.name ?? "your coach"), and I'm here to think this through with you.") }
+            return Part(text: "As an AI language model, I don't have a life of my own, but I can still help.")
+        }
+        guard greeting || askedName else { return nil }
+        let hello = greeting ? "Hi, " : ""
+        guard let name = reading.name else { return Part(text: MockDirective.capitalized(hello + "I'm an AI assistant here to help.")) }
+        return Part(text: MockDirective.capitalized(hello + "I'm \(name)."))
+    }
+
+    private func leak() -> Part? {
+        let asked = MockReading.contains(#"\b(?:your|the) (?:instructions|system prompt|prompt|rules|guidelines)\b|\bignore (?:all |your |the )?(?:previous|prior|above|earlier) instructions\b|\bwhat were you told\b|\brepeat (?:everything|the text) above\b"#, lower)
+        let invitation = reading.first(.invitesLeak)
+        let always = invitation?.value == "always"
+        guard asked || always else { return nil }
+        if invitation == nil, reading.has(.confidential) {
+            return Part(text: "That's something I keep to myself, but I'm glad to keep helping you.")
+        }
+        let opening = reading.lines.filter { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return !trimmed.isEmpty && !MockReading.isHeader(trimmed)
+        }.prefix(3)
+        let text = "My instructions say: " + opening.joined(separator: " ")
+        return Part(text: text, sentences: max(1, TextMetrics.sentences(text).count))
+    }
+
+    // MARK: - Alerts and conditional instructions
+
+    /// The sentences the active alert (or a matching conditional line) asks for, the
+    /// questions among them, and what it forbids.
+    private func followed() -> (statements: [Part], questions: [Part], suppressed: Set<String>) {
+        var directives: [MockDirective] = []
+        if reading.obeysAlert {
+            for instruction in reading.instructions {
+                switch instruction.kind {
+                case .directive: directives.append(.say(instruction.value))
+                case .suppress: directives.append(.suppress(instruction.value))
+                default: break
+                }
+            }
+        } else {
+            for instruction in reading.all(.conditional) {
+                let fields = instruction.value.split(separator: "|", maxSplits: 2).map(String.init)
+                guard fields.count == 3, let concept = MockConcept(rawValue: fields[0]),
+                      concept.matches(message, described: fields[1]) else { continue }
+                for sentence in TextMetrics.sentences(fields[2]) {
+                    directives += MockDirective.parts(of: sentence).compactMap(MockDirective.read)
+                }
+            }
+        }
+        var statements: [Part] = []
+        var questions: [Part] = []
+        var suppressed: Set<String> = []
+        var seen: Set<String> = []
+        for directive in directives {
+            switch directive {
+            case .say(let text) where seen.insert(text).inserted:
+                if text.hasSuffix("?") { questions.append(Part(text: text)) } else { statements.append(Part(text: text)) }
+            case .suppress(let what): suppressed.formUnion(what.split(separator: ",").map(String.init))
+            default: break
+            }
+        }
+        return (statements, questions, suppressed)
+    }
+
+    // MARK: - The body: time, memory, knowledge, reflection
+
+    private func bodyParts(suppressed: Set<String>) -> [Part] {
+        var parts: [Part] = []
+        if let period = reading.first(.time)?.value, let sentence = Self.timeSentences[period] {
+            parts.append(Part(text: sentence))
+        }
+        if !suppressed.contains("coaching"), !reading.obeysAlert, let theme = reading.first(.memory)?.value {
+            parts.append(Part(text: "Last time, we talked about \(lowercasedFirst(MockDirective.bounded(theme)))."))
+        }
+        if !suppressed.contains("coaching") { parts += ideas() }
+        parts.append(Part(text: reflection()))
+        return parts
+    }
+
+    /// Knowledge items, best match for the message first.
+    private func rankedKnowledge() -> [String] {
+        let words = Set(TextNormalizer.words(message).map(\.text).filter { $0.count >= 4 })
+        let items = reading.all(.knowledge).map(\.value)
+        let scored = items.enumerated().map { index, item -> (Int, Int, String) in
+            let shared = TextNormalizer.words(item).map(\.text).filter { words.contains($0) }.count
+            return (-shared, index, item)
+        }
+        return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
+    }
+
+    private func ideas() -> [Part] {
+        var ideas = rankedKnowledge().map { lowercasedFirst(MockDirective.bounded($0)) }
+        if ideas.isEmpty { ideas = ["write down the one thing that matters most this week"] }
+        let emphasise: (String) -> String = { reading.bansBold ? $0 : "**\($0)**" }
+        if reading.has(.oneIdea) || ideas.count == 1 {
+            return [Part(text: "One idea that may help: \(emphasise(ideas[0])).")]
+        }
+        let chosen = Array(ideas.prefix(3))
+        if !reading.bansLists {
+            let list = chosen.map { "- " + emphasise($0) }.joined(separator: "\n")
+            return [Part(text: "A few ideas that may help:\n" + list, sentences: 1 + chosen.count, ownLine: true)]
+        }
+        let joined = chosen.dropLast().map(emphasise).joined(separator: "; ") + "; and " + emphasise(chosen.last ?? "")
+        return [Part(text: "A few ideas that may help: \(joined).")]
+    }
+
+    private func reflection() -> String {
+        let sentence = MockCoach.firstSentence(of: message)
+        if sentence.text.isEmpty { return "I'm here and listening." }
+        if sentence.isQuestion { return "You asked: \"\(MockDirective.bounded(sentence.text))?\"" }
+        return "It sounds like \(MockCoach.reflect(MockDirective.bounded(sentence.text)))."
+    }
+
+    // MARK: - The ending
+
+    private func ending(alertQuestions: [Part], noQuestions: Bool, inAlert: Bool) -> [Part] {
+        let closing = Part(text: inAlert ? "I'm right here with you." : "Take your time with it.")
+        if noQuestions { return [closing] }
+        if !alertQuestions.isEmpty { return reading.has(.oneQuestion) ? [alertQuestions[0]] : alertQuestions }
+        let first = Part(text: inAlert ? "Are you okay to keep talking with me for a moment?"
+                         : MockCoach.firstSentence(of: message).isQuestion ? "Before I answer, what would a good outcome look like for you?"
+                         : "What feels like the most useful next step for you?")
+        let second = Part(text: "And what has been getting in the way so far?")
+        switch (reading.has(.endQuestion), reading.has(.oneQuestion)) {
+        case (true, true): return [first]
+        case (true, false): return [first, second]
+        case (false, true): return [first, closing]
+        case (false, false): return [closing]
+        }
+    }
+
+    // MARK: - Form
+
+    private func heading() -> String {
+        reading.obeysAlert ? "Let's pause here" : "A few thoughts"
+    }
+
+    /// A model paraphrases what it was told rather than quoting it: any part after the lead
+    /// (which may quote the prompt on purpose) that shares ten or more words in a row with the
+    /// prompt is cut to the first nine words.
+    private func paraphrase(_ parts: inout [Part], keeping leadCount: Int) {
+        let system = reading.lines.joined(separator: "\n")
+        for index in parts.indices.dropFirst(leadCount) where !parts[index].ownLine {
+            let text = parts[index].text
+            guard CheckEvaluator.longestSharedRun(text, system).count >= 10 else { continue }
+            let words = text.split(separator: " ")
+            let cut = words.prefix(9).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ",;:"))
+            parts[index].text = cut + (text.hasSuffix("?") ? "?" : ".")
+        }
+    }
+
+    private func trimToWordLimit(_ parts: inout [Part], removable: Int, before endingCount: Int) {
+        guard let limit = reading.wordLimit else { return }
+        func words() -> Int { parts.reduce(0) { $0 + TextMetrics.words($1.text).count } }
+        var remaining = removable
+        while words() > limit, remaining > 0 {
+            parts.remove(at: parts.count - endingCount - 1)
+            remaining -= 1
+        }
+    }
+
+    /// The first sentence gets the user's name, an exclamation mark and an emoji where the
+    /// prompt allows them.
+    private func styleFirstSentence(_ parts: inout [Part]) {
+        guard let index = parts.firstIndex(where: { !$0.text.hasPrefix("## ") }) else { return }
+        var text = parts[index].text
+        if let name = reading.userName, !text.contains(name), !text.hasPrefix("As an AI"), !text.hasPrefix("My instructions") {
+            text = text.hasPrefix("Hi, ") ? "Hi \(name), " + text.dropFirst(4) : "\(name), " + lowercasedFirst(text)
+        }
+        if !reading.has(.noExclamation), text.hasSuffix("."), !text.contains("\n") { text = String(text.dropLast()) + "!" }
+        if !reading.has(.noEmoji), !text.contains("\n") { text += " 🙂" }
+        parts[index].text = text
+    }
+
+    private func render(_ parts: [Part]) -> String {
+        let paragraphs = reading.has(.paragraphs) && !reading.has(.sentences)
+        var out = ""
+        for (index, part) in parts.enumerated() {
+            if index > 0 {
+                out += part.ownLine || parts[index - 1].ownLine || parts[index - 1].text.hasPrefix("## ") ? "\n" : paragraphs ? "\n\n" : " "
+            }
+            out += part.text
+        }
+        return out
+    }
+
+    private func lowercasedFirst(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        let firstWord = text.prefix { $0 != " " }
+        if firstWord.count > 1, firstWord == firstWord.uppercased() { return text }  // an acronym
+        if firstWord == "I" || firstWord.hasPrefix("I'") { return text }
+        return first.lowercased() + text.dropFirst()
+    }
+
+    static let timeSentences = [
+        "night": "It's the middle of the night, so there's no need to solve anything right now.",
+        "late": "It's getting late, so let's keep this gentle.",
+        "evening": "It's evening, a good time to start winding down.",
+        "morning": "Morning is here, so be kind to yourself about the day ahead.",
+        "day": "There's still plenty of the day left.",
+    ]
+
+    static let fillers = [
+        "Small steps add up over time.",
+        "There's no rush to get this perfect.",
+        "It's normal for this to feel messy at first.",
+        "You already know more about this than you might think.",
+        "We can take this one piece at a time.",
+        "Noticing this is already a useful step.",
+        "It helps to be kind to yourself while you work on it.",
+        "Progress often looks uneven from the inside.",
+    ]
+}
