@@ -37,11 +37,12 @@ public struct LoadedSuite: Sendable {
         held = Dictionary(fixtures.map { ($0.id, $0) }) { first, _ in first }
     }
 
-    /// A suite whose fixtures are read from their files as their cases run (for large runs).
-    public init(suite: Suite, references: [FixtureReference]) {
+    /// A suite whose fixtures are read from their files as their cases run (for large runs),
+    /// followed by fixtures held in memory (a dataset's messages).
+    public init(suite: Suite, references: [FixtureReference], held: [Fixture] = []) {
         self.suite = suite
-        fixtures = references
-        held = [:]
+        fixtures = references + held.map(FixtureReference.init)
+        self.held = Dictionary(held.map { ($0.id, $0) }) { first, _ in first }
     }
 }
 

@@ -266,41 +266,15 @@ actor Progress {
 /// Loads suites and their fixtures, reporting content errors like lint.
 enum EvalContent {
     static func load(suites paths: [String]) throws -> [LoadedSuite] {
-        let loader = EvalLoader()
-        let files = try paths.isEmpty ? defaultSuites() : paths
-        var diagnostics: [Diagnostic] = []
-        var loaded: [LoadedSuite] = []
-        var fixtureIds: [String: String] = [:]
-        for file in files {
-            let (suite, problems) = loader.suite(at: file)
-            diagnostics += problems
-            guard let suite else { continue }
-            var fixtures: [FixtureReference] = []
-            for path in loader.fixtureFiles(of: suite) {
-                let (fixture, problems) = loader.fixture(at: path)
-                diagnostics += problems
-                guard let fixture else { continue }
-                if let other = fixtureIds[fixture.id], other != path {
-                    diagnostics.append(.error("fixture id '\(fixture.id)' is also used by \(other)", at: fixture.location))
-                }
-                fixtureIds[fixture.id] = path
-                if suite.tags.isEmpty || !Set(suite.tags).isDisjoint(with: fixture.tags) { fixtures.append(FixtureReference(fixture)) }
-            }
-            loaded.append(LoadedSuite(suite: suite, references: fixtures))
-        }
-        let errors = diagnostics.filter { $0.severity == .error }
-        for diagnostic in Array(Set(diagnostics)).sorted() { Terminal.error(diagnostic.description) }
-        if !errors.isEmpty { throw ExitCode(Exit.usage) }
-        return loaded
-    }
-
-    static func defaultSuites() throws -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "evals")) ?? []
-        let files = names.filter { $0.hasSuffix(".yaml") }.sorted().map { "evals/\($0)" }
+        let catalog = SuiteCatalog(fileSystem: .live)
+        let files = paths.isEmpty ? catalog.suiteFiles() : paths
         guard !files.isEmpty else {
             throw CoachLabError(usage: "no suites in evals/", hint: "run from the project root, or name suite files")
         }
-        return files
+        let (loaded, diagnostics) = catalog.load(files)
+        for diagnostic in diagnostics { Terminal.error(diagnostic.description) }
+        if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(Exit.usage) }
+        return loaded
     }
 }
 

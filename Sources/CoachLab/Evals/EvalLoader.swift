@@ -66,13 +66,22 @@ public struct EvalLoader: Sendable {
         if let node = value["threshold"], !(0...1).contains(threshold) {
             diagnostics.append(.error("threshold must be between 0 and 1", at: node.location))
         }
-        let suite = Suite(id: value["suite"]?.located("id")?.value ?? Paths.lastComponent(path),
+        var suite = Suite(id: value["suite"]?.located("id")?.value ?? Paths.lastComponent(path),
                           description: value["suite"]?.located("description")?.value,
                           fixturePatterns: value.locatedList("fixtures"), tags: value.locatedList("tags").map(\.value),
                           providers: value.locatedList("providers").map(\.value), judge: value.located("judge")?.value,
                           mode: Suite.Mode(rawValue: value.located("mode")?.value ?? "final") ?? .final, checks: checks,
                           threshold: threshold, repeats: max(1, value.integer("repeats") ?? 1),
                           concurrency: max(1, value.integer("concurrency") ?? 8), file: path, location: value.location)
+        suite.datasets = value.locatedList("datasets")
+        if suite.fixturePatterns.isEmpty, suite.datasets.isEmpty {
+            diagnostics.append(.error("the suite names no fixtures and no datasets", at: value.location,
+                                      hint: "add 'fixtures: [fixtures/<app>/*.yaml]' or 'datasets: [fixtures/guardrails/<app>.yaml]'"))
+        }
+        for dataset in suite.datasets where !fileSystem.exists(dataset.value) || fileSystem.isDirectory(dataset.value) {
+            diagnostics.append(.error("no dataset file at '\(dataset.value)'", at: dataset.location,
+                                      hint: "the shipped datasets are in fixtures/guardrails/"))
+        }
         for pattern in suite.fixturePatterns where fixtureFiles(matching: pattern.value).isEmpty {
             diagnostics.append(.error("'\(pattern.value)' matches no fixture files", at: pattern.location))
         }

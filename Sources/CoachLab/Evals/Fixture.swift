@@ -121,6 +121,9 @@ public struct Suite: Sendable {
     public var description: String?
     /// Glob patterns of fixture files, relative to the project root.
     public var fixturePatterns: [Located<String>]
+    /// Labelled guardrail datasets whose messages run as one-turn cases, each expecting its
+    /// labelled flag (or none).
+    public var datasets: [Located<String>] = []
     /// Only fixtures with one of these tags (all when empty).
     public var tags: [String]
     /// Provider ids or kind:model specs; `mock` when empty.
@@ -163,7 +166,8 @@ public struct Suite: Sendable {
             FieldSpec("id", .string, required: true, "Stable identifier."),
             FieldSpec("description", .text, "What the suite covers."),
         ])), required: true, "The suite's identity."),
-        FieldSpec("fixtures", .list(.string), required: true, "Fixture files or globs, relative to the project root."),
+        FieldSpec("fixtures", .list(.string), "Fixture files or globs, relative to the project root."),
+        FieldSpec("datasets", .list(.string), "Labelled guardrail datasets (fixtures/guardrails/*.yaml): each message runs as a one-turn case that expects its labelled flag, or none."),
         FieldSpec("tags", .list(.string), "Only fixtures with one of these tags."),
         FieldSpec("providers", .list(.string), "Provider ids or kind:model; default mock. --provider overrides."),
         FieldSpec("judge", .string, "The provider that grades judge checks."),
@@ -173,4 +177,22 @@ public struct Suite: Sendable {
         FieldSpec("repeats", .integer, "Times each case runs. Default 1."),
         FieldSpec("concurrency", .integer, "Cases in flight at once. Default 8."),
     ])
+}
+
+extension Fixture {
+    /// A labelled message of a guardrail dataset as a one-turn fixture: it expects the
+    /// message to be flagged by the labelled rule, or (for `none`) not flagged.
+    /// - Parameters:
+    ///   - index: The item's 1-based position, which names the fixture (`<dataset>#<index>`).
+    public init(item: GuardrailDataset.Item, index: Int, of dataset: GuardrailDataset, pack: String) {
+        let expect: Check
+        if let rule = item.expected, rule != "none" {
+            expect = Check(id: "flagged", kind: .flagged(rule: rule), location: item.location)
+        } else {
+            expect = Check(id: "not-flagged", kind: .notFlagged, location: item.location)
+        }
+        self.init(id: "\(dataset.id)#\(index)", pack: pack, description: item.message, tags: ["dataset", item.expected ?? "none"],
+                  inputs: CompileInputs(), turns: [Turn(user: item.message, reply: nil, mock: nil, expect: [expect], location: item.location)],
+                  generate: nil, file: dataset.file, location: item.location)
+    }
 }

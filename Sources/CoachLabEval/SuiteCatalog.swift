@@ -1,0 +1,62 @@
+import CoachLab
+
+/// Loads suites with their fixtures and datasets, ready to run, collecting every content
+/// problem as lint would.
+public struct SuiteCatalog: Sendable {
+    /// Where files come from.
+    public var fileSystem: FileSystem
+
+    public init(fileSystem: FileSystem) {
+        self.fileSystem = fileSystem
+    }
+
+    /// The suite files in `directory` (`evals/` by default), sorted.
+    public func suiteFiles(in directory: String = "evals") -> [String] {
+        let names = (try? fileSystem.list(directory)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") }.sorted().map { "\(directory)/\($0)" }
+    }
+
+    /// Loads `paths`: each suite with references to its fixtures (read again when their cases
+    /// run) and its datasets' messages as fixtures held in memory. Fixture ids must be unique
+    /// across suites' files.
+    public func load(_ paths: [String]) -> (suites: [LoadedSuite], diagnostics: [Diagnostic]) {
+        let loader = EvalLoader(fileSystem: fileSystem)
+        var diagnostics: [Diagnostic] = []
+        var loaded: [LoadedSuite] = []
+        var fixtureIds: [String: String] = [:]
+        for file in paths {
+            let (suite, problems) = loader.suite(at: file)
+            diagnostics += problems
+            guard let suite else { continue }
+            var fixtures: [FixtureReference] = []
+            for path in loader.fixtureFiles(of: suite) {
+                let (fixture, problems) = loader.fixture(at: path)
+                diagnostics += problems
+                guard let fixture else { continue }
+                if let other = fixtureIds[fixture.id], other != path {
+                    diagnostics.append(.error("fixture id '\(fixture.id)' is also used by \(other)", at: fixture.location))
+                }
+                fixtureIds[fixture.id] = path
+                if suite.tags.isEmpty || !Set(suite.tags).isDisjoint(with: fixture.tags) { fixtures.append(FixtureReference(fixture)) }
+            }
+            var held: [Fixture] = []
+            for path in suite.datasets {
+                do {
+                    let dataset = try GuardrailDataset.load(path.value, fileSystem: fileSystem)
+                    guard let pack = dataset.pack else {
+                        diagnostics.append(.error("dataset '\(dataset.id)' names no pack", at: SourceLocation(file: dataset.file, line: 1, column: 1),
+                                                  hint: "add 'pack: personas/<app>' under dataset:"))
+                        continue
+                    }
+                    held += dataset.items.enumerated().map { Fixture(item: $1, index: $0 + 1, of: dataset, pack: pack) }
+                } catch let error as CoachLabError {
+                    diagnostics += error.diagnostics
+                } catch {
+                    diagnostics.append(.error("\(error)", at: path.location))
+                }
+            }
+            loaded.append(LoadedSuite(suite: suite, references: fixtures, held: held))
+        }
+        return (loaded, Array(Set(diagnostics)).sorted())
+    }
+}
