@@ -14,7 +14,7 @@ struct CoachLabCommand: AsyncParsableCommand {
         version: CoachLabVersion.string,
         subcommands: [EvalCommand.self, CompareCommand.self, DiffCommand.self, MergeCommand.self, CompileCommand.self, LintCommand.self, GuardCommand.self, SchemaCommand.self, ChatCommand.self, ProvidersCommand.self, RunsCommand.self,
                       GenerateCommand.self, CoachCommand.self, TipsCommand.self,
-                      ServeMockCommand.self]
+                      MutateCommand.self, ServeMockCommand.self]
     )
 }
 

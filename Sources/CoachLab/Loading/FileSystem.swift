@@ -74,3 +74,18 @@ public struct FileSystem: Sendable {
         )
     }
 }
+
+extension FileSystem {
+    /// This file system with some files' contents replaced by `files` (path → text): reads of
+    /// those paths get the text, everything else is read as before. Nothing is written.
+    public func overlaying(_ files: [String: String]) -> FileSystem {
+        let files = Dictionary(uniqueKeysWithValues: files.map { (Paths.normalize($0.key), $0.value) })
+        let base = self
+        return FileSystem(read: { path in
+                              if let text = files[Paths.normalize(path)] { return Data(text.utf8) }
+                              return try base.read(path)
+                          },
+                          list: base.list, isDirectory: base.isDirectory,
+                          exists: { files[Paths.normalize($0)] != nil || base.exists($0) })
+    }
+}

@@ -1,0 +1,219 @@
+import CoachLab
+import CoachLabProviders
+import Foundation
+
+/// What became of one mutant.
+public struct MutantResult: Sendable, Codable {
+    /// Killed by a suite, caught by lint, survived, or equivalent (it changed no compiled
+    /// prompt the suites use, and no screening decision).
+    public enum Verdict: String, Sendable, Codable {
+        case killed, lint, survived, equivalent
+    }
+
+    public var id: String
+    public var pack: String
+    public var `operator`: Mutant.Operator
+    /// `file:line` of the change in the original pack.
+    public var location: String
+    public var description: String
+    public var before: String
+    public var after: String
+    public var verdict: Verdict
+    /// The case and check that failed (killed), or the lint error (lint).
+    public var caughtBy: String?
+    /// For a survivor: the fixture or check that would catch it.
+    public var hint: String?
+}
+
+/// The mutation score: per pack and overall, the share of non-equivalent mutants the suites
+/// kill or lint catches.
+public struct MutationSummary: Sendable {
+    public var results: [MutantResult]
+
+    public init(results: [MutantResult]) { self.results = results }
+
+    /// Counts for one pack (or every pack, for nil).
+    public struct Counts: Sendable, Codable {
+        public var killed = 0, lint = 0, survived = 0, equivalent = 0
+        public var scored: Int { killed + lint + survived }
+        /// Caught over scored; 1 when nothing was scored.
+        public var score: Double { scored == 0 ? 1 : Double(killed + lint) / Double(scored) }
+    }
+
+    public func counts(pack: String? = nil) -> Counts {
+        var counts = Counts()
+        for result in results where pack == nil || result.pack == pack {
+            switch result.verdict {
+            case .killed: counts.killed += 1
+            case .lint: counts.lint += 1
+            case .survived: counts.survived += 1
+            case .equivalent: counts.equivalent += 1
+            }
+        }
+        return counts
+    }
+
+    /// The packs, in the order they first appear.
+    public var packs: [String] {
+        var seen = Set<String>()
+        return results.map(\.pack).filter { seen.insert($0).inserted }
+    }
+}
+
+/// Runs suites against mutants of the packs they use, in memory: each mutant is one changed
+/// file overlaid on the real ones; nothing is written.
+public struct MutationTester: Sendable {
+    /// The suites, loaded once.
+    public var suites: [LoadedSuite]
+    /// Where providers come from (the suites run on `mock`).
+    public var registry: ProviderRegistry
+    /// The real files, which mutants overlay.
+    public var fileSystem: FileSystem
+    /// Mutants run at once.
+    public var concurrency: Int
+
+    public init(suites: [LoadedSuite], registry: ProviderRegistry, fileSystem: FileSystem, concurrency: Int = 2) {
+        self.suites = suites
+        self.registry = registry
+        self.fileSystem = fileSystem
+        self.concurrency = max(1, concurrency)
+    }
+
+    /// A case's outcome and the compiled prompts it used.
+    struct Observed: Sendable, Equatable {
+        var outcome: Outcome
+        var prompts: [String]
+        var failure: String?
+    }
+
+    /// The packs the suites' fixtures use, in order.
+    public var packs: [String] {
+        var seen = Set<String>()
+        return suites.flatMap(\.fixtures).map(\.pack).filter { seen.insert($0).inserted }
+    }
+
+    /// The mutants of every pack the suites use (or of `only`), loaded from the real files.
+    /// - Throws: ``CoachLabError`` when a pack does not load cleanly.
+    public func mutants(packs only: Set<String>? = nil, operators: Set<Mutant.Operator>? = nil) throws -> [Mutant] {
+        try packs.filter { only == nil || only!.contains($0) || only!.contains(String($0.split(separator: "/").last ?? "")) }.flatMap { path in
+            let pack = try PackLoader(fileSystem: fileSystem).load(path).get()
+            return PackMutator.mutants(of: pack).filter { operators == nil || operators!.contains($0.operator) }
+        }
+    }
+
+    /// Runs the suites on the unchanged packs, then on each mutant, and reports each mutant
+    /// as it is decided.
+    /// - Throws: ``CoachLabError`` when the unchanged suites do not run; `CancellationError`.
+    public func run(_ mutants: [Mutant], onResult: @escaping @Sendable (MutantResult) -> Void = { _ in }) async throws -> MutationSummary {
+        let baseline = try await observe(fileSystem: fileSystem, pack: nil)
+        var results: [MutantResult] = []
+        try await withThrowingTaskGroup(of: MutantResult.self) { group in
+            var pending = mutants.makeIterator()
+            var running = 0
+            while true {
+                while running < concurrency, let mutant = pending.next() {
+                    group.addTask { try await judge(mutant, baseline: baseline) }
+                    running += 1
+                }
+                guard running > 0, let result = try await group.next() else { break }
+                running -= 1
+                onResult(result)
+                results.append(result)
+            }
+        }
+        let order = Dictionary(uniqueKeysWithValues: mutants.enumerated().map { ($1.id, $0) })
+        return MutationSummary(results: results.sorted { (order[$0.id] ?? 0) < (order[$1.id] ?? 0) })
+    }
+
+    /// Runs the cases of `pack` (every case, for nil) and keeps what each one did.
+    func observe(fileSystem: FileSystem, pack: String?) async throws -> [String: Observed] {
+        let chosen = suites.filter { loaded in pack == nil || loaded.fixtures.contains { $0.pack == pack } }
+        let packOf = Dictionary(chosen.flatMap { loaded in loaded.fixtures.map { ("\(loaded.suite.id)/\($0.id)", $0.pack) } }) { first, _ in first }
+        let runner = EvalRunner(registry: registry, providerOverride: ["mock"], repeats: 1, concurrency: 8, fileSystem: fileSystem)
+        let collector = Collector()
+        try await runner.run(chosen, include: { pack == nil || packOf["\($0.suite)/\($0.fixture)"] == pack }) { result in
+            let failure = result.error ?? result.turns.lazy.flatMap { turn in
+                turn.checks.lazy.filter { !$0.passed }.map { "turn \(turn.turn) \($0.check): \($0.reason)" }
+            }.first
+            await collector.add("\(result.suite)/\(result.fixture)",
+                                Observed(outcome: result.outcome, prompts: result.turns.map(\.promptHash), failure: failure))
+        }
+        return await collector.observed
+    }
+
+    actor Collector {
+        var observed: [String: Observed] = [:]
+        func add(_ key: String, _ value: Observed) { observed[key] = value }
+    }
+
+    /// Decides one mutant: lint, then the suites, then whether it changed anything at all.
+    func judge(_ mutant: Mutant, baseline: [String: Observed]) async throws -> MutantResult {
+        var result = MutantResult(id: mutant.id, pack: mutant.pack, operator: mutant.operator,
+                                  location: "\(mutant.location.file):\(mutant.location.line)", description: mutant.description,
+                                  before: mutant.before, after: mutant.after, verdict: .survived)
+        let overlay = fileSystem.overlaying([mutant.file: mutant.text])
+        let loaded = PackLoader(fileSystem: overlay).load(mutant.pack)
+        if let error = loaded.diagnostics.first(where: { $0.severity == .error }) {
+            result.verdict = .lint
+            result.caughtBy = error.description
+            return result
+        }
+        let observed = try await observe(fileSystem: overlay, pack: mutant.pack)
+        for key in observed.keys.sorted() {
+            guard let before = baseline[key], let after = observed[key] else { continue }
+            if before.outcome == .pass, after.outcome != .pass {
+                result.verdict = .killed
+                result.caughtBy = "\(key): \(after.failure ?? after.outcome.rawValue)"
+                return result
+            }
+        }
+        let promptsChanged = observed.contains { key, after in baseline[key]?.prompts != after.prompts }
+        if !promptsChanged, !screeningChanged(mutant, mutated: loaded.pack) {
+            result.verdict = .equivalent
+            return result
+        }
+        result.hint = Self.hint(for: mutant)
+        return result
+    }
+
+    /// Whether a screening mutant changes the decision on its own keyword: a removed keyword
+    /// that another keyword or pattern still covers changes nothing a user can see.
+    func screeningChanged(_ mutant: Mutant, mutated: Pack?) -> Bool {
+        switch mutant.operator {
+        case .dropKeyword:
+            guard let mutated, let original = try? PackLoader(fileSystem: fileSystem).load(mutant.pack).get(),
+                  let before = try? Compiler(pack: original), let after = try? Compiler(pack: mutated) else { return true }
+            return before.screen(mutant.before).decision?.ruleId != after.screen(mutant.before).decision?.ruleId
+        case .dropPattern, .dropAllKeywords, .deleteRule:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// What would catch a survivor of this kind.
+    static func hint(for mutant: Mutant) -> String {
+        switch mutant.operator {
+        case .dropKeyword, .dropPattern, .dropAllKeywords, .deleteRule:
+            return "add a labelled message that only this covers to the pack's guardrail dataset (a suite's datasets:), or a fixture with {check: flagged, rule: …}"
+        case .dropAlertLine, .innocentAlert:
+            return "add a fixture that trips the rule and checks what the alert asks for: contains, refers-to-professional, honours-alert"
+        case .rename:
+            return "add a greeting fixture (\"Hi, who are you?\") with {check: contains, phrases: [\"\(mutant.before)\"]}"
+        case .deleteInstruction:
+            return "check what the line asks for: ends-with-question, {check: questions, max: 1}, {check: sentences, max: N}, no-markdown, persona-break (ask \"are you an AI?\"), leaked-prompt (ask for the instructions)"
+        case .scaleLimit:
+            return "bound the length: {check: sentences, max: N} or {check: words, max: N}"
+        case .deleteLayer, .swapLayers:
+            return "check something only this layer makes the reply do (contains), or keep a RISK ALERT fixture: an alert that is not last is read as background"
+        case .invertCondition:
+            return "add fixtures on both sides of the condition, with checks that tell their replies apart"
+        case .dropKnowledge, .dropExample:
+            return "add a fixture on this topic whose reply must draw on the item: {check: contains, phrases: [a phrase of it]}"
+        case .moveMemoryReset:
+            return "add a fixture after the reset with {check: not-contains} on a cleared insight's theme"
+        case .inviteLeak:
+            return "add a fixture that asks for the instructions, scored with leaked-prompt"
+        }
+    }
+}

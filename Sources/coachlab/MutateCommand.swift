@@ -1,0 +1,74 @@
+import ArgumentParser
+import CoachLab
+import CoachLabEval
+import CoachLabProviders
+import Foundation
+
+/// `coachlab mutate`: how many injected prompt defects the suites catch on the mock.
+struct MutateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mutate",
+        abstract: "Inject prompt defects into the packs, in memory, and report which ones the suites catch.",
+        discussion: """
+        Each mutant is one defect in one pack file, overlaid on the real files in memory; the
+        packs on disk are never written. The suites run on the mock against the unchanged packs,
+        then against each mutant. A mutant is killed when a case that passed now fails (the case
+        and check are named), caught by lint when the pack no longer loads cleanly, equivalent
+        when it changes no compiled prompt the suites use and no screening decision (left out of
+        the score), and otherwise survives: survivors are listed with file:line, the text before
+        and after, and a hint of the fixture or check that would catch them.
+
+        Operators: \(Mutant.Operator.allCases.map(\.rawValue).joined(separator: ", ")).
+        docs/mutate.md explains each one and how to read a survivor.
+
+        Examples:
+          coachlab mutate
+          coachlab mutate --pack luna --operator delete-instruction
+          coachlab mutate --fail-under 0.9 --json mutants.json --markdown mutants.md
+        """
+    )
+
+    @Argument(help: "Suite files (default: every suite in evals/).")
+    var suites: [String] = []
+    @Option(help: "Only this pack (its folder or name); repeatable.")
+    var pack: [String] = []
+    @Option(name: .customLong("operator"), help: "Only this operator; repeatable.")
+    var operators: [String] = []
+    @Option(help: "Exit 1 when any pack's score (caught over non-equivalent mutants) is below RATE (0-1).")
+    var failUnder: Double?
+    @Option(name: [.customShort("j"), .long], help: "Mutants run at once. Default: the number of cores.")
+    var concurrency: Int?
+    @Option(help: "Write every mutant and the scores as JSON to FILE.")
+    var json: String?
+    @Option(help: "Write the scores and survivors as Markdown to FILE.")
+    var markdown: String?
+    @Flag(help: "Also list each killed mutant with the case and check that caught it.")
+    var verbose = false
+
+    func validate() throws {
+        if let failUnder, !(0...1).contains(failUnder) { throw ValidationError("--fail-under takes a rate from 0 to 1") }
+        for name in operators where Mutant.Operator(rawValue: name) == nil {
+            throw ValidationError("unknown operator '\(name)'; the operators are " + Mutant.Operator.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+    }
+
+    func run() async throws {
+        let loaded = try EvalContent.load(suites: suites)
+        let tester = MutationTester(suites: loaded, registry: ProviderRegistry(), fileSystem: .live,
+                                    concurrency: concurrency ?? ProcessInfo.processInfo.activeProcessorCount)
+        let mutants = try tester.mutants(packs: pack.isEmpty ? nil : Set(pack), operators: operators.isEmpty ? nil : Set(operators.compactMap(Mutant.Operator.init)))
+        guard !mutants.isEmpty else { throw CoachLabError(usage: "no mutants: no suite uses the named packs, or no operator applies") }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let summary = try await tester.run(mutants)
+        let elapsed = (clock.now - start).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        Terminal.out(MutationReport.terminal(summary, failUnder: failUnder, verbose: verbose), terminator: "")
+        Terminal.error(String(format: "%d mutants in %.1f s (%.1f mutants/s)", mutants.count, seconds, Double(mutants.count) / max(seconds, 0.001)))
+        if let json { try Files.write(try MutationReport.json(summary), to: json) }
+        if let markdown { try Files.write(MutationReport.markdown(summary), to: markdown) }
+        if let failUnder, summary.packs.contains(where: { summary.counts(pack: $0).score < failUnder }) {
+            throw ExitCode(Exit.failed)
+        }
+    }
+}
