@@ -47,6 +47,8 @@ public struct Check: Sendable, Hashable {
         case finishReason([String])
         /// The compiled system prompt the reply answered contains (or lacks) every phrase.
         case promptContains([String], negate: Bool)
+        /// The compiled system prompt holds every phrase, each after the one before (layer order).
+        case promptOrder([String])
         /// A model grades the reply against a rubric (run by the eval runner).
         case judge(rubric: String, provider: String?)
     }

@@ -138,6 +138,17 @@ public enum CheckEvaluator {
             }
             let missing = phrases.filter { !found.contains($0) }
             return result(missing.isEmpty, missing.isEmpty ? "the prompt contains \(list(phrases))" : "the prompt lacks \(list(missing))")
+        case .promptOrder(let phrases):
+            var position = subject.system.startIndex
+            for (index, phrase) in phrases.enumerated() {
+                guard let range = subject.system.range(of: phrase, range: position..<subject.system.endIndex) else {
+                    let anywhere = subject.system.contains(phrase)
+                    return result(false, anywhere ? "\(quote(phrase)) comes before \(quote(phrases[index - 1])), not after it"
+                                                  : "the prompt lacks \(quote(phrase))", score: Double(index) / Double(phrases.count))
+                }
+                position = range.upperBound
+            }
+            return result(true, "the prompt has \(list(phrases)) in that order")
         case .judge:
             return result(false, "judge checks need a model; run them with coachlab eval")
         }

@@ -29,6 +29,7 @@ public enum CheckParser {
         "finish-reason": "allowed",
         "prompt-contains": "phrases (checked against the compiled system prompt)",
         "prompt-not-contains": "phrases (checked against the compiled system prompt)",
+        "prompt-order": "phrases (each found in the compiled system prompt after the one before)",
         "judge": "rubric (provider)",
     ]
 
@@ -62,7 +63,7 @@ public enum CheckParser {
             }
             let needsParameters = ["contains", "not-contains", "regex", "not-regex", "starts-with", "ends-with", "sentences", "words",
                                    "characters", "questions", "json-schema", "latency", "tokens", "cost", "finish-reason", "judge",
-                                  "prompt-contains", "prompt-not-contains"]
+                                  "prompt-contains", "prompt-not-contains", "prompt-order"]
             guard !needsParameters.contains(name) else {
                 diagnostics.append(.error("check '\(name)' needs \(kinds[name] ?? "parameters")", at: value.location,
                                           hint: "write it as a mapping: {check: \(name), …}"))
@@ -139,6 +140,9 @@ public enum CheckParser {
         case "prompt-contains", "prompt-not-contains":
             guard !phrases.isEmpty else { return missing("phrases") }
             kind = .promptContains(phrases, negate: name == "prompt-not-contains")
+        case "prompt-order":
+            guard phrases.count >= 2 else { return missing("two or more phrases") }
+            kind = .promptOrder(phrases)
         case "judge":
             guard let rubric = value.located("rubric")?.value else { return missing("a rubric") }
             kind = .judge(rubric: rubric, provider: value.located("provider")?.value)

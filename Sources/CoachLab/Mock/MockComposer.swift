@@ -106,6 +106,7 @@ struct MockComposer {
                 switch instruction.kind {
                 case .directive: directives.append(.say(instruction.value))
                 case .suppress: directives.append(.suppress(instruction.value))
+                case .cite: directives.append(.cite)
                 default: break
                 }
             }
@@ -128,6 +129,7 @@ struct MockComposer {
             case .say(let text) where seen.insert(text).inserted:
                 if text.hasSuffix("?") { questions.append(Part(text: text)) } else { statements.append(Part(text: text)) }
             case .suppress(let what): suppressed.formUnion(what.split(separator: ",").map(String.init))
+            case .cite: if let line = dataLine() { statements.append(Part(text: "Your data shows \(line).")) }
             default: break
             }
         }
@@ -138,15 +140,33 @@ struct MockComposer {
 
     private func bodyParts(suppressed: Set<String>) -> [Part] {
         var parts: [Part] = []
-        if let period = reading.first(.time)?.value, let sentence = Self.timeSentences[period] {
+        // Times of day that contradict each other (an inverted condition shows two) leave the
+        // mock unsure; "late" is a kind of night and agrees with it.
+        let periods = Set(reading.all(.time).map { $0.value == "late" ? "night" : $0.value })
+        if periods.count > 1 {
+            parts.append(Part(text: "I'm not sure what time it is where you are."))
+        } else if let period = reading.first(.time)?.value, let sentence = Self.timeSentences[period] {
             parts.append(Part(text: sentence))
         }
+        if !suppressed.contains("data"), !reading.obeysAlert, let line = dataLine() {
+            parts.append(Part(text: "Your data shows \(line)."))
+        }
         if !suppressed.contains("coaching"), !reading.obeysAlert, let theme = reading.first(.memory)?.value {
-            parts.append(Part(text: "Last time, we talked about \(lowercasedFirst(MockDirective.bounded(theme)))."))
+            parts.append(Part(text: "Last time, we talked about \(lowercasedFirst(MockDirective.clipped(theme)))."))
         }
         if !suppressed.contains("coaching") { parts += ideas() }
         parts.append(Part(text: reflection()))
         return parts
+    }
+
+    /// The data line that shares the most words with the message, clipped, or nil when none
+    /// shares any.
+    private func dataLine() -> String? {
+        let words = Set(TextNormalizer.words(message).map(\.text).filter { $0.count >= 4 || $0 == "d" })
+        let best = reading.all(.data).map { line -> (Int, String) in
+            (TextNormalizer.words(line.value).map(\.text).filter { words.contains($0) }.count, line.value)
+        }.filter { $0.0 > 0 }.max { $0.0 < $1.0 }
+        return best.map { lowercasedFirst(MockDirective.clipped($0.1.replacingOccurrences(of: #"^\d+\.\s+"#, with: "", options: .regularExpression).replacingOccurrences(of: ":", with: ","), words: 8)) }
     }
 
     /// Knowledge items, best match for the message first.
@@ -161,8 +181,11 @@ struct MockComposer {
     }
 
     private func ideas() -> [Part] {
-        var ideas = rankedKnowledge().map { lowercasedFirst(MockDirective.bounded($0)) }
-        if ideas.isEmpty { ideas = ["write down the one thing that matters most this week"] }
+        var ideas = rankedKnowledge().map { lowercasedFirst(MockDirective.clipped($0)) }
+        if ideas.isEmpty {
+            guard reading.all(.data).isEmpty else { return [] }  // a data assistant answers from the data
+            ideas = ["write down the one thing that matters most this week"]
+        }
         let emphasise: (String) -> String = { reading.bansBold ? $0 : "**\($0)**" }
         if reading.has(.oneIdea) || ideas.count == 1 {
             return [Part(text: "One idea that may help: \(emphasise(ideas[0])).")]

@@ -14,7 +14,8 @@ public struct MockReading: Sendable, Equatable {
             case noEmoji = "no-emoji", noExclamation = "no-exclamation"
             case stayInRole = "stay-in-role", confidential, invitesLeak = "invites-leak"
             case knowledge, memory, time
-            case alert, alertIgnored = "alert-ignored", directive, suppress, conditional
+            case data
+            case alert, alertIgnored = "alert-ignored", directive, suppress, cite, conditional
         }
 
         /// What was understood.
@@ -105,6 +106,7 @@ public struct MockReading: Sendable, Equatable {
             instructions.insert(Instruction(kind: .name, value: chosen.name, line: chosen.index + 1, text: lines[chosen.index]), at: 0)
         }
         readKnowledge()
+        readData()
         readMemory()
         readAlert()
         instructions.sort { ($0.line, Instruction.Kind.allCases.firstIndex(of: $0.kind) ?? 0)
@@ -137,6 +139,10 @@ public struct MockReading: Sendable, Equatable {
             if ["fewer than", "less than", "under"].contains(match[1]) { high -= 1 }
             note(kind, String(max(1, high)), index)
             rest = rest.replacingOccurrences(of: match[0], with: " ")
+        }
+        // "Be calm and brief": two sentences.
+        if Self.contains(#"\b(?:be|keep (?:it|replies|your reply|your replies|the reply|your response|responses))\s+(?:\w+\s+and\s+)?(?:brief|short)\b(?!\s+enough)"#, rest) {
+            note(.sentences, "2", index)
         }
         // "a few sentences", "a couple of sentences".
         for match in Self.matches(#"\b(a few|a couple of)"# + unit, in: rest) {
@@ -237,6 +243,20 @@ public struct MockReading: Sendable, Equatable {
         }
     }
 
+    /// Data: lines outside the alert that state a measured value ("Vitamin D: 18 ng/mL",
+    /// "mood 3/5") rather than an instruction.
+    private mutating func readData() {
+        for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) && !Self.isHeader(line) {
+            let lower = Self.fold(line)
+            guard Self.contains(#"\d+(?:\.\d+)?\s?(?:[a-zµ%]+(?:/[a-z]+)?|/\d+)\b"#, lower),
+                  !Self.contains(#"\b(?:never|don't|do not|reply|mention|keep|you are|you're|it is \d)"#, lower),
+                  !has(.knowledge) || !instructions.contains(where: { $0.kind == .knowledge && $0.line == index + 1 }) else { continue }
+            var text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("- ") { text.removeFirst(2) }
+            note(.data, text, index)
+        }
+    }
+
     /// Memory: the latest bullet under a section about memory or past sessions.
     private mutating func readMemory() {
         var inMemory = false
@@ -271,6 +291,7 @@ public struct MockReading: Sendable, Equatable {
                 switch MockDirective.read(part) {
                 case .say(let sentence): note(.directive, sentence, index)
                 case .suppress(let what): note(.suppress, what, index)
+                case .cite: note(.cite, "cite the data line the message is about", index)
                 case nil: break
                 }
             }
@@ -358,6 +379,8 @@ public enum MockConcept: String, Sendable {
 enum MockDirective: Equatable {
     /// A sentence to say to the user.
     case say(String)
+    /// Cite the data line the message is about ("Mention the current dose").
+    case cite
     /// Something not to do: `coaching` (no knowledge or tips), `questions`, `data`.
     case suppress(String)
 
@@ -434,6 +457,7 @@ enum MockDirective: Equatable {
         if let match = MockReading.matches(#"^(?:point|direct|refer|send|steer)\s+"# + listener + #"\s+(?:to|towards?)\s+(.+)$"#, in: text).first {
             return sentence("please reach out to " + swapListener(match[1]))
         }
+        if MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite }
         // "Offer to practise together instead".
         if let match = MockReading.matches(#"^offer to\s+(.+)$"#, in: text).first {
             return sentence("we could " + swapListener(match[1]))
@@ -451,6 +475,10 @@ enum MockDirective: Equatable {
             return sentence(swapBoth(match[1]))
         }
         if MockReading.contains(#"^stay with\b"#, lower) { return .say("I'm staying right here with you.") }
+        // "Keep your response warm and supportive", "Stay warm and present".
+        if MockReading.contains(#"^(?:keep|be|stay|remain)\b[^.]*\b(?:warm|supportive|kind|gentle|present|caring)\b"#, lower) {
+            return .say("I'm here for you.")
+        }
         return nil
     }
 
@@ -464,11 +492,23 @@ enum MockDirective: Equatable {
             kept.append(word)
             if conditional, word.hasSuffix(",") { conditional = false; continue }
             if kept.count >= 4, word.hasSuffix(",") || word.hasSuffix(";") || word.hasSuffix(":") { break }
+            if kept.count >= 4, let next = words.dropFirst(kept.count).first, next.hasPrefix("(") || next.hasPrefix("\"") { break }
             if kept.count >= 14 { break }
         }
         var result = kept.joined(separator: " ")
         while let last = result.last, ",;:".contains(last) { result.removeLast() }
         return result
+    }
+
+    /// At most `count` words of a text copied from the prompt, without a dangling small word
+    /// at the end, so the reply never quotes ten words in a row.
+    static func clipped(_ text: String, words count: Int = 9) -> String {
+        var words = bounded(text).split(separator: " ").prefix(count).map(String.init)
+        let small: Set<String> = ["a", "an", "the", "and", "or", "to", "of", "for", "with", "in", "on", "at", "every", "by", "is", "it", "if"]
+        while words.count > 3, let last = words.last, small.contains(last.lowercased()) { words.removeLast() }
+        var text = words.joined(separator: " ")
+        while let last = text.last, ",;:(".contains(last) { text.removeLast() }
+        return text
     }
 
     static func capitalized(_ text: String) -> String {
