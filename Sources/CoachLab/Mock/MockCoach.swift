@@ -100,7 +100,7 @@ public enum MockCoach {
             guard !core.isEmpty, let replacement = pronouns[key], let range = text.range(of: core) else { return text }
             return text.replacingCharacters(in: range, with: replacement)
         }
-        var text = words.joined(separator: " ")
+        var text = words.joined(separator: " ").replacingOccurrences(of: "you was ", with: "you were ")
         let firstWord = words.first ?? ""
         let isAcronym = firstWord.count > 1 && firstWord == firstWord.uppercased()
         if let first = text.first, !isAcronym {

@@ -145,7 +145,8 @@ struct MockComposer {
         let periods = Set(reading.all(.time).map { $0.value == "late" ? "night" : $0.value })
         if periods.count > 1 {
             parts.append(Part(text: "I'm not sure what time it is where you are."))
-        } else if let period = reading.first(.time)?.value, let sentence = Self.timeSentences[period] {
+        } else if let period = (reading.all(.time).first { !$0.text.contains(":") } ?? reading.first(.time))?.value,
+                  let sentence = Self.timeSentences[period] {
             parts.append(Part(text: sentence))
         }
         if !suppressed.contains("data"), !reading.obeysAlert, let line = dataLine() {
@@ -202,7 +203,7 @@ struct MockComposer {
     private func reflection() -> String {
         let sentence = MockCoach.firstSentence(of: message)
         if sentence.text.isEmpty { return "I'm here and listening." }
-        if sentence.isQuestion { return "You asked: \"\(MockDirective.bounded(sentence.text))?\"" }
+        if sentence.isQuestion { return "You asked about \"\(MockDirective.bounded(sentence.text))\"." }
         return "It sounds like \(MockCoach.reflect(MockDirective.bounded(sentence.text)))."
     }
 

@@ -439,7 +439,7 @@ enum MockDirective: Equatable {
         }
         if MockReading.contains(#"^ask\b"#, lower) { return .say(capitalized(condition + "can you tell me a little more about how you are right now") + "?") }
         // Acknowledgements.
-        if MockReading.contains(#"^(?:thank|respond with|acknowledge (?:the|their)|validate|reassure)"#, lower) {
+        if MockReading.contains(#"^(?:thank|respond with|acknowledge (?:the|their|what|it)|validate|reassure)"#, lower) {
             return .say("Thank you for telling me; I'm really glad you did.")
         }
         if let match = MockReading.matches(#"^acknowledge (?:that |how )(.+)$"#, in: text).first {
@@ -460,7 +460,7 @@ enum MockDirective: Equatable {
         if MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite }
         // "Offer to practise together instead".
         if let match = MockReading.matches(#"^offer to\s+(.+)$"#, in: text).first {
-            return sentence("we could " + swapListener(match[1]))
+            return sentence("we could " + swapBoth(match[1]))
         }
         // "Suggest a pharmacist or doctor", "Recommend a professional", "Suggest a short walk".
         if let match = MockReading.matches(#"^(?:suggest|recommend|mention|offer)\s+(.+)$"#, in: text).first {
