@@ -106,7 +106,7 @@ struct MockComposer {
                 switch instruction.kind {
                 case .directive: directives.append(.say(instruction.value))
                 case .suppress: directives.append(.suppress(instruction.value))
-                case .cite: directives.append(.cite)
+                case .cite: directives.append(.cite(instruction.value))
                 default: break
                 }
             }
@@ -129,7 +129,7 @@ struct MockComposer {
             case .say(let text) where seen.insert(text).inserted:
                 if text.hasSuffix("?") { questions.append(Part(text: text)) } else { statements.append(Part(text: text)) }
             case .suppress(let what): suppressed.formUnion(what.split(separator: ",").map(String.init))
-            case .cite: if let line = dataLine() { statements.append(Part(text: "Your data shows \(line).")) }
+            case .cite(let what): if let line = dataLine(about: what) { statements.append(Part(text: "Your data shows \(line).")) }
             default: break
             }
         }
@@ -162,21 +162,44 @@ struct MockComposer {
 
     /// The data line that shares the most words with the message, clipped, or nil when none
     /// shares any.
-    private func dataLine() -> String? {
-        let words = Set(TextNormalizer.words(message).map(\.text).filter { $0.count >= 4 || $0 == "d" })
+    private func dataLine(about instruction: String = "") -> String? {
+        let words = Set(TextNormalizer.words((message + " " + instruction).replacingOccurrences(of: "'s ", with: " ")).map(\.text).filter { ($0.count >= 4 || $0 == "d") && !Self.stopWords.contains($0) })
         let best = reading.all(.data).map { line -> (Int, String) in
-            (TextNormalizer.words(line.value).map(\.text).filter { words.contains($0) }.count, line.value)
-        }.filter { $0.0 > 0 }.max { $0.0 < $1.0 }
+            // A line is read under its section's title ("SUPPLEMENT PROTOCOL").
+            let title = reading.lines[..<(line.line - 1)].last(where: MockReading.isHeader) ?? ""
+            return (Set(TextNormalizer.words(line.value + " " + title).map(\.text)).intersection(words).count, line.value)
+        }.filter { $0.0 > 0 }.reduce(nil) { (best: (Int, String)?, line: (Int, String)) in (best?.0 ?? 0) >= line.0 ? best : line }  // the first best
         return best.map { lowercasedFirst(MockDirective.clipped($0.1.replacingOccurrences(of: #"^\d+\.\s+"#, with: "", options: .regularExpression).replacingOccurrences(of: ":", with: ","), words: 8)) }
     }
 
+    /// Words too common to tell one topic from another.
+    static let stopWords: Set<String> = [
+        "the", "and", "you", "are", "for", "but", "not", "all", "can", "was", "has", "had", "our", "out", "get", "too", "any",
+        "one", "how", "why", "who", "now", "its", "they", "them", "then", "this", "that", "with", "have", "from", "what", "when",
+        "keep", "time", "some", "someone", "something", "about", "their", "there", "which", "would", "could", "should", "really",
+        "just", "like", "feel", "feels", "want", "your", "into", "over", "very", "much", "more", "most", "always", "today",
+    ]
+
     /// Knowledge items, best match for the message first.
     private func rankedKnowledge() -> [String] {
-        let words = Set(TextNormalizer.words(message).map(\.text).filter { $0.count >= 4 })
-        let items = reading.all(.knowledge).map(\.value)
-        let scored = items.enumerated().map { index, item -> (Int, Int, String) in
-            let shared = TextNormalizer.words(item).map(\.text).filter { words.contains($0) }.count
-            return (-shared, index, item)
+        let words = Set(TextNormalizer.words(message).map(\.text).filter { $0.count >= 3 && !Self.stopWords.contains($0) })
+        // An item is matched with the lines above it that are not other items, up to a blank
+        // line (its title and core idea, in most packs), as a reader takes a tip to belong to
+        // the heading it sits under.
+        let scored = reading.all(.knowledge).enumerated().map { index, item -> (Int, Int, String) in
+            var context = item.text
+            var line = item.line - 2
+            while line >= 0, !reading.lines[line].trimmingCharacters(in: .whitespaces).isEmpty, !MockReading.isHeader(reading.lines[line]) {
+                // Sibling bullets belong to other items; the lines between them title this one.
+                if !reading.lines[line].trimmingCharacters(in: .whitespaces).hasPrefix("- ") { context += " " + reading.lines[line] }
+                line -= 1
+            }
+            func shared(_ text: String) -> Int {
+                let stems = Set(TextNormalizer.words(text).map { String($0.text.prefix(4)) })
+                return words.filter { stems.contains(String($0.prefix(4))) }.count
+            }
+            // The item's own words count most; its title and siblings' lines break ties.
+            return (-(shared(item.text) * 10 + shared(context)), index, item.value)
         }
         return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
     }

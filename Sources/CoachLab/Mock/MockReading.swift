@@ -233,7 +233,8 @@ public struct MockReading: Sendable, Equatable {
             for prefix in ["Core idea: ", "- Tip: ", "- Competing response: ", "Heuristic: "] where trimmed.hasPrefix(prefix) {
                 note(.knowledge, Self.firstSentence(String(trimmed.dropFirst(prefix.count))), index)
             }
-            if inKnowledgeSection, trimmed.hasPrefix("- "), !trimmed.hasPrefix("- Tip: "), !trimmed.hasPrefix("- Competing response: ") {
+            if inKnowledgeSection, trimmed.hasPrefix("- "), !trimmed.hasPrefix("- Tip: "), !trimmed.hasPrefix("- Competing response: "),
+               !Self.contains(#"^- (?:when|avoid|what to avoid|source|why)\s*:"#, trimmed) {
                 var text = String(trimmed.dropFirst(2))
                 if let colon = text.range(of: ": "), text.distance(from: text.startIndex, to: colon.lowerBound) < 40 {
                     text = String(text[colon.upperBound...])
@@ -248,7 +249,7 @@ public struct MockReading: Sendable, Equatable {
     private mutating func readData() {
         for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) && !Self.isHeader(line) {
             let lower = Self.fold(line)
-            guard Self.contains(#"\d+(?:\.\d+)?\s?(?:[a-zµ%]+(?:/[a-z]+)?|/\d+)\b"#, lower),
+            guard Self.contains(#"\d\s?(?:mg|mcg|µg|g|kg|ml|iu|ng/ml|mg/dl|pg/ml|miu/l|mmol/l|bpm|ms|h|hrs|hours|kcal|lbs?|km|cm|steps)\b|\d\s?%|\d+/(?:5|10|day)\b"#, lower),
                   !Self.contains(#"\b(?:never|don't|do not|reply|mention|keep|you are|you're|it is \d)"#, lower),
                   !has(.knowledge) || !instructions.contains(where: { $0.kind == .knowledge && $0.line == index + 1 }) else { continue }
             var text = line.trimmingCharacters(in: .whitespaces)
@@ -291,7 +292,7 @@ public struct MockReading: Sendable, Equatable {
                 switch MockDirective.read(part) {
                 case .say(let sentence): note(.directive, sentence, index)
                 case .suppress(let what): note(.suppress, what, index)
-                case .cite: note(.cite, "cite the data line the message is about", index)
+                case .cite(let what): note(.cite, what, index)
                 case nil: break
                 }
             }
@@ -351,7 +352,7 @@ public enum MockConcept: String, Sendable {
     case crisis, emergency, medication, other
 
     static func of(_ description: String) -> MockConcept {
-        if MockReading.contains(#"suicid|self-harm|self harm|harm (?:themselves|himself|herself)|crisis|danger|ending their life|kill"#, description) { return .crisis }
+        if MockReading.contains(#"suicid|self-harm|self harm|(?:harm|hurt)(?:ing)? (?:themselves|himself|herself|them)\b|crisis|danger|unsafe|ending their life|kill"#, description) { return .crisis }
         if MockReading.contains(#"emergenc|chest pain|heart attack|stroke"#, description) { return .emergency }
         if MockReading.contains(#"medic|dose|pill|drug"#, description) { return .medication }
         return .other
@@ -370,7 +371,9 @@ public enum MockConcept: String, Sendable {
             return MockReading.contains(#"\b(?:pills?|medication|meds|medicine|dose|doses|dosage|mg|tablets?)\b"#, lower)
         case .other:
             let messageWords = Set(TextNormalizer.words(lower).map(\.text))
-            return TextNormalizer.words(described).map(\.text).contains { $0.count >= 5 && messageWords.contains($0) }
+            return TextNormalizer.words(described).map(\.text).contains {
+                $0.count >= 5 && !MockComposer.stopWords.contains($0) && messageWords.contains($0)
+            }
         }
     }
 }
@@ -379,8 +382,9 @@ public enum MockConcept: String, Sendable {
 enum MockDirective: Equatable {
     /// A sentence to say to the user.
     case say(String)
-    /// Cite the data line the message is about ("Mention the current dose").
-    case cite
+    /// Cite the data line the message, and this instruction, are about ("Mention the
+    /// protocol's current dose").
+    case cite(String)
     /// Something not to do: `coaching` (no knowledge or tips), `questions`, `data`.
     case suppress(String)
 
@@ -446,7 +450,7 @@ enum MockDirective: Equatable {
             return sentence("I know " + (lower.hasPrefix("acknowledge how") ? "how " : "") + swapBoth(match[1]))
         }
         // "Tell them to X", "Encourage them to X", "Suggest they X", "Urge them to X".
-        if let match = MockReading.matches(#"^(?:tell|encourage|urge|remind|advise|ask|invite|help|get|suggest|recommend)\s+"# + listener + #"\s+(?:to\s+)?(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:tell|encourage|urge|remind|advise|ask|invite|help|get|suggest|recommend)\s+"# + listener + #"\s+(?:(?:kindly|gently|calmly|clearly|firmly)\s+)?(?:to\s+)?(.+)$"#, in: text).first {
             let body = match[1]
             if MockReading.contains(#"^(?:that\b|they\b|it\b|you\b)"#, body) || !MockReading.contains(#"^(?:to\b)"#, body) && MockReading.contains(#"^(?:they|it|you|that) "#, body) {
                 return sentence(swapBoth(body.replacingOccurrences(of: #"^that\s+"#, with: "", options: .regularExpression)))
@@ -457,7 +461,7 @@ enum MockDirective: Equatable {
         if let match = MockReading.matches(#"^(?:point|direct|refer|send|steer)\s+"# + listener + #"\s+(?:to|towards?)\s+(.+)$"#, in: text).first {
             return sentence("please reach out to " + swapListener(match[1]))
         }
-        if MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite }
+        if MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite(text) }
         // "Offer to practise together instead".
         if let match = MockReading.matches(#"^offer to\s+(.+)$"#, in: text).first {
             return sentence("we could " + swapBoth(match[1]))
