@@ -77,6 +77,8 @@ public struct EvalRunner: Sendable {
     public var sanitize = false
     /// Loads packs.
     public var fileSystem: FileSystem
+    /// Packs already loaded, by path; the others are loaded from `fileSystem`.
+    public var packs: [String: Pack] = [:]
     /// Builds providers (tests inject transports here).
     public var makeProvider: @Sendable (ProviderConfiguration, ProviderRegistry) throws -> any ChatProvider
 
@@ -162,7 +164,7 @@ public struct EvalRunner: Sendable {
         }
         return try suites.map { loaded in
             for fixture in loaded.fixtures where compilers[fixture.pack] == nil {
-                compilers[fixture.pack] = try Compiler(pack: PackLoader(fileSystem: fileSystem).load(fixture.pack).get())
+                compilers[fixture.pack] = try Compiler(pack: packs[fixture.pack] ?? PackLoader(fileSystem: fileSystem).load(fixture.pack).get())
             }
             var providers: [String: ProviderSlot] = [:]
             for name in Set(cases(of: loaded).lazy.map(\.provider)) { providers[name] = try slot(name) }

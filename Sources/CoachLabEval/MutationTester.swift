@@ -126,10 +126,11 @@ public struct MutationTester: Sendable {
     }
 
     /// Runs the cases of `pack` (every case, for nil) and keeps what each one did.
-    func observe(fileSystem: FileSystem, pack: String?) async throws -> [String: Observed] {
+    func observe(fileSystem: FileSystem, pack: String?, loaded: Pack? = nil) async throws -> [String: Observed] {
         let chosen = suites.filter { loaded in pack == nil || loaded.fixtures.contains { $0.pack == pack } }
         let packOf = Dictionary(chosen.flatMap { loaded in loaded.fixtures.map { ("\(loaded.suite.id)/\($0.id)", $0.pack) } }) { first, _ in first }
-        let runner = EvalRunner(registry: registry, providerOverride: ["mock"], repeats: 1, concurrency: 8, fileSystem: fileSystem)
+        var runner = EvalRunner(registry: registry, providerOverride: ["mock"], repeats: 1, concurrency: 8, fileSystem: fileSystem)
+        if let pack, let loaded { runner.packs = [pack: loaded] }
         let collector = Collector()
         try await runner.run(chosen, include: { pack == nil || packOf["\($0.suite)/\($0.fixture)"] == pack }) { result in
             let failure = result.error ?? result.turns.lazy.flatMap { turn in
@@ -158,7 +159,7 @@ public struct MutationTester: Sendable {
             result.caughtBy = error.description
             return result
         }
-        let observed = try await observe(fileSystem: overlay, pack: mutant.pack)
+        let observed = try await observe(fileSystem: overlay, pack: mutant.pack, loaded: loaded.pack)
         for key in observed.keys.sorted() {
             guard let before = baseline[key], let after = observed[key] else { continue }
             if before.outcome == .pass, after.outcome != .pass {

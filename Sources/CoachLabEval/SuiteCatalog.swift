@@ -16,10 +16,12 @@ public struct SuiteCatalog: Sendable {
         return names.filter { $0.hasSuffix(".yaml") }.sorted().map { "\(directory)/\($0)" }
     }
 
-    /// Loads `paths`: each suite with references to its fixtures (read again when their cases
-    /// run) and its datasets' messages as fixtures held in memory. Fixture ids must be unique
-    /// across suites' files.
-    public func load(_ paths: [String]) -> (suites: [LoadedSuite], diagnostics: [Diagnostic]) {
+    /// Loads `paths`: each suite with its fixtures and its datasets' messages as fixtures.
+    /// Fixture ids must be unique across suites' files.
+    /// - Parameter holdFixtures: Keep every fixture in memory (for runs that repeat the suites,
+    ///   such as mutation testing); by default fixtures are read again when their cases run, so
+    ///   memory stays flat however many there are.
+    public func load(_ paths: [String], holdFixtures: Bool = false) -> (suites: [LoadedSuite], diagnostics: [Diagnostic]) {
         let loader = EvalLoader(fileSystem: fileSystem)
         var diagnostics: [Diagnostic] = []
         var loaded: [LoadedSuite] = []
@@ -29,6 +31,7 @@ public struct SuiteCatalog: Sendable {
             diagnostics += problems
             guard let suite else { continue }
             var fixtures: [FixtureReference] = []
+            var held: [Fixture] = []
             for path in loader.fixtureFiles(of: suite) {
                 let (fixture, problems) = loader.fixture(at: path)
                 diagnostics += problems
@@ -37,9 +40,9 @@ public struct SuiteCatalog: Sendable {
                     diagnostics.append(.error("fixture id '\(fixture.id)' is also used by \(other)", at: fixture.location))
                 }
                 fixtureIds[fixture.id] = path
-                if suite.tags.isEmpty || !Set(suite.tags).isDisjoint(with: fixture.tags) { fixtures.append(FixtureReference(fixture)) }
+                guard suite.tags.isEmpty || !Set(suite.tags).isDisjoint(with: fixture.tags) else { continue }
+                if holdFixtures { held.append(fixture) } else { fixtures.append(FixtureReference(fixture)) }
             }
-            var held: [Fixture] = []
             for path in suite.datasets {
                 do {
                     let dataset = try GuardrailDataset.load(path.value, fileSystem: fileSystem)

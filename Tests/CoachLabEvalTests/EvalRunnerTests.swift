@@ -27,16 +27,12 @@ enum EvalSupport {
                           }, list: base.list, isDirectory: base.isDirectory, exists: base.exists)
     }
 
+    /// Every shipped suite, its fixtures and datasets held in memory.
     static func suites(_ fileSystem: FileSystem = fileSystem()) throws -> [LoadedSuite] {
-        let loader = EvalLoader(fileSystem: fileSystem)
-        let files = try FileManager.default.contentsOfDirectory(atPath: root + "/evals").filter { $0.hasSuffix(".yaml") }.sorted()
-        return try files.map { name in
-            let (suite, problems) = loader.suite(at: "evals/\(name)")
-            let found = try #require(suite, "\(problems)")
-            let fixtures = loader.fixtureFiles(of: found).compactMap { loader.fixture(at: $0).0 }
-                .filter { found.tags.isEmpty || !Set(found.tags).isDisjoint(with: $0.tags) }
-            return LoadedSuite(suite: found, fixtures: fixtures)
-        }
+        let catalog = SuiteCatalog(fileSystem: fileSystem)
+        let (suites, diagnostics) = catalog.load(catalog.suiteFiles(), holdFixtures: true)
+        #expect(!diagnostics.contains { $0.severity == .error }, "\(diagnostics)")
+        return suites
     }
 
     static func run(_ suites: [LoadedSuite], runner: EvalRunner) async throws -> RunReport {

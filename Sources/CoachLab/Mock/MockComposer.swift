@@ -129,7 +129,7 @@ struct MockComposer {
             case .say(let text) where seen.insert(text).inserted:
                 if text.hasSuffix("?") { questions.append(Part(text: text)) } else { statements.append(Part(text: text)) }
             case .suppress(let what): suppressed.formUnion(what.split(separator: ",").map(String.init))
-            case .cite(let what): if let line = dataLine(about: what) { statements.append(Part(text: "Your data shows \(line).")) }
+            case .cite(let what): if let line = dataLine(about: what) { statements.append(Part(text: "Your data shows \(emphasised(line)).")) }
             default: break
             }
         }
@@ -150,7 +150,7 @@ struct MockComposer {
             parts.append(Part(text: sentence))
         }
         if !suppressed.contains("data"), !reading.obeysAlert, let line = dataLine() {
-            parts.append(Part(text: "Your data shows \(line)."))
+            parts.append(Part(text: "Your data shows \(emphasised(line))."))
         }
         if !suppressed.contains("coaching"), !reading.obeysAlert, let theme = reading.first(.memory)?.value {
             parts.append(Part(text: "Last time, we talked about \(lowercasedFirst(MockDirective.clipped(theme)))."))
@@ -171,6 +171,9 @@ struct MockComposer {
         }.filter { $0.0 > 0 }.reduce(nil) { (best: (Int, String)?, line: (Int, String)) in (best?.0 ?? 0) >= line.0 ? best : line }  // the first best
         return best.map { lowercasedFirst(MockDirective.clipped($0.1.replacingOccurrences(of: #"^\d+\.\s+"#, with: "", options: .regularExpression).replacingOccurrences(of: ":", with: ","), words: 8)) }
     }
+
+    /// Text in bold, unless the prompt bans bold.
+    private func emphasised(_ text: String) -> String { reading.bansBold ? text : "**\(text)**" }
 
     /// Words too common to tell one topic from another.
     static let stopWords: Set<String> = [
@@ -210,7 +213,7 @@ struct MockComposer {
             guard reading.all(.data).isEmpty else { return [] }  // a data assistant answers from the data
             ideas = ["write down the one thing that matters most this week"]
         }
-        let emphasise: (String) -> String = { reading.bansBold ? $0 : "**\($0)**" }
+        let emphasise = emphasised
         if reading.has(.oneIdea) || ideas.count == 1 {
             return [Part(text: "One idea that may help: \(emphasise(ideas[0])).")]
         }

@@ -83,9 +83,13 @@ public struct MockReading: Sendable, Equatable {
 
     private mutating func read() {
         var nameCandidates: [(name: String, index: Int, isHeader: Bool)] = []
+        var inExamples = false
         for (index, line) in lines.enumerated() {
             let lower = Self.fold(line)
             guard !lower.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            // Example conversations show a style; what their lines say is not an instruction.
+            if Self.isHeader(line) { inExamples = Self.contains(#"\bexamples?\b"#, lower) }
+            if inExamples, !Self.isHeader(line) { continue }
             let inAlert = alertRange?.contains(index) ?? false
             for match in Self.matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]ou're)\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#, in: line, caseSensitive: true) {
                 nameCandidates.append((match[1], index, Self.isHeader(line)))
