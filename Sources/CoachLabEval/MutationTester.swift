@@ -29,8 +29,14 @@ public struct MutantResult: Sendable, Codable {
 /// kill or lint catches.
 public struct MutationSummary: Sendable {
     public var results: [MutantResult]
+    /// Cases that already fail on the unchanged packs (`suite/fixture`): they cannot catch
+    /// a mutant, so they weaken the score.
+    public var baselineFailures: [String]
 
-    public init(results: [MutantResult]) { self.results = results }
+    public init(results: [MutantResult], baselineFailures: [String] = []) {
+        self.results = results
+        self.baselineFailures = baselineFailures
+    }
 
     /// Counts for one pack (or every pack, for nil).
     public struct Counts: Sendable, Codable {
@@ -95,9 +101,12 @@ public struct MutationTester: Sendable {
     /// The mutants of every pack the suites use (or of `only`), loaded from the real files.
     /// - Throws: ``CoachLabError`` when a pack does not load cleanly.
     public func mutants(packs only: Set<String>? = nil, operators: Set<Mutant.Operator>? = nil) throws -> [Mutant] {
-        try packs.filter { only == nil || only!.contains($0) || only!.contains(String($0.split(separator: "/").last ?? "")) }.flatMap { path in
+        let chosen = packs.filter { path in
+            only.map { $0.contains(path) || $0.contains(String(path.split(separator: "/").last ?? "")) } ?? true
+        }
+        return try chosen.flatMap { path in
             let pack = try PackLoader(fileSystem: fileSystem).load(path).get()
-            return PackMutator.mutants(of: pack).filter { operators == nil || operators!.contains($0.operator) }
+            return PackMutator.mutants(of: pack).filter { mutant in operators.map { $0.contains(mutant.operator) } ?? true }
         }
     }
 
@@ -122,24 +131,59 @@ public struct MutationTester: Sendable {
             }
         }
         let order = Dictionary(uniqueKeysWithValues: mutants.enumerated().map { ($1.id, $0) })
-        return MutationSummary(results: results.sorted { (order[$0.id] ?? 0) < (order[$1.id] ?? 0) })
+        return MutationSummary(results: results.sorted { (order[$0.id] ?? 0) < (order[$1.id] ?? 0) },
+                               baselineFailures: baseline.filter { $0.value.outcome != .pass }.keys.sorted())
+    }
+
+    /// Whether a case's verdict depends on screening alone: one turn, no suite checks, and
+    /// only `flagged` / `not-flagged` expectations (a labelled dataset's messages). Such cases
+    /// are screened directly, without a reply.
+    static func screensOnly(_ fixture: Fixture, in suite: Suite) -> Bool {
+        guard fixture.generate == nil, suite.checks.isEmpty, fixture.turns.count == 1 else { return false }
+        return fixture.turns[0].expect.allSatisfy { check in
+            switch check.kind {
+            case .flagged, .notFlagged: true
+            default: false
+            }
+        }
     }
 
     /// Runs the cases of `pack` (every case, for nil) and keeps what each one did.
     func observe(fileSystem: FileSystem, pack: String?, loaded: Pack? = nil) async throws -> [String: Observed] {
         let chosen = suites.filter { loaded in pack == nil || loaded.fixtures.contains { $0.pack == pack } }
         let packOf = Dictionary(chosen.flatMap { loaded in loaded.fixtures.map { ("\(loaded.suite.id)/\($0.id)", $0.pack) } }) { first, _ in first }
+        var screened: [String: Observed] = [:]
+        var compilers: [String: Compiler] = [:]
+        for suite in chosen {
+            for (id, fixture) in suite.held where (pack == nil || fixture.pack == pack) && Self.screensOnly(fixture, in: suite.suite) {
+                if compilers[fixture.pack] == nil {
+                    let source = fixture.pack == pack ? loaded : nil
+                    compilers[fixture.pack] = try Compiler(pack: source ?? PackLoader(fileSystem: fileSystem).load(fixture.pack).get())
+                }
+                guard let compiler = compilers[fixture.pack] else { continue }
+                let screening = compiler.screen(fixture.turns[0].user)
+                let subject = CheckSubject(reply: "", system: "", screening: screening)
+                let failed = fixture.turns[0].expect.map { CheckEvaluator.evaluate($0, subject) }.first { !$0.passed }
+                screened["\(suite.suite.id)/\(id)"] = Observed(outcome: failed == nil ? .pass : .fail,
+                                                               prompts: ["screen:" + (screening.decision?.ruleId ?? "none")],
+                                                               failure: failed.map { "turn 1 \($0.check): \($0.reason)" })
+            }
+        }
         var runner = EvalRunner(registry: registry, providerOverride: ["mock"], repeats: 1, concurrency: 8, fileSystem: fileSystem)
         if let pack, let loaded { runner.packs = [pack: loaded] }
         let collector = Collector()
-        try await runner.run(chosen, include: { pack == nil || packOf["\($0.suite)/\($0.fixture)"] == pack }) { result in
+        let skip = Set(screened.keys)
+        try await runner.run(chosen, include: { evalCase in
+            let key = "\(evalCase.suite)/\(evalCase.fixture)"
+            return !skip.contains(key) && (pack == nil || packOf[key] == pack)
+        }) { result in
             let failure = result.error ?? result.turns.lazy.flatMap { turn in
                 turn.checks.lazy.filter { !$0.passed }.map { "turn \(turn.turn) \($0.check): \($0.reason)" }
             }.first
             await collector.add("\(result.suite)/\(result.fixture)",
                                 Observed(outcome: result.outcome, prompts: result.turns.map(\.promptHash), failure: failure))
         }
-        return await collector.observed
+        return await collector.observed.merging(screened) { run, _ in run }
     }
 
     actor Collector {

@@ -63,6 +63,10 @@ struct MutateCommand: AsyncParsableCommand {
         let summary = try await tester.run(mutants)
         let elapsed = (clock.now - start).components
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        if !summary.baselineFailures.isEmpty {
+            Terminal.error("warning: \(summary.baselineFailures.count) cases already fail on the unchanged packs and cannot catch a defect: "
+                           + summary.baselineFailures.prefix(5).joined(separator: ", ") + (summary.baselineFailures.count > 5 ? ", …" : ""))
+        }
         Terminal.out(MutationReport.terminal(summary, failUnder: failUnder, verbose: verbose), terminator: "")
         Terminal.error(String(format: "%d mutants in %.1f s (%.1f mutants/s)", mutants.count, seconds, Double(mutants.count) / max(seconds, 0.001)))
         if let json { try Files.write(try MutationReport.json(summary), to: json) }

@@ -162,7 +162,8 @@ public enum PackMutator {
             if let scalar = value.scalar, !scalar.isNull, !keys.contains("keywords"), !keys.contains("patterns"),
                !keys.contains("exceptions"), keys.last != "id" {
                 if keys.last == "template" || keys.first == "stack" { sectionMutants(scalar, path: path, file: file, document: document) }
-                instructionMutants(scalar, path: path, file: file, document: document)
+                // Example conversations show a style; the mock does not read them as instructions.
+                if !keys.contains("examples") { instructionMutants(scalar, path: path, file: file, document: document) }
             }
             switch value {
             case .mapping(let entries, _):
