@@ -66,7 +66,7 @@ enum Browser {
         for reference in ["<script src", "<link", "url(", "@import", "https://", "http://"] {
             #expect(!page.contains(reference), "the page must load nothing: found \(reference)")
         }
-        #expect(page.components(separatedBy: "<tbody class=\"case\"").count - 1 == 9)
+        #expect(page.components(separatedBy: "<tbody class=\"case\"").count - 1 == 17)
         for chart in ["chart-pass", "chart-latency", "chart-checks"] { #expect(page.contains("<svg class=\"chart\" id=\"\(chart)\"")) }
         #expect(page.contains("Compiled prompt"))
         #expect(page.contains("Sources: <code>"), "layers list their sources")
@@ -90,7 +90,7 @@ enum Browser {
         #expect(result.stdout.contains("luna-canned · \(runs[0])"))
         let markdown = try String(contentsOfFile: directory + "/m.md", encoding: .utf8)
         #expect(markdown.contains("| case | mock · \(runs[1]) | luna-canned · \(runs[0]) |"))
-        #expect(markdown.components(separatedBy: "\n| luna/").count - 1 == 8)
+        #expect(markdown.components(separatedBy: "\n| luna/").count - 1 == 12)
         #expect(try CLI.run(["compare", "evals/luna.yaml", "--provider", "mock"]).status == 2, "one provider is not a comparison")
         #expect(try CLI.run(["compare", "--run", "nope", "--store", store]).status == 2)
     }

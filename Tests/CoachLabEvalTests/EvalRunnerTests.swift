@@ -90,8 +90,9 @@ actor ResultBox {
         let notPassing = (try report.allCases()).filter { $0.outcome != .pass }
         #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.id): \($0.failures.map(\.check.reason)) \($0.error ?? "")" })")
         #expect(report.exitCode() == 0)
-        #expect(Set((try report.allCases()).map(\.suite)) == ["betterone", "betterone-rollout", "betterone-wrapup", "healthwallet", "kindred",
-                                                             "kindred-structured", "luna", "ticbuddy"])
+        #expect(Set((try report.allCases()).map(\.suite)) == ["betterone", "betterone-guardrails", "betterone-rollout", "betterone-wrapup",
+                                                             "healthwallet", "healthwallet-guardrails", "kindred", "kindred-structured",
+                                                             "luna", "luna-guardrails", "ticbuddy", "ticbuddy-guardrails"])
     }
 
     @Test func removingAGuardrailsKeywordsFailsTheCasesThatNeedIt() async throws {
@@ -104,7 +105,10 @@ actor ResultBox {
         let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id.hasPrefix("betterone") }
         let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem))
         let failing = (try report.allCases()).filter { $0.outcome == .fail }
-        #expect(Set(failing.map(\.fixture)) == ["betterone-diagnosis-adhd", "betterone-rollout-risk-midway"])
+        #expect(Set(failing.filter { $0.suite != "betterone-guardrails" }.map(\.fixture)) == ["betterone-diagnosis-adhd", "betterone-rollout-risk-midway"])
+        // Every labelled diagnosis message fails too, and no other row does.
+        let rows = failing.filter { $0.suite == "betterone-guardrails" }
+        #expect(!rows.isEmpty && rows.allSatisfy { $0.tags.contains("no-diagnosis") })
         let adhd = try #require(failing.first { $0.fixture == "betterone-diagnosis-adhd" })
         #expect(adhd.failures.map(\.check.check).contains("flagged"))
         #expect(adhd.failures.map(\.check.check).contains("refers-to-professional"))
@@ -154,7 +158,7 @@ actor ResultBox {
         let runner = EvalRunner(registry: ProviderRegistry(), repeats: 3, fileSystem: EvalSupport.fileSystem())
         let report = try await EvalSupport.run(suites, runner: runner)
         let summary = try #require(report.suites.first)
-        #expect(summary.cases == 21)
+        #expect(summary.cases == 51)
         #expect(summary.passAllRepeats == 1 && summary.passAnyRepeat == 1 && summary.flaky.isEmpty)
         #expect(summary.wilsonLow > 0.8 && summary.wilsonHigh == 1)
     }
@@ -230,7 +234,7 @@ actor ResultBox {
         #expect(xml.contains("name=\"luna-crisis [mock] #2\""))
         let json = try JSONSerialization.jsonObject(with: Data(try Reporters.json(report).utf8)) as? [String: Any]
         #expect((json?["cases"] as? [Any])?.count == (try report.allCases()).count)
-        #expect(Reporters.markdown(report).contains("| luna | 16 | 16 | 0 | 0 |"))
+        #expect(Reporters.markdown(report).contains("| luna | 24 | 24 | 0 | 0 |"))
     }
 }
 

@@ -236,12 +236,19 @@ func collectStream(_ stream: AsyncThrowingStream<StreamEvent, Error>) async thro
     }
 
     @Test func mockReflectsAndIsDeterministic() {
+        // A prompt with no instructions at all gets the plausible wrong thing: a long reply
+        // under a heading, ending on a statement.
         let reply = MockCoach.reply(system: "", userMessages: ["I'm worried my team doesn't trust me. It keeps me up."])
-        #expect(reply == "It sounds like you're worried your team doesn't trust you. What feels like the most useful next step for you?")
-        #expect(MockCoach.reply(system: "", userMessages: ["Can you help me plan my week?"])
-                == "You asked: \"Can you help me plan my week?\" Before I answer, what would a good outcome look like for you?")
+        #expect(reply.hasPrefix("## A few thoughts\n"))
+        #expect(reply.contains("It sounds like you're worried your team doesn't trust you."))
+        #expect(!reply.hasSuffix("?"))
+        #expect(reply == MockCoach.reply(system: "", userMessages: ["I'm worried my team doesn't trust me. It keeps me up."]))
+        let told = "Reply in two short sentences. End with one question."
+        let short = MockCoach.reply(system: told, userMessages: ["Can you help me plan my week?"])
+        #expect(TextMetrics.sentences(short).count == 2)
+        #expect(short.hasSuffix("Before I answer, what would a good outcome look like for you?"))
         #expect(MockCoach.reply(system: "=== RISK ALERT ===\n- encourage them to contact a crisis line", userMessages: ["x"])
-                .contains("crisis line or your local emergency number"))
+                .contains("Please contact a crisis line"))
     }
 
     @Test func scriptedRepliesWinAndMaxTokensTruncates() async throws {
