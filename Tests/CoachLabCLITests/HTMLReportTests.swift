@@ -66,7 +66,7 @@ enum Browser {
         for reference in ["<script src", "<link", "url(", "@import", "https://", "http://"] {
             #expect(!page.contains(reference), "the page must load nothing: found \(reference)")
         }
-        #expect(page.components(separatedBy: "<tbody class=\"case\"").count - 1 == 17)
+        #expect(page.components(separatedBy: "<tbody class=\"case\"").count - 1 == 18)
         for chart in ["chart-pass", "chart-latency", "chart-checks"] { #expect(page.contains("<svg class=\"chart\" id=\"\(chart)\"")) }
         #expect(page.contains("Compiled prompt"))
         #expect(page.contains("Sources: <code>"), "layers list their sources")

@@ -199,7 +199,7 @@ import Testing
         let result = try CLI.run(["eval", "--store", try CLI.temporaryDirectory() + "/s.sqlite"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.range(of: #"\n(\d+) cases: \1 passed, 0 failed, 0 errors"#, options: .regularExpression) != nil)
-        #expect(result.stdout.contains("betterone                19     19    0     0      100.0% (83-100%)    100%       ok"))
+        #expect(result.stdout.contains("betterone                20     20    0     0      100.0% (84-100%)    100%       ok"))
         #expect(result.stdout.contains("betterone-guardrails     "))
         #expect(result.stdout.contains("kindred-structured       6      6     0     0      100.0% (61-100%)    100%       ok"))
     }
@@ -241,7 +241,7 @@ import Testing
         let resumed = try CLI.run(["eval", "--resume", id], environment: ["COACHLAB_STORE": store])
         #expect(resumed.status == 0)
         #expect(resumed.stderr.contains("7 cases already finished, 0 to go"))
-        #expect(resumed.stdout.contains("17 cases: 17 passed"))
+        #expect(resumed.stdout.contains("18 cases: 18 passed"))
         let unknown = try CLI.run(["eval", "--resume", "nope", "--store", store])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("coachlab runs lists the stored runs"))
@@ -288,6 +288,6 @@ import Testing
         let resumed = try CLI.run(["eval", "--resume", run, "--base-url", "http://127.0.0.1:\(port)/v1", "--store", store])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("cases already finished"))
-        #expect(resumed.stdout.contains("29 cases: 29 passed"))
+        #expect(resumed.stdout.contains("30 cases: 30 passed"))
     }
 }

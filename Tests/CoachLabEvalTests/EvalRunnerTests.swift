@@ -158,7 +158,7 @@ actor ResultBox {
         let runner = EvalRunner(registry: ProviderRegistry(), repeats: 3, fileSystem: EvalSupport.fileSystem())
         let report = try await EvalSupport.run(suites, runner: runner)
         let summary = try #require(report.suites.first)
-        #expect(summary.cases == 51)
+        #expect(summary.cases == 54)
         #expect(summary.passAllRepeats == 1 && summary.passAnyRepeat == 1 && summary.flaky.isEmpty)
         #expect(summary.wilsonLow > 0.8 && summary.wilsonHigh == 1)
     }

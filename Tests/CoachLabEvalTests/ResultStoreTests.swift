@@ -48,7 +48,7 @@ struct Stop: Error {}
         try await EvalRunner(registry: ProviderRegistry(), concurrency: 1, fileSystem: EvalSupport.fileSystem()) { _, _ in straight }
             .run(suites) { try straightStore.record($0, run: straightRun) }
         let expected = try straightStore.results(run: straightRun)
-        #expect(expected.count == 31)
+        #expect(expected.count == 32)
 
         let counting = CountingProvider()
         let store = try Self.temporaryStore()

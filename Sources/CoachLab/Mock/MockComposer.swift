@@ -265,8 +265,7 @@ struct MockComposer {
         for index in parts.indices.dropFirst(leadCount) where !parts[index].ownLine {
             let text = parts[index].text
             guard CheckEvaluator.longestSharedRun(text, system).count >= 10 else { continue }
-            let words = text.split(separator: " ")
-            let cut = words.prefix(9).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ",;:"))
+            let cut = MockDirective.clipped(String(text.dropLast()), words: 9)
             parts[index].text = cut + (text.hasSuffix("?") ? "?" : ".")
         }
     }
