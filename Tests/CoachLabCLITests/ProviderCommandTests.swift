@@ -240,7 +240,7 @@ import Testing
         #expect(line.contains("finished") && line.contains("ticbuddy.yaml"))
         let resumed = try CLI.run(["eval", "--resume", id], environment: ["COACHLAB_STORE": store])
         #expect(resumed.status == 0)
-        #expect(resumed.stderr.contains("7 cases already finished, 0 to go"))
+        #expect(resumed.stderr.contains(": 18 cases already finished, 0 to go"))
         #expect(resumed.stdout.contains("18 cases: 18 passed"))
         let unknown = try CLI.run(["eval", "--resume", "nope", "--store", store])
         #expect(unknown.status == 2)
