@@ -137,6 +137,15 @@ enum PackChecker {
                                       hint: "check the brackets and escapes; backslashes in double-quoted YAML must be doubled")
                 }
             }
+            // "\b" in a double-quoted YAML string is a backspace, not a word boundary: the
+            // pattern compiles and silently never matches. Any control character is a mistake.
+            for phrase in guardrail.patterns + guardrail.keywords + guardrail.exceptions {
+                guard let control = phrase.value.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) else { continue }
+                let name = Self.controlNames[control.value].map { " (\($0))" } ?? ""
+                diagnostics.error("'\(phrase.value.debugDescription.dropFirst().dropLast())' contains the control character U+\(String(format: "%04X", control.value))\(name), so it never matches what a user types",
+                                  at: phrase.location,
+                                  hint: control.value == 0x08 ? "in a double-quoted YAML string write \\\\b for a word boundary, or use single quotes" : "remove it")
+            }
             for phrase in guardrail.keywords + guardrail.exceptions where TextNormalizer.tokens(phrase.value).isEmpty {
                 diagnostics.error("'\(phrase.value)' has no letters or digits, so it can never match", at: phrase.location)
             }
@@ -146,6 +155,10 @@ enum PackChecker {
             }
         }
     }
+
+    /// Names of the control characters an author is likeliest to type by accident.
+    static let controlNames: [UInt32: String] = [0x08: "backspace, from \"\\b\"", 0x09: "tab", 0x0A: "line feed", 0x0D: "carriage return",
+                                                  0x0C: "form feed, from \"\\f\"", 0x07: "bell, from \"\\a\"", 0x0B: "vertical tab, from \"\\v\""]
 
     // MARK: Templates
 
