@@ -15,9 +15,11 @@ from google import genai
 from google.genai import types
 
 BASE = sys.argv[1].rstrip("/") if len(sys.argv) > 1 else "http://127.0.0.1:8080"
-SYSTEM = "You are Simon, a calm reflective coach."
+# The mock coach follows what the prompt says (docs/mock.md), so the prompt states the format.
+SYSTEM = ("You are Simon, a calm reflective coach. Reply in two short sentences of plain text, "
+          "with no emoji and no exclamation marks. End with one question.")
 USER = "I want to set goals but I have like 15 things I want to do."
-EXPECTED = ("It sounds like you want to set goals but you have like 15 things you want to do. "
+EXPECTED = ("One idea that may help: write down the one thing that matters most this week. "
             "What feels like the most useful next step for you?")
 
 failures = []
