@@ -91,7 +91,7 @@ public struct MockReading: Sendable, Equatable {
             if Self.isHeader(line) { inExamples = Self.contains(#"\bexamples?\b"#, lower) }
             if inExamples, !Self.isHeader(line) { continue }
             let inAlert = alertRange?.contains(index) ?? false
-            for match in Self.matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]ou're)\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#, in: line, caseSensitive: true) {
+            for match in Self.matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Ii]ntroduce yourself as|[Cc]all yourself)\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#, in: line, caseSensitive: true) {
                 nameCandidates.append((match[1], index, Self.isHeader(line)))
             }
             if let user = Self.matches(#"\b(?:talking|speaking|chatting) (?:with|to) ([A-Z][\p{L}'’-]*)"#, in: line, caseSensitive: true).first?[1],
@@ -137,8 +137,8 @@ public struct MockReading: Sendable, Equatable {
             if let kind = unitKind(match[3]), let high = Self.value(match[2]) { note(kind, String(high), index) }
             rest = rest.replacingOccurrences(of: match[0], with: " ")
         }
-        // "at most 3 sentences", "under 60 words", "no more than two paragraphs".
-        for match in Self.matches(#"\b(at most|no more than|up to|a maximum of|maximum|max|fewer than|less than|under)\s+"# + Self.number + unit, in: rest) {
+        // "at most 3 sentences", "under 60 words", "no more than two paragraphs", "limit replies to 3 sentences".
+        for match in Self.matches(#"\b(at most|no more than|up to|a maximum of|maximum|max|fewer than|less than|under|limit(?:ed)?(?: \w+){0,2} to)\s+"# + Self.number + unit, in: rest) {
             guard let kind = unitKind(match[3]), var high = Self.value(match[2]) else { continue }
             if ["fewer than", "less than", "under"].contains(match[1]) { high -= 1 }
             note(kind, String(max(1, high)), index)
@@ -161,7 +161,7 @@ public struct MockReading: Sendable, Equatable {
 
     private mutating func readQuestions(_ lower: String, _ index: Int) {
         let quantity = #"(?:exactly |just |only )?(?:one|a|an|a single|1)\s+(?:[\w-]+\s+){0,3}?question"#
-        if Self.contains(#"\b(?:end|finish|close)s?\b[^.]{0,40}?\b(?:with|on)\s+(?:exactly |just |only )?(?:one|a|an|a single|1)?\s*(?:[\w-]+\s+){0,3}?question"#, lower)
+        if Self.contains(#"\b(?:end|finish|close|conclude|wrap up)s?\b[^.]{0,40}?\b(?:with|on|by asking)\s+(?:exactly |just |only )?(?:one|a|an|a single|1)?\s*(?:[\w-]+\s+){0,3}?question"#, lower)
             || Self.contains(#"\bthen\s+(?:ask\s+)?"# + quantity, lower)
             || Self.contains(#"\blast sentence (?:is|must be|should be) a question"#, lower) {
             note(.endQuestion, "the reply ends with a question", index)
@@ -176,7 +176,7 @@ public struct MockReading: Sendable, Equatable {
 
     private mutating func readForm(_ lower: String, _ index: Int) {
         let ban = #"\b(?:no|never|not|don't|do not|avoid|without|nor)\b[^.;]{0,40}?"#
-        if Self.contains(ban + #"\bmarkdown\b|\bplain text\b(?! conversational)|\bno formatting\b|\bplain text only\b"#, lower) {
+        if Self.contains(ban + #"\b(?:markdown|formatting|rich text)\b|\bplain text\b(?! conversational)"#, lower) {
             note(.noMarkdown, "no markdown", index)
         }
         if Self.contains(ban + #"\b(?:headings?|headers?)\b"#, lower) { note(.noHeadings, "no headings", index) }
@@ -190,9 +190,10 @@ public struct MockReading: Sendable, Equatable {
         if Self.contains(#"\b(?:never|don't|do not)\s+(?:say|claim|mention|reveal|admit)\b[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b|\bnever break character\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
-        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|prompt|rules above|guidelines)"#
+        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|prompt|rules|guidelines)"#
         if Self.contains(#"\b(?:never|don't|do not|not)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite)\b[^.]{0,30}"# + instructions
-                         + #"|\b(?:keep|treat)\s+"# + instructions + #"\s+(?:confidential|private|secret)"#, lower) {
+                         + #"|\b(?:keep|treat)\s+"# + instructions + #"\s+(?:confidential|private|secret)"#
+                         + #"|\b(?:if|when)\b[^.]*\b(?:instructions|system prompt|prompt)\b[^.]*\b(?:decline|refuse)"#, lower) {
             note(.confidential, "keeps these instructions private", index)
         } else if Self.contains(#"\b(?:repeat|reveal|quote|share|print|recite|show|disclose)\b[^.]{0,30}"# + instructions, lower) {
             let conditional = Self.contains(#"\b(?:if|when|whenever)\b"#, lower)
@@ -230,7 +231,7 @@ public struct MockReading: Sendable, Equatable {
         var inKnowledgeSection = false
         for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) {
             if Self.isHeader(line) {
-                inKnowledgeSection = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps"#, Self.fold(line))
+                inKnowledgeSection = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance"#, Self.fold(line))
                 continue
             }
             let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -268,7 +269,7 @@ public struct MockReading: Sendable, Equatable {
         var latest: Int?
         for (index, line) in lines.enumerated() {
             if Self.isHeader(line) {
-                inMemory = Self.contains(#"memory|past sessions|earlier sessions|previous sessions"#, Self.fold(line))
+                inMemory = Self.contains(#"memory|memories|past sessions|earlier sessions|previous sessions|previous conversations|what you remember"#, Self.fold(line))
                 continue
             }
             if inMemory, line.hasPrefix("- ") { latest = index }
@@ -466,6 +467,10 @@ enum MockDirective: Equatable {
             return sentence("please reach out to " + swapListener(match[1]))
         }
         if MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite(text) }
+        // "Provide the number of a crisis line", "Share the 988 lifeline".
+        if let match = MockReading.matches(#"^(?:provide|share)\s+(.+)$"#, in: text).first {
+            return sentence("here is " + swapListener(match[1]))
+        }
         // "Offer to practise together instead".
         if let match = MockReading.matches(#"^offer to\s+(.+)$"#, in: text).first {
             return sentence("we could " + swapBoth(match[1]))
