@@ -1,0 +1,187 @@
+import Foundation
+
+/// An alert instruction turned into what the mock says or refrains from.
+enum MockDirective: Equatable {
+    /// A sentence to say to the user.
+    case say(String)
+    /// Cite the data line the message, and this instruction, are about ("Mention the
+    /// protocol's current dose").
+    case cite(String)
+    /// Something not to do: `coaching` (no knowledge or tips), `questions`, `data`.
+    case suppress(String)
+
+    /// An instruction line split into its parts ("…; thank them", "…, and suggest a doctor").
+    static func parts(of line: String) -> [String] {
+        var parts: [String] = []
+        let split = try? NSRegularExpression(pattern: #"(?:,? and |, )(?=(?:tell|suggest|encourage|ask|say|explain|remind|thank|point|gently|clearly|stay|stop|respond)\b)"#,
+                                             options: [.caseInsensitive])
+        for piece in line.components(separatedBy: "; ") {
+            var current = piece
+            // "If they are in danger, tell them to…" is one instruction: its condition stays.
+            var searchFrom = current.startIndex
+            if MockReading.contains(#"^(?:if|when)\b"#, current), let comma = current.range(of: ", ") { searchFrom = comma.upperBound }
+            while let split, let match = split.firstMatch(in: current, range: NSRange(searchFrom..<current.endIndex, in: current)),
+                  let range = Range(match.range, in: current) {
+                parts.append(String(current[..<range.lowerBound]))
+                current = String(current[range.upperBound...])
+                searchFrom = current.startIndex
+            }
+            parts.append(current)
+        }
+        return parts.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    static let listener = #"(?:them|they|the user|the child|the person|the patient|him|her)"#
+
+    /// What one part asks of the reply, or nil when the mock does not understand it.
+    static func read(_ part: String) -> MockDirective? {
+        var text = part.trimmingCharacters(in: CharacterSet(charactersIn: " ."))
+        var lower = MockReading.fold(text)
+        if MockReading.contains(#"^stop (?:coaching|teaching|the lesson|the exercise)"#, lower) { return .suppress("coaching") }
+        if MockReading.contains(#"^(?:do not|don't|never|avoid)\b"#, lower) {
+            var what: [String] = []
+            if MockReading.contains(#"\bask (?:any )?questions?\b"#, lower) { what.append("questions") }
+            if MockReading.contains(#"\b(?:interpret|lab|values|data|numbers)\b"#, lower) { what.append("data") }
+            if MockReading.contains(#"\b(?:continue|lesson|exercise|coaching|tips|change the subject|advice|suggest|supplements)\b"#, lower) { what.append("coaching") }
+            return what.isEmpty ? nil : .suppress(what.joined(separator: ","))
+        }
+        // "If they may have taken too much, tell them to …"
+        var condition = ""
+        if let match = MockReading.matches(#"^(if [^,]+),\s*(.+)$"#, in: text).first {
+            condition = swapListener(match[1]) + ", "
+            text = match[2]
+            lower = MockReading.fold(text)
+        }
+        text = text.replacingOccurrences(of: #"^(?:clearly|gently|kindly|calmly|firmly|warmly)\s+"#, with: "", options: [.regularExpression, .caseInsensitive])
+        lower = MockReading.fold(text)
+        func sentence(_ body: String) -> MockDirective {
+            let full = condition + body
+            return .say(capitalized(bounded(full)) + ".")
+        }
+        // Questions: "Ask whether they are safe right now".
+        if let match = MockReading.matches(#"^ask (?:whether|if) (?:they|the user|the child) (are|have|feel|can|know) (.+)$"#, in: text).first {
+            let verb = ["are": "Are you", "have": "Do you have", "feel": "Do you feel", "can": "Can you", "know": "Do you know"][match[1].lowercased()] ?? "Are you"
+            return .say(capitalized(condition + verb + " " + swapListener(match[2])) + "?")
+        }
+        if MockReading.contains(#"^ask\b"#, lower) { return .say(capitalized(condition + "can you tell me a little more about how you are right now") + "?") }
+        // Acknowledgements.
+        if MockReading.contains(#"^(?:thank|respond with|acknowledge (?:the|their|what|it)|validate|reassure)"#, lower) {
+            return .say("Thank you for telling me; I'm really glad you did.")
+        }
+        if let match = MockReading.matches(#"^acknowledge (?:that |how )(.+)$"#, in: text).first {
+            return sentence("I know " + (lower.hasPrefix("acknowledge how") ? "how " : "") + swapBoth(match[1]))
+        }
+        // "Tell them to X", "Encourage them to X", "Suggest they X", "Urge them to X".
+        if let match = MockReading.matches(#"^(?:tell|encourage|urge|remind|advise|ask|invite|help|get|suggest|recommend)\s+"# + listener + #"\s+(?:(?:kindly|gently|calmly|clearly|firmly)\s+)?(?:to\s+)?(.+)$"#, in: text).first {
+            let body = match[1]
+            if MockReading.contains(#"^(?:that\b|they\b|it\b|you\b)"#, body) || !MockReading.contains(#"^(?:to\b)"#, body) && MockReading.contains(#"^(?:they|it|you|that) "#, body) {
+                return sentence(swapBoth(body.replacingOccurrences(of: #"^that\s+"#, with: "", options: .regularExpression)))
+            }
+            return sentence("please " + swapListener(body))
+        }
+        // "Point them to X", "Direct them to X", "Refer them to X".
+        if let match = MockReading.matches(#"^(?:point|direct|refer|send|steer)\s+"# + listener + #"\s+(?:to|towards?)\s+(.+)$"#, in: text).first {
+            return sentence("please reach out to " + swapListener(match[1]))
+        }
+        if MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite(text) }
+        // "Provide the number of a crisis line", "Share the 988 lifeline".
+        if let match = MockReading.matches(#"^(?:provide|share)\s+(.+)$"#, in: text).first {
+            return sentence("here is " + swapListener(match[1]))
+        }
+        // "Offer to practise together instead".
+        if let match = MockReading.matches(#"^offer to\s+(.+)$"#, in: text).first {
+            return sentence("we could " + swapBoth(match[1]))
+        }
+        // "Suggest a pharmacist or doctor", "Recommend a professional", "Suggest a short walk".
+        if let match = MockReading.matches(#"^(?:suggest|recommend|mention|offer)\s+(.+)$"#, in: text).first {
+            let object = swapListener(match[1])
+            if MockReading.contains(#"\b(?:doctor|gp|pharmacist|professional|therapist|counsel+or|nurse|adult|parent|teacher|adviser|advisor|lawyer|clinician|specialist|psychologist|line|service)s?\b"#, object) {
+                return sentence(object + " would be the right person to talk to about this")
+            }
+            return sentence("it might help to try " + object)
+        }
+        // "Say (kindly) that X", "Explain (that) X", "Tell them that X", "Let them know X".
+        if let match = MockReading.matches(#"^(?:say|explain|tell \#(listener)|let \#(listener) know|make (?:it )?clear)\s+(?:(?:clearly|kindly|gently|calmly|firmly|simply|honestly)\s+)?(?:that\s+)?(.+)$"#, in: text).first {
+            return sentence(swapBoth(match[1]))
+        }
+        if MockReading.contains(#"^stay with\b"#, lower) { return .say("I'm staying right here with you.") }
+        // "Keep your response warm and supportive", "Stay warm and present".
+        if MockReading.contains(#"^(?:keep|be|stay|remain)\b[^.]*\b(?:warm|supportive|kind|gentle|present|caring)\b"#, lower) {
+            return .say("I'm here for you.")
+        }
+        return nil
+    }
+
+    /// A copied fragment kept short, as a model paraphrases rather than quotes: cut at the
+    /// first comma, semicolon or colon after four words, and at fourteen words.
+    static func bounded(_ text: String) -> String {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        var kept: [Substring] = []
+        var conditional = MockReading.contains(#"^(?:if|when)\b"#, text)
+        for word in words {
+            kept.append(word)
+            if conditional, word.hasSuffix(",") { conditional = false; continue }
+            if kept.count >= 4, word.hasSuffix(",") || word.hasSuffix(";") || word.hasSuffix(":") { break }
+            if kept.count >= 4, let next = words.dropFirst(kept.count).first, next.hasPrefix("(") || next.hasPrefix("\"") { break }
+            if kept.count >= 14 { break }
+        }
+        var result = kept.joined(separator: " ")
+        while let last = result.last, ",;:".contains(last) { result.removeLast() }
+        return result
+    }
+
+    /// At most `count` words of a text copied from the prompt, without a dangling small word
+    /// at the end, so the reply never quotes ten words in a row.
+    static func clipped(_ text: String, words count: Int = 9) -> String {
+        var words = bounded(text).split(separator: " ").prefix(count).map(String.init)
+        let small: Set<String> = ["a", "an", "the", "and", "or", "to", "of", "for", "with", "in", "on", "at", "every", "by", "is", "it", "if"]
+        while words.count > 3, let last = words.last, small.contains(last.lowercased()) { words.removeLast() }
+        var text = words.joined(separator: " ")
+        while let last = text.last, ",;:(".contains(last) { text.removeLast() }
+        return text
+    }
+
+    static func capitalized(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        return first.uppercased() + text.dropFirst()
+    }
+
+    /// The listener's pronouns turned to "you": they → you, their → your, them → you.
+    static func swapListener(_ text: String) -> String {
+        swapWords(text, ["they": "you", "their": "your", "theirs": "yours", "them": "you", "themselves": "yourself",
+                         "they're": "you're", "they've": "you've", "they'll": "you'll", "the user": "you", "the child": "you",
+                         "the user's": "your", "the child's": "your", "his": "your", "her": "your", "he": "you", "she": "you"])
+    }
+
+    /// Both sides turned: the coach's "you/your" → "I/my", then the listener's → "you".
+    static func swapBoth(_ text: String) -> String {
+        let speaker = swapWords(text, ["you": "me", "your": "my", "yours": "mine", "yourself": "myself", "you're": "I'm",
+                                       "you've": "I've", "you'll": "I'll", "you can't": "I can't", "you cannot": "I cannot",
+                                       "you can": "I can", "you are": "I am", "you will": "I will", "you don't": "I don't",
+                                       "you do not": "I do not"])
+        return swapListener(speaker)
+    }
+
+    /// Whole-word replacements, longest phrase first, each word replaced once.
+    static func swapWords(_ text: String, _ table: [String: String]) -> String {
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        var out: [String] = []
+        var index = 0
+        let longest = table.keys.map { $0.split(separator: " ").count }.max() ?? 1
+        outer: while index < words.count {
+            for length in stride(from: min(longest, words.count - index), through: 1, by: -1) {
+                let phrase = words[index..<(index + length)].joined(separator: " ")
+                let core = phrase.trimmingCharacters(in: .punctuationCharacters)
+                let trailing = String(phrase.dropFirst(phrase.distance(from: phrase.startIndex, to: phrase.range(of: core)?.upperBound ?? phrase.endIndex)))
+                if let replacement = table[MockReading.fold(core)] {
+                    out.append(replacement + trailing)
+                    index += length
+                    continue outer
+                }
+            }
+            out.append(words[index])
+            index += 1
+        }
+        return out.joined(separator: " ")
+    }
+}
