@@ -100,38 +100,40 @@ enum Browser {
         #expect(Browser.path != nil, "COACHLAB_REQUIRE_BROWSER=1 but no Chromium is installed")
         guard Browser.path != nil else { return }
         let (html, _, failing) = try Self.report()
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        let total = page.components(separatedBy: "<tbody class=\"case\"").count - 1
+        #expect(total == 18, "every Kindred case is on the page")
 
         let plain = try Browser.dom(html)
         #expect(plain.contains("data-ready=\"true\""), "the scripts ran")
-        #expect(plain.contains("9 of 9 cases shown"))
+        #expect(plain.contains("\(total) of \(total) cases shown"))
         #expect(plain.components(separatedBy: "<rect").count - 1 >= 4, "the charts have bars")
 
         let failingOnly = try Browser.dom(html, fragment: "failing=1")
-        #expect(failingOnly.contains("\(failing.count) of 9 cases shown"), "\(failing)")
-        #expect(Self.hiddenCases(failingOnly) == 9 - failing.count)
+        #expect(failingOnly.contains("\(failing.count) of \(total) cases shown"), "\(failing)")
+        #expect(Self.hiddenCases(failingOnly) == total - failing.count)
 
         let onlyMock = try Browser.dom(html, fragment: "failing=1&provider=0")
-        #expect(onlyMock.contains("0 of 9 cases shown"), "the mock passes every case")
+        #expect(onlyMock.contains("0 of \(total) cases shown"), "the mock passes every case")
 
         let check = "ends-with-question"
         let byCheck = failing.filter { $0.value.contains(check) }.count
         #expect(byCheck > 0)
         let checkFilter = try Browser.dom(html, fragment: "failing=1&check=\(check)")
-        #expect(checkFilter.contains("\(byCheck) of 9 cases shown"))
+        #expect(checkFilter.contains("\(byCheck) of \(total) cases shown"))
 
-        let page = try String(contentsOfFile: html, encoding: .utf8)
         let rollouts = page.components(separatedBy: "<tbody class=\"case\"").dropFirst().filter { $0.prefix { $0 != ">" }.contains("&quot;rollout&quot;") }.count
-        #expect(rollouts > 0 && rollouts < 9)
+        #expect(rollouts > 0 && rollouts < total)
         let tagFilter = try Browser.dom(html, fragment: "tag=rollout")
-        #expect(tagFilter.contains("\(rollouts) of 9 cases shown"))
-        #expect(Self.hiddenCases(tagFilter) == 9 - rollouts)
+        #expect(tagFilter.contains("\(rollouts) of \(total) cases shown"))
+        #expect(Self.hiddenCases(tagFilter) == total - rollouts)
 
         // Sorting by the canned provider's column puts its failures first.
         let sorted = try Browser.dom(html, fragment: "sort=col-1&dir=asc")
         let order = sorted.components(separatedBy: "<tbody class=\"case\"").dropFirst().map { body in
             body.components(separatedBy: "data-case=\"")[1].prefix { $0 != "\"" }
         }
-        #expect(order.count == 9)
+        #expect(order.count == total)
         #expect(order.prefix(failing.count).allSatisfy { failing.keys.contains(String($0)) }, "\(order)")
         #expect(sorted.contains("aria-sort=\"ascending\"><button type=\"button\" data-sort=\"col-1\""))
 
