@@ -5,8 +5,10 @@ import Testing
 
 /// The live path against a real model server on loopback (llama.cpp's OpenAI-compatible
 /// server; `scripts/local-llm.sh`). `.ci/run` starts it and sets COACHLAB_LIVE_BASE_URL;
-/// elsewhere these tests are skipped, and say so.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["COACHLAB_LIVE_BASE_URL"] != nil,
+/// elsewhere these tests are skipped, and say so. They run one at a time: llama-cpp-python's
+/// server interrupts a streaming request when another arrives, which left a stream empty.
+@Suite(.serialized,
+       .enabled(if: ProcessInfo.processInfo.environment["COACHLAB_LIVE_BASE_URL"] != nil,
                 "set COACHLAB_LIVE_BASE_URL to a local OpenAI-compatible server (scripts/local-llm.sh start)"))
 struct LiveModelTests {
     let provider: HTTPProvider = {
