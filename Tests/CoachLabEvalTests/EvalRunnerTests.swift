@@ -20,11 +20,7 @@ enum EvalSupport {
 
     /// The package's files, with some replaced.
     static func fileSystem(overriding overrides: [String: String] = [:]) -> FileSystem {
-        let base = FileSystem.rooted(at: root)
-        return FileSystem(read: { path in
-                              if let text = overrides[path] { return Data(text.utf8) }
-                              return try base.read(path)
-                          }, list: base.list, isDirectory: base.isDirectory, exists: base.exists)
+        FileSystem.rooted(at: root).overlaying(overrides)
     }
 
     /// Every shipped suite, its fixtures and datasets held in memory.
