@@ -35,6 +35,31 @@ import Testing
         #expect(result.diagnostics.allSatisfy { $0.location.file == path })
     }
 
+    /// Every file kind (profiles, providers, suites, imported coaches) is read by YAMLDocument,
+    /// so refusing anchors there refuses them everywhere, before any alias is expanded.
+    @Test(arguments: ["- &one x\n- *one\n", "providers:\n  - {id: a, kind: mock}\n  - !!map &p {id: b}\n",
+                      "base: {tone: &t warm}\nother: {tone: *t}\n"])
+    func anchorsAndAliasesAreRefused(_ text: String) {
+        do { _ = try YAMLDocument.parse(text, file: "any.yaml"); Issue.record("parsed") } catch let error as CoachLabError {
+            #expect(error.diagnostics.first?.message.contains("anchors and aliases are not supported") == true)
+        } catch { Issue.record("unexpected \(error)") }
+    }
+
+    @Test func aCompilerRefusesPartialsThatIncludeEachOther() throws {
+        let loaded = TestSupport.load(["app/pack.yaml": """
+            pack: {id: loop, name: Loop}
+            stack:
+              layers:
+                - {id: a, template: "{{> self}}"}
+              partials:
+                self: "again {{> self}}"
+            persona: {name: Sam}
+            """])
+        #expect(loaded.diagnostics.contains { $0.message.contains("leads back to it") })
+        let pack = try #require(loaded.pack, "an expansion problem still assembles the pack, so compile must refuse it too")
+        #expect(throws: CoachLabError.self) { try Compiler(pack: pack) }
+    }
+
     @Test func binaryJunkPointsAtTheFirstNulByte() {
         var bytes = Array("pack:\n  id: x\n".utf8)
         bytes += [0x00, 0xFF, 0x13, 0x37]

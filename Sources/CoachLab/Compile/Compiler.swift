@@ -22,7 +22,15 @@ public struct Compiler: Sendable {
     public init(pack: Pack) throws {
         self.pack = pack
         var diagnostics = Diagnostics()
+        let expansion = PartialGraph(partials: pack.stack.partials).problems(in: Compiler.expandedTemplates(of: pack))
+        guard expansion.isEmpty else { throw CoachLabError(.content, expansion) }
         func parse(_ source: Located<String>, what: String) -> MustacheTemplate? {
+            if case .failure(let problem) = TemplateScanner.scan(source.value) {
+                diagnostics.error("template of \(what): \(problem.message)",
+                                  at: SourceLocation(file: source.location.file, line: source.location.line + problem.line - 1,
+                                                     column: source.location.column + problem.column - 1))
+                return nil
+            }
             do {
                 return try MustacheTemplate(string: Compiler.prepare(source.value, placeholders: pack.stack.placeholders.map(\.name)))
             } catch {
@@ -57,6 +65,12 @@ public struct Compiler: Sendable {
         self.header = header
         self.library = library
         self.screener = Screener(rules: pack.rules)
+    }
+
+    /// The templates that expand partials, named as lint names them.
+    static func expandedTemplates(of pack: Pack) -> [(what: String, template: Located<String>)] {
+        pack.stack.layers.map { ("layer '\($0.id)'", $0.template) }
+            + pack.stack.placeholders.map { ("placeholder '\($0.name)'", $0.template) }
     }
 
     /// Compiles one prompt.

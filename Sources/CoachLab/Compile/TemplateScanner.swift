@@ -20,6 +20,10 @@ struct TemplateScanner {
         var column: Int
     }
 
+    /// The deepest sections may nest. Real templates use two or three levels; thousands would
+    /// exhaust the renderer's stack.
+    static let maximumNesting = 32
+
     /// Scans `template`, returning its tags or the first structural problem.
     static func scan(_ template: String) -> Result<[Tag], Problem> {
         let scalars = Array(template.unicodeScalars)
@@ -82,6 +86,9 @@ struct TemplateScanner {
             switch kind {
             case .section, .inverted:
                 open.append(tag)
+                if open.count > maximumNesting {
+                    return .failure(Problem(message: "sections nest more than \(maximumNesting) deep", line: tagLine, column: tagColumn))
+                }
             case .close:
                 guard let last = open.popLast() else {
                     return .failure(Problem(message: "'{{/\(name)}}' closes a section that was never opened", line: tagLine, column: tagColumn))

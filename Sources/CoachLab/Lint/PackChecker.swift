@@ -167,11 +167,16 @@ enum PackChecker {
         let placeholderShape = ContextShape.object(
             Dictionary(uniqueKeysWithValues: pack.stack.placeholders.map { ($0.name, ContextShape.leaf) }), open: false)
         root = root.adding([Compiler.placeholderRoot: placeholderShape])
+        let expansion = PartialGraph(partials: pack.stack.partials).problems(in: Compiler.expandedTemplates(of: pack))
+        diagnostics.append(contentsOf: expansion)
+        // Unbounded partials are reported once above; lint then checks each template without
+        // following partials, so it does bounded work too.
         let partials = Dictionary(pack.stack.partials.map { ($0.name, $0.template) }) { first, _ in first }
+        let follow = expansion.isEmpty
         let declared = Set(pack.stack.placeholders.map(\.name))
         for layer in pack.stack.layers {
             var scope = ShapeScope(root: root)
-            checkTemplate(layer.template, what: "layer '\(layer.id)'", scope: &scope, partials: partials, depth: 0,
+            checkTemplate(layer.template, what: "layer '\(layer.id)'", scope: &scope, partials: partials, follow: follow,
                           into: &diagnostics)
             for name in singleBracePlaceholders(in: layer.template.value) where !declared.contains(name) {
                 diagnostics.warning("'{\(name)}' looks like a placeholder but the stack does not declare it; it stays as written",
@@ -198,18 +203,18 @@ enum PackChecker {
         for placeholder in pack.stack.placeholders {
             var scope = ShapeScope(root: root)
             checkTemplate(placeholder.template, what: "placeholder '\(placeholder.name)'", scope: &scope, partials: partials,
-                          depth: 0, into: &diagnostics)
+                          follow: follow, into: &diagnostics)
         }
         if let header = pack.stack.header {
             var scope = ShapeScope(root: .object(["title": .leaf], open: false))
-            checkTemplate(header, what: "the stack header", scope: &scope, partials: [:], depth: 0, into: &diagnostics)
+            checkTemplate(header, what: "the stack header", scope: &scope, partials: [:], follow: false, into: &diagnostics)
         }
     }
 
     private static let sequenceFunctions: Set<String> = ["first", "last", "index", "even", "odd"]
 
     private static func checkTemplate(_ template: Located<String>, what: String, scope: inout ShapeScope,
-                                      partials: [String: Located<String>], depth: Int, into diagnostics: inout Diagnostics) {
+                                      partials: [String: Located<String>], follow: Bool, into diagnostics: inout Diagnostics) {
         func location(_ line: Int, _ column: Int) -> SourceLocation {
             SourceLocation(file: template.location.file, line: template.location.line + line - 1,
                            column: template.location.column + column - 1)
@@ -255,11 +260,8 @@ enum PackChecker {
                                       hint: Suggestions.hint(for: tag.name, in: Array(partials.keys), noun: "partial"))
                     continue
                 }
-                guard depth < 8 else {
-                    diagnostics.error("partials include each other too deeply (a cycle?)", at: location(tag.line, tag.column))
-                    continue
-                }
-                checkTemplate(partial, what: "partial '\(tag.name)'", scope: &scope, partials: partials, depth: depth + 1,
+                guard follow else { continue }
+                checkTemplate(partial, what: "partial '\(tag.name)'", scope: &scope, partials: partials, follow: true,
                               into: &diagnostics)
             case .comment, .pragma, .delimiters:
                 break

@@ -56,8 +56,13 @@ public enum YAMLDocument {
         guard let node else {
             throw CoachLabError(.content, "file is empty", at: start)
         }
-        var diagnostics = Diagnostics()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if let anchored = firstAnchoredNode(in: node, lines: lines) {
+            let mark = anchored.mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) } ?? start
+            throw CoachLabError(.content, "YAML anchors and aliases are not supported in CoachLab content", at: mark,
+                                hint: "write the value out, or share it through 'include'")
+        }
+        var diagnostics = Diagnostics()
         let value = convert(node, file: file, lines: lines, diagnostics: &diagnostics)
         if diagnostics.hasErrors { throw CoachLabError(.content, diagnostics.sorted) }
         return value
@@ -100,6 +105,35 @@ public enum YAMLDocument {
                               hint: "write the value out, or share it through 'include'")
             return .scalar(.init(text: "", style: .plain, location: location))
         }
+    }
+
+    /// The first node, in document order, that is anchored (`&name`) or repeated by an alias
+    /// (`*name`). Yams resolves an alias to the anchored node itself and does not keep the
+    /// anchor's name, so both are found from marks: an anchored node's mark is its `&` (or a tag before it), and an
+    /// alias shows up as a node whose mark lies before one already walked. The walk stops at the
+    /// first of either, so an alias bomb is refused after its first line, never expanded.
+    private static func firstAnchoredNode(in root: Node, lines: [Substring]) -> Node? {
+        var pending = [root]
+        var furthest = (line: 0, column: 0)
+        while let node = pending.popLast() {
+            if let mark = node.mark {
+                if (mark.line, mark.column) < furthest { return node }
+                furthest = (mark.line, mark.column)
+                if mark.line >= 1, mark.line <= lines.count, mark.column >= 1 {
+                    // A node's properties come first: an optional tag (`!!map`), then the anchor.
+                    var rest = lines[mark.line - 1].unicodeScalars.dropFirst(mark.column - 1)
+                    if rest.first == "!" { rest = rest.drop { $0 != " " }.drop { $0 == " " } }
+                    if rest.first == "&" { return node }
+                }
+            }
+            switch node {
+            case .scalar, .alias: break
+            case .sequence(let sequence): pending.append(contentsOf: sequence.reversed())
+            case .mapping(let mapping):
+                for (key, value) in mapping.reversed() { pending.append(value); pending.append(key) }
+            }
+        }
+        return nil
     }
 
     /// A block scalar's mark is its `|` or `>` indicator; its text starts on the next
