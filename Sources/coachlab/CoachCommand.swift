@@ -55,6 +55,10 @@ struct CoachImport: ParsableCommand {
         abstract: "Read a portable coach file into a pack, checked as lint checks it.",
         discussion: """
         The coach is written to PACK/coaches/ID.yaml (the pack must include coaches/*.yaml). \
+        An id is lowercase letters, digits and hyphens. A file already there is replaced only \
+        when an earlier import wrote it and --replace is given; a hand-written coach is never \
+        touched. The pack is checked with the coach in it before anything is written, and the \
+        write is atomic, so a refused import leaves the pack byte for byte as it was. \
         Files over 256 KiB, other kinds or versions, unknown fields, template syntax ({{…}}), \
         text that opens a prompt section, control characters and placeholders the pack does \
         not declare are refused with their file:line:col, and nothing is written.
@@ -70,7 +74,7 @@ struct CoachImport: ParsableCommand {
     var pack: String
     @Option(help: "A new id for the coach (when the pack already has one with its id).")
     var id: String?
-    @Flag(help: "Replace a coach this command imported before under the same id.")
+    @Flag(help: "Replace a coach this command imported before under the same id (never a hand-written one).")
     var replace = false
     @Flag(help: "Check the file and print the coach YAML without writing it.")
     var dryRun = false
@@ -86,17 +90,7 @@ struct CoachImport: ParsableCommand {
             Terminal.out(imported.packFile, terminator: "")
             return
         }
-        try Files.write(imported.packFile, to: imported.path)
-        // Load the pack again: the coach must now be part of it, and the pack must still lint.
-        let reloaded = PackLoader().load(self.pack)
-        guard !reloaded.hasErrors, reloaded.pack?.coach(imported.coach.id) != nil else {
-            try? FileManager.default.removeItem(atPath: imported.path)
-            let problems = reloaded.diagnostics.filter { $0.severity == .error }
-            throw problems.isEmpty
-                ? CoachLabError(usage: "pack '\(pack.id)' does not include \(imported.path), so the coach would not load",
-                                hint: "add coaches/*.yaml to the pack's include list")
-                : CoachLabError(.content, problems)
-        }
+        try CoachDocuments.install(imported, packPath: self.pack, replace: replace, fileSystem: .live)
         Terminal.error("imported coach '\(imported.coach.id)' into \(imported.path)")
     }
 }

@@ -138,18 +138,19 @@ public enum CoachDocuments {
 
         var mapping = json(coachValue, type: .object(ContentSpecs.coach))
         let coachID = id ?? coachValue["id"]?.text ?? ""
+        try validateID(coachID, at: id == nil ? (coachValue["id"]?.location ?? start) : start)
         if case .object(var object) = mapping {
             object["id"] = .string(coachID)
             mapping = .object(object)
         }
-        let path = Paths.join(Paths.join(pack.directory, "coaches"), "\(slug(coachID)).yaml")
+        let path = Paths.join(Paths.join(pack.directory, "coaches"), "\(coachID).yaml")
         if let existing = pack.coaches.first(where: { $0.id == coachID }), !(replace && existing.value.location.file == path) {
             throw CoachLabError(.content, "pack '\(pack.id)' already has a coach '\(coachID)' (\(existing.value.location))",
                                 at: coachValue["id"]?.location ?? start,
                                 hint: replace ? "--replace only replaces a coach in \(path)" : "import it under another id with --id NEW-ID")
         }
         let origin = root["exportedFrom"]?.text.map { " (exported from pack '\($0)')" } ?? ""
-        return try place(mapping, comment: "Imported by `coachlab coach import` from \(Paths.lastComponent(file))\(origin).",
+        return try place(mapping, comment: "\(importMark.dropFirst(2)) from \(Paths.lastComponent(file))\(origin).",
                          at: path, into: pack, reportAt: coachValue.location)
     }
 

@@ -76,8 +76,9 @@ public struct FileSystem: Sendable {
 }
 
 extension FileSystem {
-    /// This file system with some files' contents replaced by `files` (path → text): reads of
-    /// those paths get the text, everything else is read as before. Nothing is written.
+    /// This file system with some files' contents replaced or added by `files` (path → text):
+    /// reads of those paths get the text, listings include the added files, and everything else
+    /// is read as before. Nothing is written.
     public func overlaying(_ files: [String: String]) -> FileSystem {
         let files = Dictionary(uniqueKeysWithValues: files.map { (Paths.normalize($0.key), $0.value) })
         let base = self
@@ -85,7 +86,13 @@ extension FileSystem {
                               if let text = files[Paths.normalize(path)] { return Data(text.utf8) }
                               return try base.read(path)
                           },
-                          list: base.list, isDirectory: base.isDirectory,
+                          list: { path in
+                              let directory = Paths.normalize(path)
+                              let added = files.keys.filter { Paths.directory(of: $0) == directory }.map(Paths.lastComponent)
+                              let existing = added.isEmpty ? try base.list(path) : ((try? base.list(path)) ?? [])
+                              return added.isEmpty ? existing : Array(Set(existing + added)).sorted()
+                          },
+                          isDirectory: base.isDirectory,
                           exists: { files[Paths.normalize($0)] != nil || base.exists($0) })
     }
 }
