@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// Every file in Malformed/ states the diagnostic it must produce as
-/// `# expect: LINE:COL message fragment` (and optionally `# expect-hint: fragment`).
+/// `# expect: LINE:COL message fragment` for an error, or `# expect-warning: …` for a warning
+/// (and optionally `# expect-hint: fragment`).
 @Suite struct MalformedInputTests {
     static let corpus: [String] = {
         let directory = TestSupport.root + "/Tests/CoachLabTests/Malformed"
@@ -19,16 +20,17 @@ import Testing
     func givesTheStatedDiagnostic(_ name: String) throws {
         let path = "Tests/CoachLabTests/Malformed/\(name)"
         let text = String(decoding: try TestSupport.fileSystem.read(path), as: UTF8.self)
-        let expectation = try #require(text.split(separator: "\n").first { $0.hasPrefix("# expect: ") })
-        let body = expectation.dropFirst("# expect: ".count)
+        let expectation = try #require(text.split(separator: "\n").first { $0.hasPrefix("# expect: ") || $0.hasPrefix("# expect-warning: ") })
+        let severity: Diagnostic.Severity = expectation.hasPrefix("# expect: ") ? .error : .warning
+        let body = expectation.drop { $0 != ":" }.dropFirst(2)
         let position = body.prefix { $0 != " " }
         let fragment = body.dropFirst(position.count + 1)
         let hint = text.split(separator: "\n").first { $0.hasPrefix("# expect-hint: ") }?.dropFirst("# expect-hint: ".count)
 
         let result = PackLoader(fileSystem: TestSupport.fileSystem).load(path)
-        #expect(result.hasErrors)
+        #expect(severity == .warning || result.hasErrors)
         let match = result.diagnostics.first {
-            $0.severity == .error && "\($0.location.line):\($0.location.column)" == position && $0.message.contains(fragment)
+            $0.severity == severity && "\($0.location.line):\($0.location.column)" == position && $0.message.contains(fragment)
         }
         #expect(match != nil, "expected \(position) \(fragment); got:\n\(result.diagnostics.map(\.description).joined(separator: "\n"))")
         if let hint { #expect(match?.hint?.contains(hint) == true) }

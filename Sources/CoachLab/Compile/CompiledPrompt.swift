@@ -45,6 +45,9 @@ public struct CompiledPrompt: Sendable, Codable, Equatable {
     public var warnings: [String]
     /// A stable hash of `system` (FNV-1a, 64-bit, hex), for stores and caches.
     public var hash: String
+    /// User values changed on their way in, so they could not pose as prompt structure; nil
+    /// when none were (see ``UserText``).
+    public var neutralised: [UserText.Neutralisation]?
 
     /// JSON with sorted keys, pretty-printed, ending in a newline.
     public func jsonString() -> String {

@@ -12,6 +12,7 @@ public struct Compiler: Sendable {
     private let library: MustacheLibrary
     private let placeholderTemplates: [(name: String, template: MustacheTemplate)]
     private let screener: Screener
+    private let titles: Set<String>
 
     /// The header used when a stack declares none.
     public static let defaultHeader = "=== {{title}} ==="
@@ -65,6 +66,7 @@ public struct Compiler: Sendable {
         self.header = header
         self.library = library
         self.screener = Screener(rules: pack.rules)
+        self.titles = UserText.titles(of: pack)
     }
 
     /// The templates that expand partials, named as lint names them.
@@ -82,7 +84,7 @@ public struct Compiler: Sendable {
     /// Compiles one prompt from inputs already resolved.
     public func compile(_ inputs: ResolvedInputs, variant: String? = nil, screening: ScreeningResult? = nil) -> CompiledPrompt {
         let screening = screening ?? inputs.screen.map { screener.screen($0) }
-        var context = ContextBuilder.build(pack: pack, inputs: inputs, screening: screening)
+        var (context, neutralised) = ContextBuilder.build(pack: pack, inputs: inputs, screening: screening, titles: titles)
         let recorder = SourceRecorder()
         context = applyPlaceholders(to: context, recorder: recorder).setting(Compiler.newlineName, .plain("\n"))
         let renderable = context.renderable(recorder)
@@ -123,7 +125,8 @@ public struct Compiler: Sendable {
         let system = rendered.map(\.text).joined(separator: separator)
         return CompiledPrompt(pack: pack.id, variant: variant, system: system, layers: rendered,
                               tokens: TokenEstimator.estimate(system), budget: budget, trimmed: trimmed,
-                              screening: screening, warnings: warnings, hash: StableHash.hex(system))
+                              screening: screening, warnings: warnings, hash: StableHash.hex(system),
+                              neutralised: neutralised.isEmpty ? nil : neutralised)
     }
 
     /// Screens a message with the pack's stage-1 rules.

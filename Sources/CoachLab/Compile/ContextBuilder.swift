@@ -32,8 +32,12 @@ enum ContextBuilder {
     static let nowFields = ["iso", "date", "time", "hour", "minute", "weekday", "partOfDay",
                             "isNight", "isLateNight", "isMorning", "isAfternoon", "isEvening"]
 
-    /// The context for one compile.
-    static func build(pack: Pack, inputs: ResolvedInputs, screening: ScreeningResult?) -> ContextValue {
+    /// The context for one compile, and the user values neutralised on the way in (see
+    /// ``UserText``): profiles, contexts, coaches and memory are data, never prompt structure.
+    static func build(pack: Pack, inputs: ResolvedInputs, screening: ScreeningResult?,
+                      titles: Set<String>) -> (ContextValue, [UserText.Neutralisation]) {
+        var log: [UserText.Neutralisation] = []
+        func data(_ value: ContextValue) -> ContextValue { UserText.neutralising(value, titles: titles, log: &log) }
         var root: [String: ContextValue] = [:]
         root["pack"] = ContextValue(pack.info)
         root["persona"] = pack.persona.map(ContextValue.init)
@@ -48,11 +52,11 @@ enum ContextBuilder {
             root["knowledge"] = .list(knowledge.map { ContextValue($0.value) })
         }
         root["intent"] = inputs.intent.map { ContextValue($0.value) }
-        root["profile"] = inputs.profile.map { ContextValue($0.value) }
-        root["context"] = inputs.context.map { ContextValue($0.value) }
+        root["profile"] = inputs.profile.map { data(ContextValue($0.value)) }
+        root["context"] = inputs.context.map { data(ContextValue($0.value)) }
         if let coach = inputs.coach {
             let rich = coach.template != nil
-            root["coach"] = ContextValue(coach.value)
+            root["coach"] = data(ContextValue(coach.value))
                 .setting("path", .plain(rich ? "rich" : "fallback"))
                 .setting("isRich", .bool(rich, []))
                 .setting("isFallback", .bool(!rich, []))
@@ -61,7 +65,7 @@ enum ContextBuilder {
             let insights = selectInsights(memory, coach: inputs.coach, limit: pack.defaults.memoryLimit)
             if !insights.isEmpty {
                 root["memory"] = .object([
-                    "insights": .list(insights.map { ContextValue($0.value) }),
+                    "insights": .list(insights.map { data(ContextValue($0.value)) }),
                     "count": .plain(String(insights.count)),
                     "clearedAt": .plain(memory.clearedAt?.description ?? ""),
                 ])
@@ -79,7 +83,7 @@ enum ContextBuilder {
             ])
         }
         if let now = inputs.now { root["now"] = nowValue(now) }
-        return .object(root)
+        return (.object(root), log)
     }
 
     /// The newest `limit` insights made after memory was last cleared (by the user or on

@@ -188,10 +188,13 @@ public enum CoachDocuments {
         return merged
     }
 
+    /// U+202A-U+202E and U+2066-U+2069: embeddings, overrides and isolates.
+    private static let bidiControls: Set<UInt32> = [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+
     /// Text that would act on the prompt instead of being part of it.
     static func checkHostile(_ coach: YAMLValue, pack: Pack, into diagnostics: inout Diagnostics) {
         let placeholders = Set(pack.stack.placeholders.map(\.name))
-        let titles = Set(pack.stack.layers.compactMap { $0.title?.value.uppercased() }.filter { !$0.isEmpty }) .union(["RISK ALERT"])
+        let titles = UserText.titles(of: pack)
         for text in coach.texts {
             let value = text.value
             if value.contains("{{") || value.contains("}}") || value.contains("{%") {
@@ -201,17 +204,13 @@ public enum CoachDocuments {
             if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }) {
                 diagnostics.error("control characters in imported text", at: text.location)
             }
-            for line in value.split(separator: "\n") {
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                let header = trimmed.trimmingCharacters(in: CharacterSet(charactersIn: "=#[]:* "))
-                let markdownHeading = trimmed.range(of: #"^#{1,6}\s"#, options: .regularExpression) != nil
-                let bracketed = trimmed.hasPrefix("[") && trimmed.hasSuffix("]")
-                if trimmed.hasPrefix("===") || markdownHeading || bracketed
-                    || (titles.contains(header.uppercased()) && header == header.uppercased() && !header.isEmpty) {
-                    diagnostics.error("'\(trimmed.prefix(60))' looks like a prompt section header; imported text cannot open a layer of its own",
-                                      at: text.location, hint: "write it as an ordinary sentence")
-                    break
-                }
+            if value.unicodeScalars.contains(where: { UserText.separators.contains($0) || bidiControls.contains($0.value) }) {
+                diagnostics.error("Unicode line separators or bidirectional controls in imported text", at: text.location,
+                                  hint: "they can start a line, or reorder one, without showing it; use plain line breaks")
+            }
+            if let line = UserText.structuralLine(in: value, titles: titles) {
+                diagnostics.error("'\(line.prefix(60))' looks like a prompt section header; imported text cannot open a layer of its own",
+                                  at: text.location, hint: "write it as an ordinary sentence")
             }
             for name in PackChecker.singleBracePlaceholders(in: value) where !placeholders.contains(name) {
                 diagnostics.error("placeholder '{\(name)}' is not one the pack declares", at: text.location,

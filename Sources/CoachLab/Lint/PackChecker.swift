@@ -11,6 +11,7 @@ enum PackChecker {
         checkCoaches(pack, into: &diagnostics)
         checkGuardrails(pack, into: &diagnostics)
         checkTemplates(pack, into: &diagnostics)
+        checkUserData(pack, into: &diagnostics)
         for document in pack.documents {
             SecretScanner.scan(document, into: &diagnostics)
         }
@@ -159,6 +160,23 @@ enum PackChecker {
     /// Names of the control characters an author is likeliest to type by accident.
     static let controlNames: [UInt32: String] = [0x08: "backspace, from \"\\b\"", 0x09: "tab", 0x0A: "line feed", 0x0D: "carriage return",
                                                   0x0C: "form feed, from \"\\f\"", 0x07: "bell, from \"\\a\"", 0x0B: "vertical tab, from \"\\v\""]
+
+    // MARK: User data
+
+    /// Profiles, contexts and coaches are data: a value that would open a line posing as a layer
+    /// title, an alert or a section marker is quoted when it compiles. Shipped content should
+    /// not rely on that, so lint says where it happens.
+    private static func checkUserData(_ pack: Pack, into diagnostics: inout Diagnostics) {
+        let titles = UserText.titles(of: pack)
+        let values = pack.profiles.map(\.value) + pack.contexts.map(\.value) + pack.coaches.map(\.value)
+        for text in values.flatMap(\.texts) {
+            guard let shown = UserText.neutralised(text.value, titles: titles) else { continue }
+            let line = UserText.structuralLine(in: text.value, titles: titles) ?? shown
+            diagnostics.warning("'\(line.prefix(60))' would pose as prompt structure, so the prompt shows it as a quotation",
+                                at: text.location,
+                                hint: "user data never becomes prompt structure; write it as an ordinary sentence (see docs/packs.md)")
+        }
+    }
 
     // MARK: Templates
 
