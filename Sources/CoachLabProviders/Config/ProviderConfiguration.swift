@@ -29,6 +29,8 @@ public struct ProviderConfiguration: Sendable, Hashable {
     public var timeout: Double
     public var concurrency: Int
     public var maxRetries: Int
+    /// The largest response accepted, whole or streamed, in bytes.
+    public var maxResponseBytes: Int = HTTPProvider.defaultMaximumResponseBytes
     public var prices: Prices?
     /// Fallback links, by id.
     public var chain: [String]
@@ -84,6 +86,7 @@ public struct ProviderConfiguration: Sendable, Hashable {
         FieldSpec("timeoutSeconds", .number, "Seconds a request may take. Default 60."),
         FieldSpec("concurrency", .integer, "Requests in flight at once. Default 4."),
         FieldSpec("maxRetries", .integer, "Retries of retryable errors. Default 3."),
+        FieldSpec("maxResponseBytes", .integer, "The largest response accepted, whole or streamed, in bytes. Default 16 MiB."),
         FieldSpec("prices", .object(ObjectSpec("prices", "US dollars per million tokens.", fields: [
             FieldSpec("input", .number, required: true, "Per million input tokens."),
             FieldSpec("output", .number, required: true, "Per million output tokens."),

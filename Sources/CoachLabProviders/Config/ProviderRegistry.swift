@@ -50,6 +50,7 @@ public struct ProviderRegistry: Sendable {
             configuration.timeout = item["timeoutSeconds"]?.text.flatMap(Double.init) ?? 60
             configuration.concurrency = max(1, item["concurrency"]?.text.flatMap { Int($0) } ?? 4)
             configuration.maxRetries = max(0, item["maxRetries"]?.text.flatMap { Int($0) } ?? 3)
+            if let limit = item["maxResponseBytes"]?.text.flatMap({ Int($0) }) { configuration.maxResponseBytes = max(1024, limit) }
             if let input = item["prices"]?["input"]?.text.flatMap(Double.init),
                let output = item["prices"]?["output"]?.text.flatMap(Double.init) {
                 configuration.prices = .init(input: input, output: output)
@@ -209,12 +210,11 @@ public struct ProviderRegistry: Sendable {
             let defaults = GenerationSettings(model: configuration.model, temperature: configuration.temperature,
                                               maxTokens: configuration.maxTokens, timeout: configuration.timeout)
             let policy = retry ?? RetryPolicy(maxRetries: configuration.maxRetries)
-            if let sleep {
-                return HTTPProvider(id: configuration.id, wire: wire, baseURL: baseURL, apiKey: key, defaults: defaults,
-                                    transport: transport, retry: policy, sleep: sleep)
-            }
             return HTTPProvider(id: configuration.id, wire: wire, baseURL: baseURL, apiKey: key, defaults: defaults,
-                                transport: transport, retry: policy)
+                                transport: transport, retry: policy,
+                                sleep: sleep ?? { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) },
+                                redactor: SecretRedactor.environment(environment, adding: [key]),
+                                maximumResponseBytes: configuration.maxResponseBytes)
         }
     }
 }

@@ -18,12 +18,14 @@ public struct HTTPProvider: ChatProvider {
     let defaults: GenerationSettings
     let sleep: @Sendable (Double) async throws -> Void
     let random: @Sendable () -> Double
+    let redactor: SecretRedactor
+    let maximumResponseBytes: Int
 
     /// Seconds a request may take when neither it nor the provider sets a timeout.
     public static let defaultTimeout = 60.0
 
-    /// The largest response body read whole, in bytes.
-    public static let maximumBodySize = 16 * 1024 * 1024
+    /// The largest response accepted, whole or streamed, when the configuration sets none.
+    public static let defaultMaximumResponseBytes = 16 * 1024 * 1024
 
     /// Creates a provider.
     /// - Parameters:
@@ -31,10 +33,13 @@ public struct HTTPProvider: ChatProvider {
     ///     max tokens, timeout).
     ///   - sleep: How to wait between retries (tests pass a recorder).
     ///   - random: The jitter source, in 0..<1.
+    ///   - redactor: Secrets removed from replies and errors; the API key when nil.
+    ///   - maximumResponseBytes: The largest response accepted, whole or streamed.
     public init(id: String, wire: any WireFormat, baseURL: String, apiKey: String?, defaults: GenerationSettings,
                 transport: any HTTPTransport = AsyncHTTPClientTransport.shared, retry: RetryPolicy = RetryPolicy(),
                 sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) },
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                redactor: SecretRedactor? = nil, maximumResponseBytes: Int = HTTPProvider.defaultMaximumResponseBytes) {
         self.id = id
         self.model = defaults.model
         self.wire = wire
@@ -45,6 +50,8 @@ public struct HTTPProvider: ChatProvider {
         self.retry = retry
         self.sleep = sleep
         self.random = random
+        self.redactor = redactor ?? SecretRedactor(secrets: [apiKey])
+        self.maximumResponseBytes = maximumResponseBytes
     }
 
     /// The exact HTTP request a chat request becomes (the key header included).
@@ -73,7 +80,7 @@ public struct HTTPProvider: ChatProvider {
             attempt += 1
             do {
                 let response = try await transport.send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout, provider: id)
-                let body = try await Self.collect(response.body, provider: id)
+                let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
                 guard (200..<300).contains(response.status) else {
                     throw wire.error(status: response.status, headers: response.headers, body: body, provider: id)
                 }
@@ -112,22 +119,33 @@ public struct HTTPProvider: ChatProvider {
                 let attemptStart = clock.now
                 let response = try await transport.send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout, provider: id)
                 guard (200..<300).contains(response.status) else {
-                    let body = try await Self.collect(response.body, provider: id)
+                    let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
                     throw wire.error(status: response.status, headers: response.headers, body: body, provider: id)
                 }
                 var parser = SSEParser()
                 var decoder = wire.streamDecoder(provider: id)
+                var secrets = SecretRedactor.Stream(redactor)
                 var firstToken: Double?
+                var received = 0
+                func emit(_ text: String) {
+                    guard !text.isEmpty else { return }
+                    continuation.yield(.delta(text))
+                    yielded = true
+                }
                 func handle(_ events: [SSEEvent]) throws {
                     for event in events where !decoder.isDone {
                         for piece in try decoder.consume(event) {
                             if firstToken == nil { firstToken = (clock.now - attemptStart).seconds }
-                            continuation.yield(.delta(piece))
-                            yielded = true
+                            emit(secrets.feed(piece))
                         }
                     }
                 }
                 for try await chunk in response.body {
+                    received += chunk.count
+                    if received > maximumResponseBytes {
+                        throw ProviderError(.malformedResponse, provider: id,
+                                            message: "the streamed response exceeds \(maximumResponseBytes) bytes (maxResponseBytes)")
+                    }
                     try handle(parser.feed(chunk))
                     if decoder.isDone { break }
                 }
@@ -135,6 +153,7 @@ public struct HTTPProvider: ChatProvider {
                 guard decoder.isDone || decoder.endsOnClose else {
                     throw ProviderError(.streamInterrupted, provider: id, message: "the stream closed before its end event")
                 }
+                emit(secrets.finish())
                 let summary = decoder.summary
                 continuation.yield(.finished(reply(summary, request: request, latency: (clock.now - start).seconds,
                                                    timeToFirstToken: firstToken, attempts: attempt)))
@@ -151,7 +170,7 @@ public struct HTTPProvider: ChatProvider {
     private func handle(_ error: Error, attempt: Int, beforeRetry: (ProviderError) -> Void = { _ in }) async throws {
         if error is CancellationError || Task.isCancelled { throw CancellationError() }
         var failure = error as? ProviderError ?? ProviderError(.network, provider: id, message: "\(error)")
-        failure.message = redact(failure.message)
+        failure.message = redactor.redact(failure.message)
         guard let delay = retry.delay(beforeRetry: attempt, after: failure, random: random()) else {
             if attempt > 1 { failure.message += " (after \(attempt) attempts)" }
             throw failure
@@ -168,22 +187,19 @@ public struct HTTPProvider: ChatProvider {
         } else {
             usage = Usage.estimate(request, reply: decoded.text)
         }
-        return ProviderReply(text: decoded.text, usage: usage, finishReason: decoded.finishReason,
+        return ProviderReply(text: redactor.redact(decoded.text), usage: usage, finishReason: decoded.finishReason,
                              rawFinishReason: decoded.rawFinishReason, model: decoded.model ?? request.settings.model,
                              provider: id, latency: latency, timeToFirstToken: timeToFirstToken, attempts: attempts)
     }
 
-    private func redact(_ text: String) -> String {
-        guard let apiKey, apiKey.count >= 8 else { return text }
-        return text.replacingOccurrences(of: apiKey, with: "[redacted]")
-    }
-
-    static func collect(_ body: AsyncThrowingStream<[UInt8], Error>, provider: String) async throws -> Data {
+    static func collect(_ body: AsyncThrowingStream<[UInt8], Error>, provider: String,
+                        limit: Int = defaultMaximumResponseBytes) async throws -> Data {
         var data = Data()
         for try await chunk in body {
             data.append(contentsOf: chunk)
-            if data.count > maximumBodySize {
-                throw ProviderError(.malformedResponse, provider: provider, message: "the response body exceeds \(maximumBodySize) bytes")
+            if data.count > limit {
+                throw ProviderError(.malformedResponse, provider: provider,
+                                    message: "the response body exceeds \(limit) bytes (maxResponseBytes)")
             }
         }
         return data

@@ -108,7 +108,10 @@ public struct CassetteTransport: HTTPTransport {
 
     static func scrub(_ text: String, _ secrets: [String]) -> String {
         var text = text
-        for secret in secrets where !secret.isEmpty { text = text.replacingOccurrences(of: secret, with: "[scrubbed]") }
+        for secret in secrets where !secret.isEmpty {
+            // In any case: a server that upper-cases the key it echoes must not leak it.
+            text = text.replacingOccurrences(of: secret, with: "[scrubbed]", options: .caseInsensitive)
+        }
         // A key passed as a query parameter (?key=…) goes too.
         if let range = text.range(of: #"([?&](key|api_key|apikey)=)[^&#\s"]+"#, options: .regularExpression) {
             let name = text[range].prefix { $0 != "=" }

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Removes secrets from text before it is shown, stored or reported. A provider that echoes
+/// the key it was sent (in an error, or in a 200 reply) must not put it in a report, the
+/// store, a cassette or the terminal.
+///
+/// Matching ignores case, so an upper-cased echo is caught too. Secrets shorter than
+/// ``minimumLength`` are not redacted: four characters is the shortest that is not ordinary
+/// text.
+public struct SecretRedactor: Sendable {
+    /// The shortest secret redacted.
+    public static let minimumLength = 4
+    /// What a secret is replaced with.
+    public static let replacement = "[redacted]"
+
+    /// The secrets, longest first (so a key that contains another is replaced whole).
+    public let secrets: [String]
+
+    /// A redactor for these secrets; nil, empty and too-short ones are ignored.
+    public init(secrets: [String?]) {
+        let kept = Set(secrets.compactMap { $0 }.filter { $0.count >= Self.minimumLength })
+        self.secrets = kept.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+    }
+
+    /// A redactor for the provider's key and every secret-looking variable of the environment
+    /// (names containing KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, in any case).
+    public static func environment(_ environment: [String: String], adding extra: [String?] = []) -> SecretRedactor {
+        let markers = ["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"]
+        let values = environment.filter { name, _ in
+            let upper = name.uppercased()
+            return markers.contains { upper.contains($0) }
+        }.map(\.value)
+        return SecretRedactor(secrets: values + extra)
+    }
+
+    /// Whether there is nothing to redact.
+    public var isEmpty: Bool { secrets.isEmpty }
+
+    /// The longest secret's length in characters; 0 when there are none.
+    public var longest: Int { secrets.first?.count ?? 0 }
+
+    /// `text` with every secret, in any case, replaced by ``replacement``.
+    public func redact(_ text: String) -> String {
+        guard !secrets.isEmpty, !text.isEmpty else { return text }
+        var result = text
+        for secret in secrets where result.range(of: secret, options: .caseInsensitive) != nil {
+            result = result.replacingOccurrences(of: secret, with: Self.replacement, options: .caseInsensitive)
+        }
+        return result
+    }
+
+    /// A redactor for a stream of pieces: a secret split across pieces is still caught,
+    /// because the last `longest - 1` characters are held back until more arrives.
+    public struct Stream: Sendable {
+        private let redactor: SecretRedactor
+        private var pending = ""
+
+        /// A stream redactor.
+        public init(_ redactor: SecretRedactor) { self.redactor = redactor }
+
+        /// Takes the next piece; returns what can be shown now (possibly empty).
+        public mutating func feed(_ piece: String) -> String {
+            guard !redactor.isEmpty else { return piece }
+            pending = redactor.redact(pending + piece)
+            let keep = redactor.longest - 1
+            guard pending.count > keep else { return "" }
+            let cut = pending.index(pending.endIndex, offsetBy: -keep)
+            defer { pending = String(pending[cut...]) }
+            return String(pending[..<cut])
+        }
+
+        /// Ends the stream; returns what was held back.
+        public mutating func finish() -> String {
+            defer { pending = "" }
+            return redactor.redact(pending)
+        }
+    }
+}
