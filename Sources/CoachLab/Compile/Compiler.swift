@@ -13,6 +13,7 @@ public struct Compiler: Sendable {
     private let placeholderTemplates: [(name: String, template: MustacheTemplate)]
     private let screener: Screener
     private let titles: Set<String>
+    private let shapes: ContextBuilder.DataShapes
 
     /// The header used when a stack declares none.
     public static let defaultHeader = "=== {{title}} ==="
@@ -67,6 +68,7 @@ public struct Compiler: Sendable {
         self.library = library
         self.screener = Screener(rules: pack.rules)
         self.titles = UserText.titles(of: pack)
+        self.shapes = ContextBuilder.DataShapes(pack: pack)
     }
 
     /// The templates that expand partials, named as lint names them.
@@ -84,7 +86,9 @@ public struct Compiler: Sendable {
     /// Compiles one prompt from inputs already resolved.
     public func compile(_ inputs: ResolvedInputs, variant: String? = nil, screening: ScreeningResult? = nil) -> CompiledPrompt {
         let screening = screening ?? inputs.screen.map { screener.screen($0) }
-        var (context, neutralised) = ContextBuilder.build(pack: pack, inputs: inputs, screening: screening, titles: titles)
+        let built = ContextBuilder.build(pack: pack, inputs: inputs, screening: screening, titles: titles, shapes: shapes)
+        var context = built.0
+        let neutralised = built.1
         let recorder = SourceRecorder()
         context = applyPlaceholders(to: context, recorder: recorder).setting(Compiler.newlineName, .plain("\n"))
         let renderable = context.renderable(recorder)

@@ -29,13 +29,24 @@ enum ContextBuilder {
         ], open: false)
     }
 
+    /// The shapes of the pack's free-form data, computed once per compiler.
+    struct DataShapes: Sendable {
+        var profile: ContextShape
+        var context: ContextShape
+
+        init(pack: Pack) {
+            profile = ContextShape.union(of: pack.profiles.map(\.value), spec: ContentSpecs.profile)
+            context = ContextShape.union(of: pack.contexts.map(\.value), spec: ContentSpecs.context)
+        }
+    }
+
     static let nowFields = ["iso", "date", "time", "hour", "minute", "weekday", "partOfDay",
                             "isNight", "isLateNight", "isMorning", "isAfternoon", "isEvening"]
 
     /// The context for one compile, and the user values neutralised on the way in (see
     /// ``UserText``): profiles, contexts, coaches and memory are data, never prompt structure.
     static func build(pack: Pack, inputs: ResolvedInputs, screening: ScreeningResult?,
-                      titles: Set<String>) -> (ContextValue, [UserText.Neutralisation]) {
+                      titles: Set<String>, shapes: DataShapes) -> (ContextValue, [UserText.Neutralisation]) {
         var log: [UserText.Neutralisation] = []
         func data(_ value: ContextValue) -> ContextValue { UserText.neutralising(value, titles: titles, log: &log) }
         var root: [String: ContextValue] = [:]
@@ -52,8 +63,8 @@ enum ContextBuilder {
             root["knowledge"] = .list(knowledge.map { ContextValue($0.value) })
         }
         root["intent"] = inputs.intent.map { ContextValue($0.value) }
-        root["profile"] = inputs.profile.map { data(ContextValue($0.value)) }
-        root["context"] = inputs.context.map { data(ContextValue($0.value)) }
+        root["profile"] = inputs.profile.map { shapes.profile.filling(data(ContextValue($0.value))) }
+        root["context"] = inputs.context.map { shapes.context.filling(data(ContextValue($0.value))) }
         if let coach = inputs.coach {
             let rich = coach.template != nil
             root["coach"] = data(ContextValue(coach.value))

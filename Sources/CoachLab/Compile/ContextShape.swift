@@ -33,14 +33,32 @@ indirect enum ContextShape: Sendable {
         return .object(fields.merging(extra) { _, new in new }, open: open)
     }
 
-    /// The shape of free-form data: the union of the keys of every given value.
+    /// The shape of free-form data: the union of the keys of every given value. It is closed:
+    /// a key no value defines can never render anything but empty text, so using one is a
+    /// mistake lint reports. With no values at all it stays open, since nothing is known.
     static func union(of values: [YAMLValue], spec: ObjectSpec) -> ContextShape {
         var shape = ContextShape(spec)
         for value in values {
             shape = shape.merged(with: ContextShape(data: value))
         }
-        if case .object(let fields, _) = shape { return .object(fields, open: true) }
+        if case .object(let fields, _) = shape { return .object(fields, open: values.isEmpty) }
         return shape
+    }
+
+    /// An empty value of this shape, for a key that one value lacks and others define: an
+    /// empty list for a list, empty text otherwise. Templates then see the same keys in every
+    /// profile, and `empty()` is true for a missing key as for an empty one.
+    var emptyValue: ContextValue {
+        if case .list = self { return .list([]) }
+        return .text("", [])
+    }
+
+    /// `value` with every key this (object) shape defines and the value lacks filled with an
+    /// empty value, at the top level.
+    func filling(_ value: ContextValue) -> ContextValue {
+        guard case .object(let shapeFields, _) = self, case .object(var fields) = value else { return value }
+        for (key, shape) in shapeFields where fields[key] == nil { fields[key] = shape.emptyValue }
+        return .object(fields)
     }
 
     init(data: YAMLValue) {

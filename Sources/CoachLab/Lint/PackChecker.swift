@@ -191,10 +191,11 @@ enum PackChecker {
         // following partials, so it does bounded work too.
         let partials = Dictionary(pack.stack.partials.map { ($0.name, $0.template) }) { first, _ in first }
         let follow = expansion.isEmpty
+        let missing = partialData(pack)
         let declared = Set(pack.stack.placeholders.map(\.name))
         for layer in pack.stack.layers {
             var scope = ShapeScope(root: root)
-            checkTemplate(layer.template, what: "layer '\(layer.id)'", scope: &scope, partials: partials, follow: follow,
+            checkTemplate(layer.template, what: "layer '\(layer.id)'", scope: &scope, partials: partials, follow: follow, missing: missing,
                           into: &diagnostics)
             for name in singleBracePlaceholders(in: layer.template.value) where !declared.contains(name) {
                 diagnostics.warning("'{\(name)}' looks like a placeholder but the stack does not declare it; it stays as written",
@@ -221,18 +222,32 @@ enum PackChecker {
         for placeholder in pack.stack.placeholders {
             var scope = ShapeScope(root: root)
             checkTemplate(placeholder.template, what: "placeholder '\(placeholder.name)'", scope: &scope, partials: partials,
-                          follow: follow, into: &diagnostics)
+                          follow: follow, missing: missing, into: &diagnostics)
         }
         if let header = pack.stack.header {
             var scope = ShapeScope(root: .object(["title": .leaf], open: false))
-            checkTemplate(header, what: "the stack header", scope: &scope, partials: [:], follow: false, into: &diagnostics)
+            checkTemplate(header, what: "the stack header", scope: &scope, partials: [:], follow: false, missing: [:], into: &diagnostics)
         }
+    }
+
+    /// For each `profile.KEY` and `context.KEY` that some of the pack's data defines and some
+    /// lacks, the ids that lack it.
+    private static func partialData(_ pack: Pack) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for (root, values) in [("profile", pack.profiles.map { ($0.id, $0.value) }), ("context", pack.contexts.map { ($0.id, $0.value) })] {
+            let keys = Set(values.flatMap { $0.1.entries?.map(\.key) ?? [] })
+            for key in keys {
+                let lacking = values.filter { $0.1[key] == nil }.map(\.0)
+                if !lacking.isEmpty { result["\(root).\(key)"] = lacking.sorted() }
+            }
+        }
+        return result
     }
 
     private static let sequenceFunctions: Set<String> = ["first", "last", "index", "even", "odd"]
 
     private static func checkTemplate(_ template: Located<String>, what: String, scope: inout ShapeScope,
-                                      partials: [String: Located<String>], follow: Bool, into diagnostics: inout Diagnostics) {
+                                      partials: [String: Located<String>], follow: Bool, missing: [String: [String]], into diagnostics: inout Diagnostics) {
         func location(_ line: Int, _ column: Int) -> SourceLocation {
             SourceLocation(file: template.location.file, line: template.location.line + line - 1,
                            column: template.location.column + column - 1)
@@ -245,8 +260,20 @@ enum PackChecker {
         case .success(let found):
             tags = found
         }
+        var guards: [String] = []
         for tag in tags {
             let (function, argument) = TemplateScanner.splitTransform(tag.name)
+            switch tag.kind {
+            case .section, .inverted: guards.append(argument)
+            case .close: _ = guards.popLast()
+            case .variable:
+                if let lacking = missing[argument], !guards.contains(argument) {
+                    diagnostics.warning("\(what) uses '\(argument)', which \(lacking.count == 1 ? "profile" : "profiles") \(lacking.joined(separator: ", ")) \(lacking.count == 1 ? "does" : "do") not define; there it renders as empty text",
+                                        at: location(tag.line, tag.column),
+                                        hint: "give every one the key, or guard the line with {{#\(argument)}}…{{/\(argument)}}")
+                }
+            default: break
+            }
             let isSequenceFunction = function.map { sequenceFunctions.contains($0) && argument.isEmpty } ?? false
             switch tag.kind {
             case .variable, .section, .inverted:
@@ -279,7 +306,7 @@ enum PackChecker {
                     continue
                 }
                 guard follow else { continue }
-                checkTemplate(partial, what: "partial '\(tag.name)'", scope: &scope, partials: partials, follow: true,
+                checkTemplate(partial, what: "partial '\(tag.name)'", scope: &scope, partials: partials, follow: true, missing: missing,
                               into: &diagnostics)
             case .comment, .pragma, .delimiters:
                 break
