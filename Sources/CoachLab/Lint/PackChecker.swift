@@ -12,6 +12,7 @@ enum PackChecker {
         checkGuardrails(pack, into: &diagnostics)
         checkTemplates(pack, into: &diagnostics)
         checkUserData(pack, into: &diagnostics)
+        checkAlertPlacement(pack, into: &diagnostics)
         for document in pack.documents {
             SecretScanner.scan(document, into: &diagnostics)
         }
@@ -160,6 +161,37 @@ enum PackChecker {
     /// Names of the control characters an author is likeliest to type by accident.
     static let controlNames: [UInt32: String] = [0x08: "backspace, from \"\\b\"", 0x09: "tab", 0x0A: "line feed", 0x0D: "carriage return",
                                                   0x0C: "form feed, from \"\\f\"", 0x07: "bell, from \"\\a\"", 0x0B: "vertical tab, from \"\\v\""]
+
+    // MARK: The RISK ALERT
+
+    /// A pack whose rules screen messages must have a layer that shows the alert (one whose
+    /// template, partials or condition read `risk`), and that layer must not be trimmable.
+    /// Otherwise a flagged message compiles to a prompt without its alert, silently.
+    private static func checkAlertPlacement(_ pack: Pack, into diagnostics: inout Diagnostics) {
+        guard let screening = pack.rules.first(where: { $0.guardrail != nil }) else { return }
+        let partials = Dictionary(pack.stack.partials.map { ($0.name, $0.template.value) }) { first, _ in first }
+        func readsRisk(_ template: String, depth: Int = 0) -> Bool {
+            guard case .success(let tags) = TemplateScanner.scan(template) else { return true }  // reported elsewhere
+            return tags.contains { tag in
+                let name = TemplateScanner.splitTransform(tag.name).argument
+                if tag.kind == .partial, depth < 8, let partial = partials[tag.name] { return readsRisk(partial, depth: depth + 1) }
+                return [.variable, .section, .inverted].contains(tag.kind) && (name == "risk" || name.hasPrefix("risk."))
+            }
+        }
+        let showing = pack.stack.layers.filter { readsRisk($0.template.value) || ($0.when?.value.contains("risk") ?? false) }
+        let trimmable = Set(pack.stack.trim.map(\.value))
+        guard let layer = showing.last else {
+            diagnostics.error("rule '\(screening.id)' screens messages, but no layer of the stack shows the RISK ALERT, so a flagged message would compile without it",
+                              at: pack.stack.value.location,
+                              hint: "add a last layer with {{#risk}}RISK ALERT: {{risk.alert.reason}}…{{/risk}} (see docs/guardrails.md)")
+            return
+        }
+        if showing.allSatisfy({ trimmable.contains($0.id) }) {
+            diagnostics.error("the RISK ALERT is shown only by layer '\(layer.id)', which stack.trim may drop to fit the budget",
+                              at: pack.stack.trim.first { $0.value == layer.id }?.location ?? layer.template.location,
+                              hint: "remove '\(layer.id)' from stack.trim; an alert must never be trimmed away")
+        }
+    }
 
     // MARK: User data
 
