@@ -39,10 +39,41 @@ public struct EvalLinter: Sendable {
             }
             if let generate = fixture.generate { diagnostics += Self.lint(generate, in: fixture) }
         }
+        var parsed: [String: Fixture] = [:]
         for path in suites {
-            diagnostics += loader.suite(at: path).1
+            let (suite, problems) = loader.suite(at: path)
+            diagnostics += problems
+            guard let suite else { continue }
+            let fixtures = loader.fixtureFiles(of: suite).compactMap { file -> Fixture? in
+                if let known = parsed[file] { return known }
+                let fixture = loader.fixture(at: file).0
+                parsed[file] = fixture
+                return fixture
+            }
+            diagnostics += Self.lint(suite, fixtures: fixtures)
         }
         return Array(Set(diagnostics)).sorted()
+    }
+
+    /// What a suite asks for that its fixtures cannot give: tags no fixture has, and judge
+    /// checks with no provider to grade them.
+    static func lint(_ suite: Suite, fixtures: [Fixture]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let known = Set(fixtures.flatMap(\.tags))
+        for tag in suite.tagLocations where !known.contains(tag.value) {
+            diagnostics.append(.error("tag '\(tag.value)' matches none of the suite's \(fixtures.count) fixtures, so it selects nothing",
+                                      at: tag.location, hint: Suggestions.hint(for: tag.value, in: known.sorted(), noun: "tag")))
+        }
+        guard suite.judge == nil else { return diagnostics }
+        let selected = suite.tags.isEmpty ? fixtures : fixtures.filter { !Set($0.tags).isDisjoint(with: suite.tags) }
+        let checks = suite.checks + selected.flatMap { $0.turns.flatMap(\.expect) }
+        for check in checks {
+            guard case .judge(_, let provider) = check.kind, provider == nil else { continue }
+            diagnostics.append(.error("a judge check needs a model to grade it, but neither the check nor the suite names one",
+                                      at: check.location ?? suite.location,
+                                      hint: "add 'judge: PROVIDER' to \(suite.file), or 'provider:' to the check"))
+        }
+        return diagnostics
     }
 
     /// A structured generation's own needs.

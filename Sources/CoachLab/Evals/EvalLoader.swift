@@ -74,6 +74,7 @@ public struct EvalLoader: Sendable {
                           threshold: threshold, repeats: max(1, value.integer("repeats") ?? 1),
                           concurrency: max(1, value.integer("concurrency") ?? 8), file: path, location: value.location)
         suite.datasets = value.locatedList("datasets")
+        suite.tagLocations = value.locatedList("tags")
         if suite.fixturePatterns.isEmpty, suite.datasets.isEmpty {
             diagnostics.append(.error("the suite names no fixtures and no datasets", at: value.location,
                                       hint: "add 'fixtures: [fixtures/<app>/*.yaml]' or 'datasets: [fixtures/guardrails/<app>.yaml]'"))

@@ -126,6 +126,8 @@ public struct Suite: Sendable {
     public var datasets: [Located<String>] = []
     /// Only fixtures with one of these tags (all when empty).
     public var tags: [String]
+    /// The tags as written, with their locations (empty for a suite made in code).
+    public var tagLocations: [Located<String>] = []
     /// Provider ids or kind:model specs; `mock` when empty.
     public var providers: [String]
     /// The provider judge checks use.

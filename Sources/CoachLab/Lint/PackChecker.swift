@@ -230,8 +230,10 @@ enum PackChecker {
             checkTemplate(layer.template, what: "layer '\(layer.id)'", scope: &scope, partials: partials, follow: follow, missing: missing,
                           into: &diagnostics)
             for name in singleBracePlaceholders(in: layer.template.value) where !declared.contains(name) {
-                diagnostics.warning("'{\(name)}' looks like a placeholder but the stack does not declare it; it stays as written",
-                                    at: layer.template.location, hint: "declare it under stack.placeholders, or write '{{\(name)}}'")
+                let near = Suggestions.closest(to: name, in: declared)
+                diagnostics.error("'{\(name)}' looks like a placeholder, but the stack declares none by that name, so it would reach the prompt as written",
+                                  at: location(of: "{\(name)}", in: layer.template),
+                                  hint: near.map { "did you mean '{\($0)}'?" } ?? "declare '\(name)' under stack.placeholders")
             }
             if let when = layer.when {
                 do {
@@ -347,6 +349,16 @@ enum PackChecker {
     }
 
     // MARK: Helpers
+
+    /// Where `needle` first occurs in a template, as a location in its file.
+    static func location(of needle: String, in template: Located<String>) -> SourceLocation {
+        guard let range = template.value.range(of: needle) else { return template.location }
+        let before = template.value[..<range.lowerBound]
+        let line = before.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
+        let column = before.count - (before.lastIndex(of: "\n").map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0)
+        return SourceLocation(file: template.location.file, line: template.location.line + line,
+                              column: template.location.column + column)
+    }
 
     /// Names written as `{name}` (single braces) in text.
     static func singleBracePlaceholders(in text: String) -> [String] {
