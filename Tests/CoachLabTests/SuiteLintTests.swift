@@ -31,4 +31,29 @@ import Testing
         #expect(Self.lint(suite + "judge: claude\n").isEmpty)
         #expect(Self.lint(suite.replacingOccurrences(of: "kind?}", with: "kind?, provider: claude}")).isEmpty)
     }
+
+    @Test func checksOnAnEarlierTurnThatNoSuiteScoresAreAnError() {
+        let fixture = """
+            fixture: {id: two, pack: personas/luna}
+            turns:
+              - user: Hello
+                reply: Hi there. What is on your mind?
+                expect: [ends-with-question]
+              - user: I cannot sleep.
+            """
+        func lint(_ suites: [String: String]) -> [Diagnostic] {
+            var files = suites
+            files["fixtures/x/two.yaml"] = fixture
+            return EvalLinter(fileSystem: .inMemory(files)).lint(fixtures: [], suites: suites.keys.sorted())
+        }
+        let final = "suite: {id: f}\nfixtures: [fixtures/x/*.yaml]\n"
+        let error = lint(["evals/f.yaml": final]).first { $0.message.contains("'expect' is never scored") }
+        #expect(error?.location.description == "fixtures/x/two.yaml:5:14")
+        // A rollout suite scores every turn, so the same checks are not ignored there.
+        let rollout = "suite: {id: r}\nfixtures: [fixtures/x/*.yaml]\nmode: rollout\n"
+        #expect(!lint(["evals/f.yaml": final, "evals/r.yaml": rollout]).contains { $0.message.contains("never scored") })
+        // Run only in rollout, the recorded reply is what is ignored.
+        let ignored = lint(["evals/r.yaml": rollout]).first { $0.message.contains("'reply' is never used") }
+        #expect(ignored?.location.description == "fixtures/x/two.yaml:3:5")
+    }
 }

@@ -40,6 +40,7 @@ public struct EvalLinter: Sendable {
             if let generate = fixture.generate { diagnostics += Self.lint(generate, in: fixture) }
         }
         var parsed: [String: Fixture] = [:]
+        var modes: [String: [(mode: Suite.Mode, file: String)]] = [:]
         for path in suites {
             let (suite, problems) = loader.suite(at: path)
             diagnostics += problems
@@ -51,8 +52,37 @@ public struct EvalLinter: Sendable {
                 return fixture
             }
             diagnostics += Self.lint(suite, fixtures: fixtures)
+            for fixture in fixtures where suite.tags.isEmpty || !Set(fixture.tags).isDisjoint(with: suite.tags) {
+                modes[fixture.location.file, default: []].append((suite.mode, suite.file))
+            }
+        }
+        for (file, uses) in modes {
+            guard let fixture = parsed[file] ?? nil, fixture.generate == nil else { continue }
+            diagnostics += Self.ignoredParts(of: fixture, uses: uses)
         }
         return Array(Set(diagnostics)).sorted()
+    }
+
+    /// Parts of a fixture that every suite running it ignores: `expect:` on an earlier turn when
+    /// all score only the last reply (`final`), and a recorded `reply:` when all have the
+    /// provider write every turn (`rollout`).
+    static func ignoredParts(of fixture: Fixture, uses: [(mode: Suite.Mode, file: String)]) -> [Diagnostic] {
+        let files = Array(Set(uses.map(\.file))).sorted().joined(separator: ", ")
+        var diagnostics: [Diagnostic] = []
+        if uses.allSatisfy({ $0.mode == .final }) {
+            for turn in fixture.turns.dropLast() where !turn.expect.isEmpty {
+                diagnostics.append(.error("this turn's 'expect' is never scored: the suites that run this fixture (\(files)) use mode final, which scores only the last reply",
+                                          at: turn.expect.first?.location ?? turn.location,
+                                          hint: "move the checks to the last turn, or run the fixture in a suite with 'mode: rollout'"))
+            }
+        }
+        if uses.allSatisfy({ $0.mode == .rollout }) {
+            for turn in fixture.turns where turn.reply != nil {
+                diagnostics.append(.error("this turn's 'reply' is never used: the suites that run this fixture (\(files)) use mode rollout, where the provider writes every reply",
+                                          at: turn.location, hint: "remove the reply, or run the fixture in a suite with 'mode: final'"))
+            }
+        }
+        return diagnostics
     }
 
     /// What a suite asks for that its fixtures cannot give: tags no fixture has, and judge
