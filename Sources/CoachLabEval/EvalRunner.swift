@@ -162,9 +162,17 @@ public struct EvalRunner: Sendable {
             slots[name] = slot
             return slot
         }
-        return try suites.map { loaded in
+        var problems: [Diagnostic] = []
+        let jobs = try suites.map { loaded in
             for fixture in loaded.fixtures where compilers[fixture.pack] == nil {
                 compilers[fixture.pack] = try Compiler(pack: packs[fixture.pack] ?? PackLoader(fileSystem: fileSystem).load(fixture.pack).get())
+            }
+            // A fixture naming a profile, coach or file that does not exist is the author's
+            // mistake, not the provider's: report it at its field before any case runs.
+            for reference in loaded.fixtures {
+                guard let fixture = loaded.held[reference.id] ?? EvalLoader(fileSystem: fileSystem).fixture(at: reference.file).0,
+                      let pack = compilers[fixture.pack]?.pack else { continue }
+                problems += EvalLinter.inputProblems(of: fixture, pack: pack, fileSystem: fileSystem)
             }
             var providers: [String: ProviderSlot] = [:]
             for name in Set(cases(of: loaded).lazy.map(\.provider)) { providers[name] = try slot(name) }
@@ -173,6 +181,8 @@ public struct EvalRunner: Sendable {
                        compilers: compilers, providers: providers,
                        judge: needsJudge ? try slot(loaded.suite.judge ?? "mock") : nil)
         }
+        guard problems.isEmpty else { throw CoachLabError(.content, Array(Set(problems)).sorted()) }
+        return jobs
     }
 
     /// The fixture of a case: held in memory, or read again from its file.

@@ -91,6 +91,23 @@ actor ResultBox {
                                                              "luna", "luna-guardrails", "ticbuddy", "ticbuddy-guardrails"])
     }
 
+    @Test func aFixtureNamingAMissingProfileIsAContentErrorAtItsFieldBeforeAnyCaseRuns() async throws {
+        let fixture = "fixture: {id: ghost, pack: personas/luna, profile: nobody}\nturns:\n  - user: Hello\n"
+        let fileSystem = EvalSupport.fileSystem(overriding: ["fixtures/luna/ghost.yaml": fixture])
+        let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id == "luna" }
+        let results = ResultBox()
+        do {
+            try await EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem).run(suites) { await results.add($0) }
+            Issue.record("the run started")
+        } catch let error as CoachLabError {
+            // It used to run, and score the case as a provider error (exit 3) with no location.
+            #expect(error.kind == .content)
+            #expect(error.diagnostics.first?.location.description == "fixtures/luna/ghost.yaml:1:52")
+            #expect(error.description.contains("no profile 'nobody'"))
+        }
+        #expect(await results.all.isEmpty)
+    }
+
     @Test func removingAGuardrailsKeywordsFailsTheCasesThatNeedIt() async throws {
         let rules = String(decoding: try EvalSupport.fileSystem().read("personas/betterone/rules.yaml"), as: UTF8.self)
         let start = try #require(rules.range(of: "        - diagnose me\n"))

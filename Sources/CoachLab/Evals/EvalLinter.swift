@@ -23,9 +23,7 @@ public struct EvalLinter: Sendable {
                 packs[fixture.pack] = fileSystem.isDirectory(fixture.pack) ? try? PackLoader(fileSystem: fileSystem).load(fixture.pack).get() : nil
             }
             guard let pack = packs[fixture.pack] ?? nil else { continue }
-            do { _ = try ResolvedInputs(fixture.inputs, pack: pack, fileSystem: fileSystem) } catch let error as CoachLabError {
-                diagnostics.append(.error(error.message ?? error.description, at: Self.location(of: error, in: fixture), hint: error.hint))
-            } catch {}
+            diagnostics += Self.inputProblems(of: fixture, pack: pack, fileSystem: fileSystem)
             for turn in fixture.turns {
                 for check in turn.expect {
                     if case .flagged(let rule?) = check.kind, pack.rule(rule) == nil {
@@ -138,6 +136,19 @@ public struct EvalLinter: Sendable {
 
     /// Where an input error belongs: at the input whose quoted value the message names, else
     /// at the fixture mapping.
+    /// The fixture's inputs that its pack cannot resolve (a profile, coach, topic, memory or
+    /// context that does not exist), each at the fixture field that names it.
+    public static func inputProblems(of fixture: Fixture, pack: Pack, fileSystem: FileSystem) -> [Diagnostic] {
+        do {
+            _ = try ResolvedInputs(fixture.inputs, pack: pack, fileSystem: fileSystem)
+            return []
+        } catch let error as CoachLabError {
+            return [.error(error.message ?? error.description, at: location(of: error, in: fixture), hint: error.hint)]
+        } catch {
+            return [.error("\(error)", at: fixture.location)]
+        }
+    }
+
     static func location(of error: CoachLabError, in fixture: Fixture) -> SourceLocation {
         let message = error.message ?? error.description
         let inputs = fixture.inputs
