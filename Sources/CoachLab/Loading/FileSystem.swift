@@ -11,16 +11,20 @@ public struct FileSystem: Sendable {
     public var isDirectory: @Sendable (_ path: String) -> Bool
     /// Whether anything exists at the path.
     public var exists: @Sendable (_ path: String) -> Bool
+    /// The path with every symbolic link resolved (the path itself where there are none).
+    public var realPath: @Sendable (_ path: String) -> String
 
     /// Creates a file system from its operations.
     public init(read: @escaping @Sendable (String) throws -> Data,
                 list: @escaping @Sendable (String) throws -> [String],
                 isDirectory: @escaping @Sendable (String) -> Bool,
-                exists: @escaping @Sendable (String) -> Bool) {
+                exists: @escaping @Sendable (String) -> Bool,
+                realPath: @escaping @Sendable (String) -> String = { $0 }) {
         self.read = read
         self.list = list
         self.isDirectory = isDirectory
         self.exists = exists
+        self.realPath = realPath
     }
 
     /// The real file system, through Foundation (available on Linux, macOS and iOS).
@@ -31,7 +35,8 @@ public struct FileSystem: Sendable {
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
         },
-        exists: { path in FileManager.default.fileExists(atPath: path) }
+        exists: { path in FileManager.default.fileExists(atPath: path) },
+        realPath: { path in URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
     )
 
     /// The real file system with relative paths read from `directory`, so locations keep the
@@ -41,7 +46,8 @@ public struct FileSystem: Sendable {
         return FileSystem(read: { try live.read(absolute($0)) },
                           list: { try live.list(absolute($0)) },
                           isDirectory: { live.isDirectory(absolute($0)) },
-                          exists: { live.exists(absolute($0)) })
+                          exists: { live.exists(absolute($0)) },
+                          realPath: { live.realPath(absolute($0)) })
     }
 
     /// A file system over a dictionary of path → text, for tests and embedding.
@@ -93,6 +99,11 @@ extension FileSystem {
                               return added.isEmpty ? existing : Array(Set(existing + added)).sorted()
                           },
                           isDirectory: base.isDirectory,
-                          exists: { files[Paths.normalize($0)] != nil || base.exists($0) })
+                          exists: { files[Paths.normalize($0)] != nil || base.exists($0) },
+                          realPath: { path in
+                              // An overlaid file is no link; its folder may be.
+                              guard files[Paths.normalize(path)] != nil else { return base.realPath(path) }
+                              return Paths.join(base.realPath(Paths.directory(of: path)), Paths.lastComponent(path))
+                          })
     }
 }

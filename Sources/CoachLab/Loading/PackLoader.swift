@@ -58,7 +58,7 @@ public struct PackLoader: Sendable {
         }
         let pack = PackAssembler.assemble(fragments: state.fragments, directory: state.root, rootFile: rootFile,
                                           diagnostics: &diagnostics)
-        if let pack {
+        if let pack, !state.incomplete {
             PackChecker.check(pack, into: &diagnostics)
         }
         return PackLoadResult(pack: pack, diagnostics: diagnostics.sorted)
@@ -68,15 +68,28 @@ public struct PackLoader: Sendable {
         var root: String
         var fragments: [(file: String, value: YAMLValue)] = []
         var loaded: Set<String> = []
+        /// Whether a file could not be read or parsed. What it defines is then missing, so
+        /// checks that look things up would only repeat the one root cause.
+        var incomplete = false
     }
 
     private func loadFile(_ file: String, includedFrom chain: [String], state: inout LoadState, diagnostics: inout Diagnostics) {
         state.loaded.insert(file)
+        // A symbolic link may point anywhere; what it points at must be inside the pack, as an
+        // include must.
+        let real = fileSystem.realPath(file), realRoot = fileSystem.realPath(state.root)
+        guard Paths.isInside(real, realRoot) else {
+            diagnostics.error("'\(file)' is a symbolic link to '\(real)', outside the pack folder", at: SourceLocation(file: file, line: 1, column: 1),
+                              hint: "packs are self-contained; copy the file into the pack instead of linking to it")
+            state.incomplete = true
+            return
+        }
         let data: Data
         do {
             data = try fileSystem.read(file)
         } catch {
             diagnostics.error("cannot read file: \(error.localizedDescription)", at: SourceLocation(file: file, line: 1, column: 1))
+            state.incomplete = true
             return
         }
         let value: YAMLValue
@@ -84,16 +97,20 @@ public struct PackLoader: Sendable {
             value = try YAMLDocument.parse(data, file: file)
         } catch let error as CoachLabError {
             diagnostics.append(contentsOf: error.diagnostics)
+            state.incomplete = true
             return
         } catch {
             diagnostics.error("\(error)", at: SourceLocation(file: file, line: 1, column: 1))
+            state.incomplete = true
             return
         }
         SpecValidator.validate(value, spec: ContentSpecs.packFile, what: "pack file", into: &diagnostics)
         guard value.entries != nil else { return }
         state.fragments.append((file, value))
         for include in value.locatedList("include") {
-            for target in resolve(include, from: file, root: state.root, diagnostics: &diagnostics) {
+            let targets = resolve(include, from: file, root: state.root, diagnostics: &diagnostics)
+            if targets.isEmpty, !Paths.isGlob(include.value) { state.incomplete = true }
+            for target in targets {
                 if target == file || chain.contains(target) {
                     let cycle = (chain + [file, target]).drop { $0 != target }.joined(separator: " → ")
                     diagnostics.error("include cycle: \(cycle)", at: include.location,
@@ -119,7 +136,12 @@ public struct PackLoader: Sendable {
             return []
         }
         guard Paths.isGlob(include.value) else {
-            guard fileSystem.exists(target), !fileSystem.isDirectory(target) else {
+            if fileSystem.isDirectory(target) {
+                diagnostics.error("included '\(target)' is a directory, not a file", at: include.location,
+                                  hint: "include its files with a glob, such as '\(include.value)/*.yaml'")
+                return []
+            }
+            guard fileSystem.exists(target) else {
                 diagnostics.error("included file '\(target)' does not exist", at: include.location,
                                   hint: fileHint(for: target))
                 return []
