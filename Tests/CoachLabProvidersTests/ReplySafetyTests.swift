@@ -7,10 +7,11 @@ import Testing
 struct ChunkedTransport: HTTPTransport {
     var status = 200
     var contentType = "application/json"
+    var headers: [HTTPHeader] = []
     var chunks: [String]
     func send(_ request: HTTPRequestSpec, timeout: Double, provider: String) async throws -> HTTPResponse {
         let chunks = self.chunks.map { Array($0.utf8) }
-        return HTTPResponse(status: status, headers: [HTTPHeader("content-type", contentType)],
+        return HTTPResponse(status: status, headers: [HTTPHeader("content-type", contentType)] + headers,
                             body: AsyncThrowingStream { continuation in
                                 for chunk in chunks { continuation.yield(chunk) }
                                 continuation.finish()
@@ -106,5 +107,34 @@ struct ChunkedTransport: HTTPTransport {
     @Test func aWholeBodyLargerThanTheLimitIsRefusedToo() async throws {
         let provider = Self.openAI(Self.whole(String(repeating: "b", count: 200_000)), key: nil, limit: 100_000)
         await #expect(throws: ProviderError.self) { try await provider.complete(Self.request) }
+    }
+
+    @Test func aReplyWithNullContentIsAnErrorNotAFail() async throws {
+        let body = #"{"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null},"finish_reason":"stop"}]}"#
+        do {
+            _ = try await Self.openAI(ChunkedTransport(chunks: [body]), key: nil).complete(Self.request)
+            Issue.record("a reply without content was accepted (and would have been scored as a fail)")
+        } catch let error as ProviderError {
+            #expect(error.code == .malformedResponse)
+            #expect(error.message.contains("no content"))
+        }
+        // A filtered reply explains its own emptiness, and is scored.
+        let filtered = body.replacingOccurrences(of: "\"stop\"", with: "\"content_filter\"")
+        let reply = try await Self.openAI(ChunkedTransport(chunks: [filtered]), key: nil).complete(Self.request)
+        #expect(reply.text.isEmpty && reply.finishReason == .contentFilter)
+    }
+
+    @Test func aRedirectIsAnErrorNeverFollowed() async throws {
+        let redirect = ChunkedTransport(status: 302, headers: [HTTPHeader("location", "http://elsewhere.example/v1")], chunks: [""])
+        do {
+            _ = try await Self.openAI(redirect, key: "sk-abcdef").complete(Self.request)
+            Issue.record("a redirect was scored")
+        } catch let error as ProviderError {
+            #expect(error.code == .configuration && error.status == 302)
+            #expect(error.message.contains("http://elsewhere.example/v1"))
+        }
+        await #expect(throws: ProviderError.self) {
+            for try await _ in Self.openAI(redirect, key: nil).stream(Self.request) {}
+        }
     }
 }

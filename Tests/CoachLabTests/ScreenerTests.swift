@@ -4,7 +4,7 @@ import Testing
 @Suite struct ScreenerTests {
     static func screener(_ yaml: String) throws -> Screener {
         let pack = try TestSupport.load([
-            "app/pack.yaml": "pack: {id: s, name: S}\nstack: {layers: [{id: a, template: x}]}\n" + yaml,
+            "app/pack.yaml": "pack: {id: s, name: S}\nstack: {layers: [{id: a, template: \"x{{#risk}} RISK ALERT{{/risk}}\"}]}\n" + yaml,
         ]).get()
         return Screener(rules: pack.rules)
     }

@@ -81,6 +81,7 @@ public struct HTTPProvider: ChatProvider {
             do {
                 let response = try await transport.send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout, provider: id)
                 let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
+                try Self.refuseRedirect(response, provider: id)
                 guard (200..<300).contains(response.status) else {
                     throw wire.error(status: response.status, headers: response.headers, body: body, provider: id)
                 }
@@ -118,6 +119,7 @@ public struct HTTPProvider: ChatProvider {
             do {
                 let attemptStart = clock.now
                 let response = try await transport.send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout, provider: id)
+                try Self.refuseRedirect(response, provider: id)
                 guard (200..<300).contains(response.status) else {
                     let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
                     throw wire.error(status: response.status, headers: response.headers, body: body, provider: id)
@@ -190,6 +192,15 @@ public struct HTTPProvider: ChatProvider {
         return ProviderReply(text: redactor.redact(decoded.text), usage: usage, finishReason: decoded.finishReason,
                              rawFinishReason: decoded.rawFinishReason, model: decoded.model ?? request.settings.model,
                              provider: id, latency: latency, timeToFirstToken: timeToFirstToken, attempts: attempts)
+    }
+
+    /// A redirect is never followed: it would send the request, and the key, to another
+    /// address, and a 302 would turn the POST into a body-less GET whose answer gets scored.
+    static func refuseRedirect(_ response: HTTPResponse, provider: String) throws {
+        guard (300..<400).contains(response.status) else { return }
+        let location = response.headers.first { $0.name.lowercased() == "location" }?.value ?? "an address it did not give"
+        throw ProviderError(.configuration, provider: provider, status: response.status,
+                            message: "the provider redirected (HTTP \(response.status)) to \(location); redirects are not followed, so set baseURL to the final address")
     }
 
     static func collect(_ body: AsyncThrowingStream<[UInt8], Error>, provider: String,

@@ -39,6 +39,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public static let shared = AsyncHTTPClientTransport(client: {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
+        // A redirect would resend the request, key included, to wherever it points, and a
+        // 302 turns the POST into a body-less GET. The provider reports it as an error instead.
+        configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }())
 

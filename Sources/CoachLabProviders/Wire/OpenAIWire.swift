@@ -49,7 +49,15 @@ public struct OpenAIWire: WireFormat {
             throw ProviderError(.malformedResponse, provider: provider, message: "the response has no choices")
         }
         let raw = choice["finish_reason"]?.string
-        return DecodedReply(text: choice["message"]?["content"]?.string ?? "",
+        let content = choice["message"]?["content"]?.string
+        // No text and no filter to explain it is the provider's fault, not a reply to score: an
+        // error, never a fail. (A filtered reply is scored, as Gemini's blocked one is.)
+        if content == nil, Self.finishReason(raw) != .contentFilter {
+            let refusal = choice["message"]?["refusal"]?.string.map { "; refusal: \($0.prefix(200))" } ?? ""
+            throw ProviderError(.malformedResponse, provider: provider,
+                                message: "the reply has no content (content is null or missing; finish_reason: \(raw ?? "none")\(refusal))")
+        }
+        return DecodedReply(text: content ?? "",
                             inputTokens: json["usage"]?["prompt_tokens"]?.int,
                             outputTokens: json["usage"]?["completion_tokens"]?.int,
                             rawFinishReason: raw, finishReason: Self.finishReason(raw), model: json["model"]?.string)
