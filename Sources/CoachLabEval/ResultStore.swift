@@ -7,6 +7,7 @@ import GRDB
 /// nothing that had finished and `--resume` can continue it. Keys are never stored.
 public final class ResultStore: Sendable {
     private let queue: DatabaseQueue
+    private let readOnly: Bool
     /// Hashes of the compiled prompts this store has written, so each is encoded once per
     /// process rather than once per case.
     private let keptPrompts = KeptHashes()
@@ -20,6 +21,7 @@ public final class ResultStore: Sendable {
     /// - Throws: ``CoachLabError`` (io) when the file cannot be opened or migrated.
     public init(path: String) throws {
         self.path = path
+        readOnly = false
         do {
             let directory = (path as NSString).deletingLastPathComponent
             if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
@@ -40,9 +42,44 @@ public final class ResultStore: Sendable {
         }
     }
 
+    /// A writer leaves the file in rollback-journal mode when it is done (when no other process
+    /// has it open), so that a reader without write access to its folder, which cannot create
+    /// WAL's shared-memory file, can still open it. The next writer switches back to WAL.
+    deinit {
+        guard path != ":memory:", !readOnly else { return }
+        try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+    }
+
+    /// Opens an existing store for reading only: nothing is created, migrated or written, so a
+    /// store on a read-only disk, or one CI published as an artifact, can be listed and diffed.
+    /// - Throws: ``CoachLabError`` (io) when there is no store at `path`, or it cannot be read.
+    public init(readingFrom path: String) throws {
+        self.path = path
+        readOnly = true
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CoachLabError(.io, "no result store at \(path)", at: SourceLocation(file: path, line: 1, column: 1),
+                                hint: "coachlab eval creates it")
+        }
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            configuration.busyMode = .timeout(30)
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            guard try queue.read({ try Self.migrator.hasCompletedMigrations($0) }) else {
+                throw CoachLabError(.io, "the result store at \(path) was written by an older CoachLab", at: SourceLocation(file: path, line: 1, column: 1),
+                                    hint: "open it once with a writable copy (coachlab runs on a copy) to upgrade it")
+            }
+        } catch let error as CoachLabError {
+            throw error
+        } catch {
+            throw CoachLabError(.io, "cannot read the result store: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
+        }
+    }
+
     /// A store that lives in memory only (reports over results held by the caller).
     public init() throws {
         path = ":memory:"
+        readOnly = false
         do {
             queue = try DatabaseQueue()
             try Self.migrator.migrate(queue)
@@ -148,6 +185,14 @@ public final class ResultStore: Sendable {
             // The lines the reply sanitiser removed (a JSON array), NULL when it was off.
             try db.alter(table: "turnResult") { t in t.add(column: "sanitized", .text) }
         }
+        migrator.registerMigration("v6: inline provider settings") { db in
+            // What --base-url and --api-key-env were, so --resume needs neither again. The key's
+            // variable name only; a key is never stored.
+            try db.alter(table: "run") { t in
+                t.add(column: "baseURL", .text)
+                t.add(column: "apiKeyEnv", .text)
+            }
+        }
         return migrator
     }
 
@@ -166,18 +211,25 @@ public final class ResultStore: Sendable {
         public var errors: Int
         /// The prices its costs used.
         public var prices: PriceSheet?
+        /// `--base-url`, for inline providers.
+        public var baseURL: String?
+        /// `--api-key-env`, for inline providers: the variable's name, never the key.
+        public var apiKeyEnv: String?
     }
 
     /// Starts a run and returns its id: `id` when given, else time-ordered with a random suffix.
-    public func startRun(suites: [String], providers: [String], repeats: Int?, prices: PriceSheet? = nil, now: Date = Date(),
+    public func startRun(suites: [String], providers: [String], repeats: Int?, prices: PriceSheet? = nil,
+                         baseURL: String? = nil, apiKeyEnv: String? = nil, now: Date = Date(),
                          id given: String? = nil) throws -> String {
         let stamp = Self.timestamp(now)
         let id = given ?? String(stamp.prefix(19)).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
             .replacingOccurrences(of: "T", with: "-") + "-" + String(UInt32.random(in: 0..<0xFFFF_FFFF), radix: 36)
         try write { db in
-            try db.execute(sql: "INSERT INTO run (id, startedAt, suites, providers, repeats, status, prices) VALUES (?, ?, ?, ?, ?, 'running', ?)",
-                           arguments: [id, stamp, JSONValue.array(suites.map(JSONValue.string)).text,
-                                       JSONValue.array(providers.map(JSONValue.string)).text, repeats, prices?.json])
+            try db.execute(sql: """
+                INSERT INTO run (id, startedAt, suites, providers, repeats, status, prices, baseURL, apiKeyEnv)
+                VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)
+                """, arguments: [id, stamp, JSONValue.array(suites.map(JSONValue.string)).text,
+                                 JSONValue.array(providers.map(JSONValue.string)).text, repeats, prices?.json, baseURL, apiKeyEnv])
         }
         return id
     }
@@ -418,7 +470,8 @@ public final class ResultStore: Sendable {
                 return RunInfo(id: row["id"], startedAt: row["startedAt"], finishedAt: row["finishedAt"], suites: list("suites"),
                                providers: list("providers"), repeats: row["repeats"], status: row["status"], cases: row["cases"] ?? 0,
                                passed: row["passed"] ?? 0, failed: row["failed"] ?? 0, errors: row["errors"] ?? 0,
-                               prices: (row["prices"] as String?).flatMap(PriceSheet.init(json:)))
+                               prices: (row["prices"] as String?).flatMap(PriceSheet.init(json:)),
+                               baseURL: row["baseURL"], apiKeyEnv: row["apiKeyEnv"])
             }
         }
     }

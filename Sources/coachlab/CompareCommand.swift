@@ -153,8 +153,8 @@ struct DiffCommand: ParsableCommand {
 
     func run() throws {
         let path = Terminal.storePath(store)
-        let afterStore = try ResultStore(path: path)
-        let earlierStore = try beforeStore.map { try ResultStore(path: $0) } ?? afterStore
+        let afterStore = try ResultStore(readingFrom: path)
+        let earlierStore = try beforeStore.map { try ResultStore(readingFrom: $0) } ?? afterStore
         for (id, store) in [(before, earlierStore), (after, afterStore)] where try store.run(id) == nil {
             throw CoachLabError(usage: "no run '\(id)' in \(store.path)", hint: "coachlab runs lists the stored runs")
         }

@@ -79,6 +79,8 @@ struct EvalCommand: AsyncParsableCommand {
         var suitePaths = suites
         var providers = provider.providers
         var repeats = self.repeat
+        var baseURL = provider.baseURL
+        var apiKeyEnv = provider.apiKeyEnv
         var finished: Set<String> = []
         if let resume {
             guard let previous = try results.run(resume) else {
@@ -87,6 +89,8 @@ struct EvalCommand: AsyncParsableCommand {
             if suitePaths.isEmpty { suitePaths = previous.suites }
             if providers.isEmpty { providers = previous.providers }
             repeats = repeats ?? previous.repeats
+            baseURL = baseURL ?? previous.baseURL
+            apiKeyEnv = apiKeyEnv ?? previous.apiKeyEnv
             finished = try results.finishedCases(run: resume)
         }
         let baselineFile = try baseline.map(Baseline.read)
@@ -96,15 +100,16 @@ struct EvalCommand: AsyncParsableCommand {
         let shard = self.shard.flatMap(Shard.init)
         let transport: (any HTTPTransport)? = record ? CassetteTransport.recording(to: cassettes)
             : replay ? CassetteTransport.replaying(from: cassettes) : nil
-        var runner = EvalRunner(registry: registry, providerOverride: providers, baseURL: provider.baseURL,
-                                apiKeyVariable: provider.apiKeyEnv, repeats: repeats, concurrency: concurrency)
+        var runner = EvalRunner(registry: registry, providerOverride: providers, baseURL: baseURL,
+                                apiKeyVariable: apiKeyEnv, repeats: repeats, concurrency: concurrency)
         runner.streaming = stream
         runner.sanitize = sanitize
         if let transport { runner.makeProvider = { configuration, registry in try registry.provider(configuration, transport: transport) } }
         let usedProviders = Set(loaded.flatMap { runner.cases(of: $0).lazy.map(\.provider) }).sorted()
         let run = try resume ?? results.startRun(suites: suitePaths.isEmpty ? loaded.map(\.suite.file) : suitePaths,
                                                    providers: providers, repeats: repeats,
-                                                   prices: PriceSheet(registry: registry, ids: usedProviders))
+                                                   prices: PriceSheet(registry: registry, ids: usedProviders),
+                                                   baseURL: baseURL, apiKeyEnv: apiKeyEnv)
         let skip = finished
         let include: @Sendable (EvalCase) -> Bool = { evalCase in
             !skip.contains(evalCase.id) && (filter.map { evalCase.id.contains($0) } ?? true) && (shard?.contains(evalCase.id) ?? true)

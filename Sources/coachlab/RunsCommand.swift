@@ -19,7 +19,7 @@ struct RunsCommand: ParsableCommand {
             Terminal.error("no result store at \(path); coachlab eval creates it")
             return
         }
-        let runs = try ResultStore(path: path).runs()
+        let runs = try ResultStore(readingFrom: path).runs()
         var table = [["RUN", "STARTED", "STATUS", "CASES", "PASS", "FAIL", "ERROR", "SUITES"]]
         for run in runs {
             table.append([run.id, String(run.startedAt.prefix(19)), run.status, "\(run.cases)", "\(run.passed)", "\(run.failed)",

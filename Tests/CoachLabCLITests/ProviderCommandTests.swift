@@ -246,6 +246,36 @@ import Testing
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("coachlab runs lists the stored runs"))
     }
+
+    @Test func aRunOnAnInlineProviderResumesWithoutItsFlagsAgain() throws {
+        let store = try CLI.temporaryDirectory() + "/store.sqlite"
+        // Nothing listens on port 1: the one case ends as an error, and the run is stored.
+        let first = try CLI.run(["eval", "evals/luna.yaml", "--filter", "luna-afternoon", "--store", store,
+                                 "--provider", "openai-compatible:gemma", "--base-url", "http://127.0.0.1:1/v1"])
+        #expect(first.status == 3, "\(first.stderr)")
+        let line = try #require(try CLI.run(["runs", "--store", store]).stdout.split(separator: "\n").dropFirst().first)
+        let id = String(line.split(separator: " ")[0])
+        // It used to stop with a usage error asking for --base-url again.
+        let resumed = try CLI.run(["eval", "--resume", id, "--filter", "luna-afternoon", "--store", store])
+        #expect(resumed.status != 2, "\(resumed.stderr)")
+        #expect(!resumed.stderr.contains("--base-url"))
+    }
+
+    @Test func aFinishedStoreCanBeReadWithoutWriting() throws {
+        let directory = try CLI.temporaryDirectory()
+        let store = directory + "/store.sqlite"
+        #expect(try CLI.run(["eval", "evals/luna.yaml", "--store", store]).status == 0)
+        // The writer left the file in rollback-journal mode (header bytes 18-19 are 1, not 2 for
+        // WAL), so a reader that cannot create WAL's shared-memory file can open it.
+        let header = try #require(FileManager.default.contents(atPath: store))
+        #expect(header[18] == 1 && header[19] == 1)
+        let before = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        let runs = try CLI.run(["runs", "--store", store])
+        #expect(runs.status == 0 && runs.stdout.contains("luna.yaml"))
+        // Reading created nothing beside the store.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == before)
+        #expect(try CLI.run(["runs", "--store", directory + "/missing.sqlite"]).status == 0)
+    }
 }
 
 @Suite struct InterruptTests {

@@ -42,6 +42,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         // A redirect would resend the request, key included, to wherever it points, and a
         // 302 turns the POST into a body-less GET. The provider reports it as an error instead.
         configuration.redirectConfiguration = .disallow
+        // A refused or unreachable server fails the attempt at once (or after 10 s), and the
+        // provider's own retry policy decides what happens next. AsyncHTTPClient's own
+        // retrying would hold every attempt until its deadline: four minutes to report that
+        // a local server is not running.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(10)
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }())
 
