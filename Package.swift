@@ -74,6 +74,13 @@ let package = Package(
             dependencies: ["CoachLab", "CoachLabProviders"],
             path: "Benchmarks/coachlab-bench"
         ),
+        // A bounded-time fuzzer over every content reader, seeded with the malformed-input
+        // corpus; CI runs it for a minute. A finding is a crash, a hang or runaway memory.
+        .executableTarget(
+            name: "coachlab-fuzz",
+            dependencies: ["CoachLab"],
+            path: "Benchmarks/coachlab-fuzz"
+        ),
         .testTarget(
             name: "CoachLabTests",
             dependencies: ["CoachLab"],
