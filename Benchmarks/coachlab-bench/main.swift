@@ -8,6 +8,8 @@
 //       `coachlab serve-mock` (scripts/bench-providers.sh compares it with wrk).
 //   swift run -c release coachlab-bench screen [--iterations N]
 //       stage-1 screening throughput in MB/s next to a naive loop of `contains`.
+//   swift run -c release coachlab-bench score [--megabytes N]
+//       every check of the shipped suites on one N MB reply (a runaway model), per check.
 //   swift run -c release coachlab-bench generate-suite --cases N --out DIR
 //       writes N single-turn fixtures across the five seed packs and a suite over them, for
 //       measuring `coachlab eval` at scale (scripts/bench-eval.sh).
@@ -69,6 +71,11 @@ if arguments.count > 1, arguments[1] == "providers" {
 
 if arguments.count > 1, arguments[1] == "screen" {
     try ScreenBench.run(iterations: option("--iterations").flatMap { Int($0) } ?? 5)
+    exit(0)
+}
+
+if arguments.count > 1, arguments[1] == "score" {
+    try ScoreBench.run(megabytes: option("--megabytes").flatMap { Int($0) } ?? 10)
     exit(0)
 }
 

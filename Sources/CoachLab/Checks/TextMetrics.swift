@@ -17,58 +17,76 @@ public enum TextMetrics {
 
     /// The sentences of `text`, trimmed, in order.
     public static func sentences(_ text: String) -> [String] {
-        let characters = Array(text)
+        let scalars = Array(text.unicodeScalars)
         var sentences: [String] = []
-        var current = ""
+        scanSentences(scalars) { range in sentences.append(String(String.UnicodeScalarView(scalars[range]))) }
+        return sentences
+    }
+
+    /// How many sentences `text` has: ``sentences(_:)``'s count, without building them.
+    public static func sentenceCount(_ text: String) -> Int {
+        var count = 0
+        scanSentences(Array(text.unicodeScalars)) { _ in count += 1 }
+        return count
+    }
+
+    /// Finds each sentence as a trimmed range of scalars. Works on Unicode scalars rather than
+    /// characters, so a 10 MB reply is scored in a fraction of a second.
+    private static func scanSentences(_ characters: [Unicode.Scalar], _ found: (Range<Int>) -> Void) {
+        var start = 0
         var index = 0
-        func flush() {
-            let trimmed = current.trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.contains(where: { $0.isLetter || $0.isNumber }) { sentences.append(trimmed) }
-            current = ""
+        func flush(_ end: Int) {
+            var low = start, high = end
+            while low < high, characters[low].properties.isWhitespace { low += 1 }
+            while high > low, characters[high - 1].properties.isWhitespace { high -= 1 }
+            if characters[low..<high].contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
+                found(low..<high)
+            }
+            start = end
         }
         while index < characters.count {
             let character = characters[index]
-            current.append(character)
             if character == "\n" {
-                flush()
                 index += 1
+                flush(index)
                 continue
             }
-            guard ".!?…".contains(character) else { index += 1; continue }
+            guard terminators.contains(character) else { index += 1; continue }
             // Take the whole run of terminators, then closing quotes, brackets and emoji.
             var end = index + 1
-            while end < characters.count, ".!?…".contains(characters[end]) { current.append(characters[end]); end += 1 }
-            while end < characters.count, "\"'”’)]".contains(characters[end]) || characters[end].isEmojiLike {
-                current.append(characters[end]); end += 1
-            }
+            while end < characters.count, terminators.contains(characters[end]) { end += 1 }
+            while end < characters.count, closers.contains(characters[end]) || characters[end].isEmojiLike { end += 1 }
             let atEnd = end >= characters.count
-            let followedBySpace = !atEnd && characters[end].isWhitespace
+            let followedBySpace = !atEnd && characters[end].properties.isWhitespace
             var endsSentence = atEnd || followedBySpace
             if endsSentence, character == "." || character == "…", index + 1 < characters.count || atEnd {
-                let run = String(characters[index..<end]).filter { ".…".contains($0) }
+                let run = characters[index..<end].filter { $0 == "." || $0 == "…" }
                 let isEllipsis = run.count >= 3 || run.contains("…")
                 if isEllipsis {
                     // An ellipsis continues when the next word starts in lower case.
                     var next = end
                     while next < characters.count, characters[next] == " " { next += 1 }
-                    if next < characters.count, characters[next].isLowercase { endsSentence = false }
+                    if next < characters.count, characters[next].properties.isLowercase { endsSentence = false }
                 } else if run.count == 1, isAbbreviationOrInitial(before: index, in: characters) {
                     endsSentence = false
                 }
             }
             if character == ".", !atEnd, !followedBySpace { endsSentence = false }  // 7.2, e.g.x, file.txt
             index = end
-            if endsSentence { flush() }
+            if endsSentence { flush(index) }
         }
-        flush()
-        return sentences
+        flush(characters.count)
     }
 
-    private static func isAbbreviationOrInitial(before period: Int, in characters: [Character]) -> Bool {
+    private static let terminators: Set<Unicode.Scalar> = [".", "!", "?", "…"]
+    private static let closers: Set<Unicode.Scalar> = ["\"", "'", "”", "’", ")", "]"]
+
+    private static func isAbbreviationOrInitial(before period: Int, in characters: [Unicode.Scalar]) -> Bool {
         var start = period
-        while start > 0, characters[start - 1].isLetter || characters[start - 1] == "." { start -= 1 }
-        let word = String(characters[start..<period]).lowercased()
-        if word.count == 1, let letter = word.first, letter.isLetter, characters[start].isUppercase {
+        while start > 0, characters[start - 1].properties.isAlphabetic || characters[start - 1] == "." { start -= 1 }
+        guard period - start <= 8 else { return false }  // no abbreviation is longer
+        let word = String(String.UnicodeScalarView(characters[start..<period])).lowercased()
+        if word.count == 1, let letter = word.first, letter.isLetter, characters[start].properties.isUppercase {
             return true  // an initial: "J. Smith"
         }
         return abbreviations.contains(word)
@@ -77,18 +95,54 @@ public enum TextMetrics {
     /// The words of `text`: runs of letters, digits and inner apostrophes or hyphens.
     public static func words(_ text: String) -> [String] {
         var words: [String] = []
-        var current = ""
-        for character in text {
-            if character.isLetter || character.isNumber || (!current.isEmpty && "'’-".contains(character)) {
-                current.append(character)
-            } else if !current.isEmpty {
-                words.append(current.trimmingCharacters(in: CharacterSet(charactersIn: "'’-")))
-                current = ""
+        scanWords(text) { words.append($0) }
+        return words
+    }
+
+    /// How many words `text` has: ``words(_:)``'s count, without building them.
+    public static func wordCount(_ text: String) -> Int {
+        var count = 0
+        scanWords(text, building: false) { _ in count += 1 }
+        return count
+    }
+
+    private static func scanWords(_ text: String, building: Bool = true, _ found: (String) -> Void) {
+        var current = String.UnicodeScalarView()
+        var length = 0, innerLength = 0  // scalars in the word, and up to its last letter or digit
+        func flush() {
+            if innerLength > 0 {
+                found(building ? String(String.UnicodeScalarView(current.prefix(innerLength))).trimmingCharacters(in: joiners) : "")
+            }
+            current = String.UnicodeScalarView()
+            length = 0
+            innerLength = 0
+        }
+        for scalar in text.unicodeScalars {
+            let wordy: Bool
+            if scalar.value < 0x80 {  // most text: no property look-ups
+                let value = scalar.value
+                wordy = (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) || (0x30...0x39).contains(value)
+            } else {
+                let properties = scalar.properties
+                let isMark = properties.generalCategory == .nonspacingMark || properties.generalCategory == .spacingMark
+                    || properties.generalCategory == .enclosingMark
+                wordy = properties.isAlphabetic || properties.numericType != nil || (length > 0 && isMark)
+            }
+            if wordy {
+                if building { current.append(scalar) }
+                length += 1
+                innerLength = length
+            } else if length > 0, scalar == "'" || scalar == "’" || scalar == "-" {
+                if building { current.append(scalar) }
+                length += 1
+            } else if length > 0 {
+                flush()
             }
         }
-        if !current.isEmpty { words.append(current.trimmingCharacters(in: CharacterSet(charactersIn: "'’-"))) }
-        return words.filter { !$0.isEmpty }
+        flush()
     }
+
+    private static let joiners = CharacterSet(charactersIn: "'’-")
 
     /// The number of questions: sentences whose final run of punctuation holds a "?" ("Really?!").
     public static func questions(_ text: String) -> Int {
@@ -111,9 +165,11 @@ public enum TextMetrics {
 
 import Foundation
 
-extension Character {
-    /// Emoji and other pictographs that trail a sentence ("Great job! 🎉").
+extension Unicode.Scalar {
+    /// Emoji and other pictographs that trail a sentence ("Great job! 🎉"), with the joiners,
+    /// variation selectors and skin tones that build them.
     var isEmojiLike: Bool {
-        unicodeScalars.contains { $0.properties.isEmojiPresentation || ($0.properties.isEmoji && $0.value > 0x238C) }
+        properties.isEmojiPresentation || (properties.isEmoji && value > 0x238C)
+            || value == 0x200D || value == 0xFE0F || (0x1F3FB...0x1F3FF).contains(value)
     }
 }
