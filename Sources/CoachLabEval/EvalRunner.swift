@@ -214,44 +214,25 @@ public struct EvalRunner: Sendable {
             }
             let resolved = try ResolvedInputs(inputs, pack: compiler.pack, fileSystem: fileSystem)
             let persona = resolved.coach?.value.located("name")?.value ?? compiler.pack.persona?.located("name")?.value
-            var history: [ChatMessage] = []
-            let rotation = ContextRotation(compiler.pack.defaults)
-            var carried: String?  // the summary a rotated session's system prompt carries
+            var conversation = Conversation(compiler: compiler, inputs: resolved, sanitize: sanitize)
             let scored = job.suite.mode == .final ? [fixture.turns.count - 1] : Array(fixture.turns.indices)
+            let streaming = self.streaming
+            let send: Conversation.Send = { request in
+                try await slot.semaphore.run { try await slot.provider.reply(to: request, streaming: streaming) }
+            }
+            let summarise: Conversation.Summarise = { history, rotation in
+                try await slot.semaphore.run {
+                    try await Conversation.summary(of: history, rotation: rotation, provider: slot.provider,
+                                                   sendsSchema: slot.configuration.sendsResponseSchema)
+                }
+            }
             for (index, turn) in fixture.turns.enumerated() {
-                let needsReply = scored.contains(index) || turn.reply == nil
-                guard needsReply else {
-                    history += [ChatMessage(.user, turn.user), ChatMessage(.assistant, turn.reply ?? "")]
+                guard scored.contains(index) || turn.reply == nil else {
+                    conversation.record(user: turn.user, reply: turn.reply ?? "")
                     continue
                 }
-                var inputs = resolved
-                inputs.screen = turn.user
-                let prompt = compiler.compile(inputs)
-                if let rotation, rotation.mustRotate(history.count) {
-                    carried = try await summary(of: history, rotation: rotation, slot: slot)
-                    history = []
-                }
-                var system = carried.map { ContextRotation.carry($0, into: prompt.system) } ?? prompt.system
-                var request = ChatRequest(system: system, messages: history + [ChatMessage(.user, turn.user)], scriptedReply: turn.mock)
-                let reply: ProviderReply
-                do {
-                    reply = try await slot.semaphore.run { [request, streaming] in try await slot.provider.reply(to: request, streaming: streaming) }
-                } catch let error as ProviderError where error.code == .contextLength && !history.isEmpty {
-                    // The window overflowed before the declared point: rotate now and retry once.
-                    guard let rotation else { throw error }
-                    carried = try await summary(of: history, rotation: rotation, slot: slot)
-                    history = []
-                    system = ContextRotation.carry(carried ?? "", into: prompt.system)
-                    request = ChatRequest(system: system, messages: [ChatMessage(.user, turn.user)], scriptedReply: turn.mock)
-                    reply = try await slot.semaphore.run { [request, streaming] in try await slot.provider.reply(to: request, streaming: streaming) }
-                }
-                var text = reply.text
-                var removed: [String]?
-                if sanitize {
-                    let cleaned = ReplySanitizer(system: system).sanitize(text)
-                    (text, removed) = (cleaned.text, cleaned.removed)
-                }
-                history += [ChatMessage(.user, turn.user), ChatMessage(.assistant, text)]
+                let exchange = try await conversation.send(turn.user, scriptedReply: turn.mock, using: send, summarise: summarise)
+                let (prompt, system, reply, text, removed) = (exchange.prompt, exchange.system, exchange.reply, exchange.text, exchange.removed)
                 guard scored.contains(index) else { continue }
                 result.model = reply.model
                 if !result.prompts.contains(where: { $0.hash == prompt.hash }) { result.prompts.append(prompt) }
@@ -259,7 +240,7 @@ public struct EvalRunner: Sendable {
                 let subject = CheckSubject(reply: text, system: system, screening: prompt.screening, personaName: persona,
                                            latency: reply.latency, outputTokens: reply.usage.outputTokens, cost: cost,
                                            finishReason: reply.finishReason.rawValue,
-                                           userMessages: history.filter { $0.role == .user }.map(\.content))
+                                           userMessages: conversation.userMessages)
                 var checks: [CheckResult] = []
                 for check in job.suite.checks + turn.expect {
                     if case .judge(let rubric, _) = check.kind, let judge = job.judge {
@@ -312,21 +293,6 @@ extension ChatProvider {
 }
 
 extension EvalRunner {
-    /// Asks the case's provider to summarise the latest messages of `history` for a rotated
-    /// session, as a structured generation (``StructuredTask/summary(_:)``).
-    /// - Throws: ``ProviderError`` when the provider fails, or (`malformedResponse`) when
-    ///   its summary is still unusable after the correction.
-    func summary(of history: [ChatMessage], rotation: ContextRotation, slot: ProviderSlot) async throws -> String {
-        let transcript = rotation.transcript(history.map { ($0.role == .user, $0.content) })
-        let generator = StructuredGenerator(provider: slot.provider, sendsSchema: slot.configuration.sendsResponseSchema, maxTokens: 1024)
-        let outcome = try await slot.semaphore.run { try await generator.generate(.summary(transcript)) }
-        guard let summary = outcome.value?["summary"]?.string else {
-            throw ProviderError(.malformedResponse, provider: slot.provider.id,
-                                message: "the rotation summary could not be used: " + outcome.problems.joined(separator: "; "))
-        }
-        return summary
-    }
-
     /// What a fixture's structured generation produced.
     struct StructuredStep {
         /// The generation as a turn (numbered 0), with its checks.

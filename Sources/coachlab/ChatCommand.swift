@@ -55,9 +55,14 @@ struct ChatCommand: AsyncParsableCommand {
         if interactive {
             Terminal.error("Chatting with \(speaker) (\(compiler.pack.name)) via \(configuration.id). /quit to stop.")
         }
-        var history: [ChatMessage] = []
+        var conversation = Conversation(compiler: compiler, inputs: resolved, sanitize: sanitize)
         var turns: [(user: String, reply: String)] = []
         var failures = 0
+        let noStream = self.noStream
+        let summarise: Conversation.Summarise = { history, rotation in
+            try await Conversation.summary(of: history, rotation: rotation, provider: chatProvider,
+                                           sendsSchema: configuration.sendsResponseSchema)
+        }
         while true {
             if interactive { Terminal.out("you> ", terminator: "") }
             guard let line = readLine() else { break }
@@ -66,40 +71,38 @@ struct ChatCommand: AsyncParsableCommand {
             if message == "/quit" || message == "/exit" { break }
             if !interactive { Terminal.out("you> \(message)") }
 
-            var turnInputs = resolved
-            turnInputs.screen = message
-            let prompt = compiler.compile(turnInputs, variant: inputs.variant)
-            for flag in prompt.screening?.flags ?? [] {
+            let screening = compiler.screen(message)
+            for flag in screening.flags {
                 Terminal.out("  [guardrail] \(flag.ruleTitle) (\(flag.ruleId)), stage \(flag.stage) \(flag.kind.rawValue) "
-                    + "\"\(flag.excerpt)\"\(flag == prompt.screening?.decision ? ", risk alert added" : "")")
+                    + "\"\(flag.excerpt)\"\(flag == screening.decision ? ", risk alert added" : "")")
             }
-            let request = ChatRequest(system: prompt.system, messages: history + [ChatMessage(.user, message)])
             Terminal.out("\(speaker.lowercased())> ", terminator: "")
             do {
-                var reply: ProviderReply
-                let cleaned = sanitize ? ReplySanitizer(system: prompt.system) : nil
-                if noStream {
-                    reply = try await chatProvider.complete(request)
-                    Terminal.out(cleaned?.sanitize(reply.text).text ?? reply.text, terminator: "")
-                } else {
-                    reply = try await streamReply(chatProvider.stream(request))
+                // Streamed pieces show as they arrive; the sanitiser (when on) can only clean the whole reply.
+                let send: Conversation.Send = { request in
+                    guard !noStream else { return try await chatProvider.complete(request) }
+                    return try await ChatCommand.streamReply(chatProvider.stream(request), provider: chatProvider.id)
                 }
+                let exchange = try await conversation.send(message, using: send, summarise: summarise)
+                let reply = exchange.reply
+                if noStream { Terminal.out(exchange.text, terminator: "") }
                 Terminal.out("")
-                if let result = cleaned?.sanitize(reply.text), result.changed {
-                    Terminal.error("  [sanitiser] removed \(result.removed.count) line\(result.removed.count == 1 ? "" : "s") that repeat the system prompt")
-                    if !noStream { Terminal.out("  (kept) \(result.text)") }
-                    reply.text = result.text
+                if exchange.rotated {
+                    Terminal.error("  [context] the conversation reached the pack's limit; it continues in a new session carrying a summary")
+                }
+                if let removed = exchange.removed, !removed.isEmpty {
+                    Terminal.error("  [sanitiser] removed \(removed.count) line\(removed.count == 1 ? "" : "s") that repeat the system prompt")
+                    if !noStream { Terminal.out("  (kept) \(exchange.text)") }
                 }
                 let fallback = reply.fellBackFrom.isEmpty ? "" : " after " + reply.fellBackFrom.joined(separator: ", ") + " failed"
                 Terminal.error(String(format: "  (%@%@ · %@ · %.2f s%@ · %d→%d tokens%@)", reply.provider, fallback, reply.model, reply.latency,
                                       reply.timeToFirstToken.map { String(format: " · first token %.2f s", $0) } ?? "",
                                       reply.usage.inputTokens, reply.usage.outputTokens, reply.usage.estimated ? " est." : ""))
-                history += [ChatMessage(.user, message), ChatMessage(.assistant, reply.text)]
-                turns.append((message, reply.text))
-                if let flag = prompt.screening?.decision {
+                turns.append((message, exchange.text))
+                if let flag = exchange.prompt.screening?.decision {
                     let path = Terminal.storePath(store)
                     try ResultStore(path: path).log(GuardrailLogEntry(at: ResultStore.timestamp(Date()), source: "chat", pack: pack,
-                                                                      flag: flag, message: message, reply: reply.text))
+                                                                      flag: flag, message: message, reply: exchange.text))
                 }
             } catch let error as ProviderError {
                 Terminal.out("")
@@ -114,7 +117,7 @@ struct ChatCommand: AsyncParsableCommand {
         if failures > 0 && turns.isEmpty { throw ExitCode(Exit.infrastructure) }
     }
 
-    private func streamReply(_ stream: AsyncThrowingStream<StreamEvent, Error>) async throws -> ProviderReply {
+    private static func streamReply(_ stream: AsyncThrowingStream<StreamEvent, Error>, provider: String) async throws -> ProviderReply {
         for try await event in stream {
             switch event {
             case .delta(let piece): Terminal.out(piece, terminator: "")
@@ -122,7 +125,7 @@ struct ChatCommand: AsyncParsableCommand {
             case .finished(let reply): return reply
             }
         }
-        throw ProviderError(.streamInterrupted, provider: provider.providers.first ?? "mock", message: "the stream ended early")
+        throw ProviderError(.streamInterrupted, provider: provider, message: "the stream ended early")
     }
 
     /// The transcript as a fixture: its target, inputs and turns with recorded replies.

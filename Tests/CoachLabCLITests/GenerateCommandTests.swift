@@ -130,6 +130,16 @@ import Testing
         #expect(again.status == 2)
     }
 
+    @Test func chatRotatesKindredsContextAsEvalDoes() throws {
+        // Both run on one Conversation engine; chat used to send the whole history forever.
+        let lines = (0..<14).map { "Message \($0): I keep putting things off." } + ["/quit"]
+        let result = try CLI.run(["chat", "personas/kindred", "--coach", "calm-mind", "--profile", "jordan", "--no-stream",
+                                  "--store", try CLI.temporaryDirectory() + "/s.sqlite"],
+                                 stdin: lines.joined(separator: "\n") + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "[context] the conversation reached the pack's limit").count == 2)
+    }
+
     @Test func aHostileImportIsRefusedWithItsLocationAndWritesNothing() throws {
         let pack = try Self.kindredCopy()
         let file = try CLI.temporaryDirectory() + "/evil.coach.json"
