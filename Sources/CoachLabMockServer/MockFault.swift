@@ -82,7 +82,7 @@ public struct MockServerConfiguration: Sendable {
 final class FaultSchedule: @unchecked Sendable {
     private let lock = NSLock()
     private var rules: [MockFaultRule]
-    private(set) var requests = 0
+    private var requests = 0  // read through `count`, under the lock
 
     init(_ rules: [MockFaultRule]) { self.rules = rules }
 

@@ -212,4 +212,19 @@ public final class RunningMockServer: Sendable {
         task.cancel()
         _ = await task.result
     }
+
+    /// Runs `body` with a server started for it, and stops the server when `body` returns or
+    /// throws, waiting until it has stopped: nothing outlives the scope.
+    public static func with<T: Sendable>(_ configuration: MockServerConfiguration = MockServerConfiguration(port: 0),
+                                         _ body: (RunningMockServer) async throws -> T) async throws -> T {
+        let server = try await start(configuration)
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
 }

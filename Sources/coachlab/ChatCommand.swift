@@ -44,11 +44,7 @@ struct ChatCommand: AsyncParsableCommand {
         let resolved = try ResolvedInputs(inputs, pack: compiler.pack)
         let registry = try provider.registry()
         guard let configuration = try provider.configurations(in: registry).first else { return }
-        let chatProvider: any ChatProvider
-        do { chatProvider = try registry.provider(configuration) } catch let error as ProviderError {
-            Terminal.error("error: \(error)")
-            throw ExitCode(Exit.infrastructure)
-        }
+        let chatProvider = try registry.provider(configuration)
         let speaker = resolved.coach.flatMap { $0.value.located("name")?.value }
             ?? compiler.pack.persona?.located("name")?.value ?? compiler.pack.name
         let interactive = isatty(STDIN_FILENO) != 0

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachLab
+import CoachLabProviders
 import Foundation
 
 /// The `coachlab` command.
@@ -46,6 +47,10 @@ enum Main {
         } catch let error as CoachLabError {
             Terminal.error(error.description)
             exit(error.kind == .io ? Exit.infrastructure : Exit.usage)
+        } catch let error as ProviderError {
+            // The one place a provider's failure becomes exit 3; commands just let it through.
+            Terminal.error("error: \(error)")
+            exit(Exit.infrastructure)
         } catch let code as ExitCode {
             exit(code.rawValue)
         } catch {

@@ -189,8 +189,7 @@ struct RunExecution {
         } catch let error as ProviderError {
             interrupts.stop()
             try? store.finishRun(run, status: "interrupted")
-            Terminal.error("error: \(error)")
-            throw ExitCode(Exit.infrastructure)
+            throw error
         }
         interrupts.stop()
         await progress.finish()

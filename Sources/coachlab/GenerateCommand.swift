@@ -44,16 +44,10 @@ struct GenerationOptions: ParsableArguments {
             guard configuration.kind == .mock else { throw ValidationError("--mock-reply works with the mock provider only") }
             scripted = try Files.read(mockReply)
         }
-        let outcome: StructuredOutcome
-        do {
-            let chatProvider = try registry.provider(configuration)
-            let generator = StructuredGenerator(provider: chatProvider, sendsSchema: configuration.sendsResponseSchema,
-                                                temperature: temperature, maxTokens: maxTokens, scriptedReply: scripted)
-            outcome = try await generator.generate(task)
-        } catch let error as ProviderError {
-            Terminal.error("error: \(error)")
-            throw ExitCode(Exit.infrastructure)
-        }
+        let chatProvider = try registry.provider(configuration)
+        let generator = StructuredGenerator(provider: chatProvider, sendsSchema: configuration.sendsResponseSchema,
+                                            temperature: temperature, maxTokens: maxTokens, scriptedReply: scripted)
+        let outcome = try await generator.generate(task)
         let reply = outcome.attempts.last?.reply
         Terminal.error(outcome.report)
         if let reply {

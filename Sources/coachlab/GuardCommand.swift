@@ -103,9 +103,9 @@ struct GuardScreenCommand: AsyncParsableCommand {
             } else if let message {
                 try await screenOne(message, screener: screener, classifierName: classifierName)
             }
-        } catch let error as ProviderError {
-            Terminal.error("error: the stage-2 classifier failed: \(error)")
-            throw ExitCode(Exit.infrastructure)
+        } catch var error as ProviderError {
+            error.message = "the stage-2 classifier failed: " + error.message
+            throw error
         }
     }
 

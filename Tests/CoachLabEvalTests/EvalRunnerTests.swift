@@ -150,20 +150,20 @@ actor ResultBox {
     }
 
     @Test func aProviderThatAlwaysFailsGivesErrorsNotFailsAndExit3() async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(.serverError)]))
-        defer { Task { await server.stop() } }
-        let suites = try EvalSupport.suites().filter { $0.suite.id == "luna" }
-        let runner = EvalRunner(registry: ProviderRegistry(), providerOverride: ["openai-compatible:broken"],
-                                baseURL: server.openAIBaseURL, fileSystem: EvalSupport.fileSystem()) { configuration, registry in
-            try registry.provider(configuration, retry: RetryPolicy(maxRetries: 2, initialDelay: 0.001, maxDelay: 0.001, jitter: 0))
+        try await RunningMockServer.with(MockServerConfiguration(port: 0, faults: [MockFaultRule(.serverError)])) { server in
+            let suites = try EvalSupport.suites().filter { $0.suite.id == "luna" }
+            let runner = EvalRunner(registry: ProviderRegistry(), providerOverride: ["openai-compatible:broken"],
+                                    baseURL: server.openAIBaseURL, fileSystem: EvalSupport.fileSystem()) { configuration, registry in
+                try registry.provider(configuration, retry: RetryPolicy(maxRetries: 2, initialDelay: 0.001, maxDelay: 0.001, jitter: 0))
+            }
+            let report = try await EvalSupport.run(suites, runner: runner)
+            #expect(!(try report.allCases()).isEmpty)
+            #expect((try report.allCases()).allSatisfy { $0.outcome == .error })
+            #expect((try report.allCases()).first?.error?.contains("HTTP 500") == true)
+            #expect((try report.allCases()).first?.error?.contains("after 3 attempts") == true)
+            #expect(report.exitCode() == 3)
+            #expect(server.server.requestCount == (try report.allCases()).count * 3)
         }
-        let report = try await EvalSupport.run(suites, runner: runner)
-        #expect(!(try report.allCases()).isEmpty)
-        #expect((try report.allCases()).allSatisfy { $0.outcome == .error })
-        #expect((try report.allCases()).first?.error?.contains("HTTP 500") == true)
-        #expect((try report.allCases()).first?.error?.contains("after 3 attempts") == true)
-        #expect(report.exitCode() == 3)
-        #expect(server.server.requestCount == (try report.allCases()).count * 3)
     }
 
     @Test func repeatsGiveWilsonIntervalsAndPassAtN() async throws {

@@ -48,14 +48,14 @@ import Testing
     }
 
     @Test func theStructuredSuitesPassAgainstServeMock() async throws {
-        let server = try await RunningMockServer.start()
-        defer { Task { await server.stop() } }
-        let runner = EvalRunner(registry: ProviderRegistry(), providerOverride: ["openai-compatible:coachlab-mock-1"],
-                                baseURL: server.openAIBaseURL, fileSystem: EvalSupport.fileSystem())
-        let report = try await EvalSupport.run(try Self.structuredSuites(), runner: runner)
-        let cases = try report.allCases()
-        #expect(cases.count == 8)
-        #expect(cases.allSatisfy { $0.outcome == .pass }, "\(cases.filter { $0.outcome != .pass }.map { ($0.fixture, $0.error ?? "") })")
+        try await RunningMockServer.with { server in
+            let runner = EvalRunner(registry: ProviderRegistry(), providerOverride: ["openai-compatible:coachlab-mock-1"],
+                                    baseURL: server.openAIBaseURL, fileSystem: EvalSupport.fileSystem())
+            let report = try await EvalSupport.run(try Self.structuredSuites(), runner: runner)
+            let cases = try report.allCases()
+            #expect(cases.count == 8)
+            #expect(cases.allSatisfy { $0.outcome == .pass }, "\(cases.filter { $0.outcome != .pass }.map { ($0.fixture, $0.error ?? "") })")
+        }
     }
 }
 

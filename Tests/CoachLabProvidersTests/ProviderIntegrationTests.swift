@@ -55,167 +55,167 @@ func collectStream(_ stream: AsyncThrowingStream<StreamEvent, Error>) async thro
 
     @Test(arguments: remoteKinds)
     func completesWithProviderReportedUsage(_ kind: ProviderKind) async throws {
-        let server = try await RunningMockServer.start()
-        defer { Task { await server.stop() } }
-        let reply = try await provider(kind, server).complete(sampleRequest)
-        #expect(reply.text == expected)
-        #expect(reply.finishReason == .stop)
-        #expect(!reply.usage.estimated && reply.usage.outputTokens > 0 && reply.usage.inputTokens > 0)
-        #expect(reply.attempts == 1)
-        #expect(reply.latency > 0)
+        try await RunningMockServer.with { server in
+            let reply = try await provider(kind, server).complete(sampleRequest)
+            #expect(reply.text == expected)
+            #expect(reply.finishReason == .stop)
+            #expect(!reply.usage.estimated && reply.usage.outputTokens > 0 && reply.usage.inputTokens > 0)
+            #expect(reply.attempts == 1)
+            #expect(reply.latency > 0)
+        }
     }
 
     @Test(arguments: remoteKinds)
     func streamsTextThenTheWholeReply(_ kind: ProviderKind) async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, chunkDelay: 0.002))
-        defer { Task { await server.stop() } }
-        let (text, reply, restarts) = try await collectStream(provider(kind, server).stream(sampleRequest))
-        #expect(text == expected)
-        #expect(reply?.text == expected)
-        #expect(restarts == 0)
-        #expect(reply?.timeToFirstToken != nil)
-        #expect((reply?.timeToFirstToken ?? 0) <= (reply?.latency ?? 0))
-        #expect(reply?.usage.estimated == false)
+        try await RunningMockServer.with(MockServerConfiguration(port: 0, chunkDelay: 0.002)) { server in
+            let (text, reply, restarts) = try await collectStream(provider(kind, server).stream(sampleRequest))
+            #expect(text == expected)
+            #expect(reply?.text == expected)
+            #expect(restarts == 0)
+            #expect(reply?.timeToFirstToken != nil)
+            #expect((reply?.timeToFirstToken ?? 0) <= (reply?.latency ?? 0))
+            #expect(reply?.usage.estimated == false)
+        }
     }
 
     @Test(arguments: remoteKinds)
     func retriesRateLimitsHonouringTheServersDelay(_ kind: ProviderKind) async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, retryAfterMilliseconds: 250,
-                                                                              faults: [MockFaultRule(.rateLimit, times: 2)]))
-        defer { Task { await server.stop() } }
-        let recorder = SleepRecorder()
-        let reply = try await provider(kind, server, recorder: recorder).complete(sampleRequest)
-        #expect(reply.text == expected)
-        #expect(reply.attempts == 3)
-        #expect(recorder.delays == [0.25, 0.25])
-        #expect(server.server.requestCount == 3)
+        let configuration = MockServerConfiguration(port: 0, retryAfterMilliseconds: 250, faults: [MockFaultRule(.rateLimit, times: 2)])
+        try await RunningMockServer.with(configuration) { server in
+            let recorder = SleepRecorder()
+            let reply = try await provider(kind, server, recorder: recorder).complete(sampleRequest)
+            #expect(reply.text == expected)
+            #expect(reply.attempts == 3)
+            #expect(recorder.delays == [0.25, 0.25])
+            #expect(server.server.requestCount == 3)
+        }
     }
 
     @Test(arguments: [MockFault.serverError, .overloaded, .cut, .slowFirstByte])
     func retriesTransientFaultsThenSucceeds(_ fault: MockFault) async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, slowDelay: 1.5, faults: [MockFaultRule(fault, times: 1)]))
-        defer { Task { await server.stop() } }
-        for kind in [ProviderKind.openai, .anthropic, .gemini] {
-            let recorder = SleepRecorder()
-            let reply = try await provider(kind, server, recorder: recorder, timeout: 0.75).complete(sampleRequest)
-            #expect(reply.text == expected, "\(kind) \(fault)")
-            #expect(reply.attempts == (kind == .openai ? 2 : 1), "\(kind) \(fault)")  // the fault hits the first request only
+        try await RunningMockServer.with(MockServerConfiguration(port: 0, slowDelay: 1.5, faults: [MockFaultRule(fault, times: 1)])) { server in
+            for kind in [ProviderKind.openai, .anthropic, .gemini] {
+                let recorder = SleepRecorder()
+                let reply = try await provider(kind, server, recorder: recorder, timeout: 0.75).complete(sampleRequest)
+                #expect(reply.text == expected, "\(kind) \(fault)")
+                #expect(reply.attempts == (kind == .openai ? 2 : 1), "\(kind) \(fault)")  // the fault hits the first request only
+            }
         }
     }
 
     @Test(arguments: remoteKinds)
     func aStreamCutMidwayRestartsAndLosesNothing(_ kind: ProviderKind) async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(.cut, times: 1)]))
-        defer { Task { await server.stop() } }
-        let (text, reply, _) = try await collectStream(provider(kind, server).stream(sampleRequest))
-        #expect(text == expected)
-        #expect(reply?.attempts == 2)
+        try await RunningMockServer.with(MockServerConfiguration(port: 0, faults: [MockFaultRule(.cut, times: 1)])) { server in
+            let (text, reply, _) = try await collectStream(provider(kind, server).stream(sampleRequest))
+            #expect(text == expected)
+            #expect(reply?.attempts == 2)
+        }
     }
 
     @Test(arguments: [ProviderKind.openai, .anthropic, .gemini])
     func anErrorEventAfter200IsRetried(_ kind: ProviderKind) async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(.streamError, times: 1)]))
-        defer { Task { await server.stop() } }
-        let (text, reply, restarts) = try await collectStream(provider(kind, server).stream(sampleRequest))
-        #expect(text == expected)
-        #expect(reply?.attempts == 2)
-        #expect(restarts <= 1)
+        try await RunningMockServer.with(MockServerConfiguration(port: 0, faults: [MockFaultRule(.streamError, times: 1)])) { server in
+            let (text, reply, restarts) = try await collectStream(provider(kind, server).stream(sampleRequest))
+            #expect(text == expected)
+            #expect(reply?.attempts == 2)
+            #expect(restarts <= 1)
+        }
     }
 
     @Test(arguments: [(MockFault.unauthorized, ProviderError.Code.authentication), (.quota, .insufficientQuota),
                       (.contextLength, .contextLength), (.malformed, .malformedResponse)])
     func failsFastWithTheProvidersOwnMessage(_ fault: MockFault, _ code: ProviderError.Code) async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(fault)]))
-        defer { Task { await server.stop() } }
-        for kind in [ProviderKind.openai, .anthropic] where !(kind == .anthropic && fault == .quota) {
-            let recorder = SleepRecorder()
-            do {
-                _ = try await provider(kind, server, recorder: recorder).complete(sampleRequest)
-                Issue.record("\(kind) \(fault) did not fail")
-            } catch let error as ProviderError {
-                #expect(error.code == code, "\(kind) \(fault): \(error)")
-                #expect(recorder.delays.isEmpty, "\(kind) \(fault) was retried")
-                #expect(!error.message.isEmpty)
+        try await RunningMockServer.with(MockServerConfiguration(port: 0, faults: [MockFaultRule(fault)])) { server in
+            for kind in [ProviderKind.openai, .anthropic] where !(kind == .anthropic && fault == .quota) {
+                let recorder = SleepRecorder()
+                do {
+                    _ = try await provider(kind, server, recorder: recorder).complete(sampleRequest)
+                    Issue.record("\(kind) \(fault) did not fail")
+                } catch let error as ProviderError {
+                    #expect(error.code == code, "\(kind) \(fault): \(error)")
+                    #expect(recorder.delays.isEmpty, "\(kind) \(fault) was retried")
+                    #expect(!error.message.isEmpty)
+                }
             }
         }
     }
 
     @Test func giveUpAfterTheRetriesWithAnErrorNotAFail() async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(.serverError)]))
-        defer { Task { await server.stop() } }
-        let recorder = SleepRecorder()
-        do {
-            _ = try await provider(.openai, server, recorder: recorder).complete(sampleRequest)
-            Issue.record("did not fail")
-        } catch let error as ProviderError {
-            #expect(error.code == .server && error.status == 500)
-            #expect(error.message.contains("after 4 attempts"))
-            #expect(recorder.delays.count == 3)
+        try await RunningMockServer.with(MockServerConfiguration(port: 0, faults: [MockFaultRule(.serverError)])) { server in
+            let recorder = SleepRecorder()
+            do {
+                _ = try await provider(.openai, server, recorder: recorder).complete(sampleRequest)
+                Issue.record("did not fail")
+            } catch let error as ProviderError {
+                #expect(error.code == .server && error.status == 500)
+                #expect(error.message.contains("after 4 attempts"))
+                #expect(recorder.delays.count == 3)
+            }
         }
     }
 
     @Test func theKeyNeverReachesAnError() async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(.unauthorized)]))
-        defer { Task { await server.stop() } }
-        let key = "sk-live-FAKE-9f8e7d6c5b4a39281706"
-        for kind in [ProviderKind.openai, .anthropic, .gemini] {
-            do {
-                _ = try await provider(kind, server, key: key).complete(sampleRequest)
-                Issue.record("did not fail")
-            } catch let error as ProviderError {
-                #expect(error.code == .authentication)
-                #expect(error.message.contains("[redacted]"), "\(error)")
-                #expect(!"\(error)".contains(key) && !String(reflecting: error).contains(key))
+        try await RunningMockServer.with(MockServerConfiguration(port: 0, faults: [MockFaultRule(.unauthorized)])) { server in
+            let key = "sk-live-FAKE-9f8e7d6c5b4a39281706"
+            for kind in [ProviderKind.openai, .anthropic, .gemini] {
+                do {
+                    _ = try await provider(kind, server, key: key).complete(sampleRequest)
+                    Issue.record("did not fail")
+                } catch let error as ProviderError {
+                    #expect(error.code == .authentication)
+                    #expect(error.message.contains("[redacted]"), "\(error)")
+                    #expect(!"\(error)".contains(key) && !String(reflecting: error).contains(key))
+                }
             }
         }
     }
 
     @Test func timeoutsAndCancellationAreHonoured() async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, slowDelay: 5, faults: [MockFaultRule(.slowFirstByte)]))
-        defer { Task { await server.stop() } }
-        let slow = provider(.openai, server, retry: .none, timeout: 0.3)
-        let clock = ContinuousClock()
-        let start = clock.now
-        await #expect(throws: ProviderError.self) { try await slow.complete(sampleRequest) }
-        #expect(clock.now - start < .seconds(3))
+        try await RunningMockServer.with(MockServerConfiguration(port: 0, slowDelay: 5, faults: [MockFaultRule(.slowFirstByte)])) { server in
+            let slow = provider(.openai, server, retry: .none, timeout: 0.3)
+            let clock = ContinuousClock()
+            let start = clock.now
+            await #expect(throws: ProviderError.self) { try await slow.complete(sampleRequest) }
+            #expect(clock.now - start < .seconds(3))
 
-        let patient = provider(.anthropic, server, retry: .none, timeout: 30)
-        let task = Task { try await patient.complete(sampleRequest) }
-        try await Task.sleep(nanoseconds: 200_000_000)
-        let cancelledAt = clock.now
-        task.cancel()
-        let result = await task.result
-        #expect(clock.now - cancelledAt < .seconds(3))
-        if case .success = result { Issue.record("a cancelled request succeeded") }
+            let patient = provider(.anthropic, server, retry: .none, timeout: 30)
+            let task = Task { try await patient.complete(sampleRequest) }
+            try await Task.sleep(nanoseconds: 200_000_000)
+            let cancelledAt = clock.now
+            task.cancel()
+            let result = await task.result
+            #expect(clock.now - cancelledAt < .seconds(3))
+            if case .success = result { Issue.record("a cancelled request succeeded") }
+        }
     }
 
     @Test func aStalledStreamBodyTimesOutToo() async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, chunkDelay: 2))
-        defer { Task { await server.stop() } }
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
-            _ = try await collectStream(provider(.openai, server, retry: .none, timeout: 0.5).stream(sampleRequest))
-            Issue.record("a stalled stream finished")
-        } catch let error as ProviderError {
-            #expect(error.code == .timeout)
+        try await RunningMockServer.with(MockServerConfiguration(port: 0, chunkDelay: 2)) { server in
+            let clock = ContinuousClock()
+            let start = clock.now
+            do {
+                _ = try await collectStream(provider(.openai, server, retry: .none, timeout: 0.5).stream(sampleRequest))
+                Issue.record("a stalled stream finished")
+            } catch let error as ProviderError {
+                #expect(error.code == .timeout)
+            }
+            #expect(clock.now - start < .seconds(2))
         }
-        #expect(clock.now - start < .seconds(2))
     }
 
     @Test func fallbackChainsSkipAFailingProvider() async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(.serverError)]))
-        defer { Task { await server.stop() } }
-        let chain = try FallbackProvider(id: "healthwallet", links: [provider(.openai, server, retry: .none), MockProvider()])
-        let reply = try await chain.complete(sampleRequest)
-        #expect(reply.provider == "mock")
-        #expect(reply.fellBackFrom == ["openai"])
-        let (text, streamed, restarts) = try await collectStream(chain.stream(sampleRequest))
-        #expect(text == expected && streamed?.provider == "mock" && restarts == 0)  // the failed link sent no text
+        try await RunningMockServer.with(MockServerConfiguration(port: 0, faults: [MockFaultRule(.serverError)])) { server in
+            let chain = try FallbackProvider(id: "healthwallet", links: [provider(.openai, server, retry: .none), MockProvider()])
+            let reply = try await chain.complete(sampleRequest)
+            #expect(reply.provider == "mock")
+            #expect(reply.fellBackFrom == ["openai"])
+            let (text, streamed, restarts) = try await collectStream(chain.stream(sampleRequest))
+            #expect(text == expected && streamed?.provider == "mock" && restarts == 0)  // the failed link sent no text
 
-        let luna = try FallbackProvider(id: "luna", links: [provider(.gemini, server, retry: .none),
-                                                            try CannedProvider(replies: ["I'm here with you."])])
-        #expect(try await luna.complete(sampleRequest).text == "I'm here with you.")
+            let luna = try FallbackProvider(id: "luna", links: [provider(.gemini, server, retry: .none),
+                                                                try CannedProvider(replies: ["I'm here with you."])])
+            #expect(try await luna.complete(sampleRequest).text == "I'm here with you.")
+        }
     }
 }
 

@@ -65,31 +65,31 @@ final class ScriptedProvider: ChatProvider, @unchecked Sendable {
     }
 
     @Test func providerFailuresAreThrownNotReportedAsInvalid() async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(port: 0, faults: [MockFaultRule(.unauthorized)]))
-        defer { Task { await server.stop() } }
-        await #expect(throws: ProviderError.self) {
-            try await StructuredGenerator(provider: provider(.openai, server), sendsSchema: true).generate(.wrapup(Self.transcript))
+        try await RunningMockServer.with(MockServerConfiguration(port: 0, faults: [MockFaultRule(.unauthorized)])) { server in
+            await #expect(throws: ProviderError.self) {
+                try await StructuredGenerator(provider: provider(.openai, server), sendsSchema: true).generate(.wrapup(Self.transcript))
+            }
         }
     }
 
     /// Every wire protocol of serve-mock answers every task with valid structured output.
     @Test(arguments: [ProviderKind.openai, .openaiCompatible, .anthropic, .gemini, .proxy])
     func everyTaskWorksAgainstServeMock(_ kind: ProviderKind) async throws {
-        let server = try await RunningMockServer.start()
-        defer { Task { await server.stop() } }
-        let chat = provider(kind, server)
-        let generator = StructuredGenerator(provider: chat, sendsSchema: kind.supportsResponseSchema)
-        let tasks: [StructuredTask] = [
-            .coach(describing: "A patient running coach for beginners"),
-            .insight(Self.transcript),
-            .insight(Self.transcript, quick: true),
-            .wrapup(Self.transcript),
-            .summary("User: I want to run.\nCoach: Why?"),
-        ]
-        for task in tasks {
-            let outcome = try await generator.generate(task)
-            #expect(outcome.isValid, "\(kind) \(task.kind): \(outcome.report)")
-            #expect(outcome.attempts.count == 1)
+        try await RunningMockServer.with { server in
+            let chat = provider(kind, server)
+            let generator = StructuredGenerator(provider: chat, sendsSchema: kind.supportsResponseSchema)
+            let tasks: [StructuredTask] = [
+                .coach(describing: "A patient running coach for beginners"),
+                .insight(Self.transcript),
+                .insight(Self.transcript, quick: true),
+                .wrapup(Self.transcript),
+                .summary("User: I want to run.\nCoach: Why?"),
+            ]
+            for task in tasks {
+                let outcome = try await generator.generate(task)
+                #expect(outcome.isValid, "\(kind) \(task.kind): \(outcome.report)")
+                #expect(outcome.attempts.count == 1)
+            }
         }
     }
 

@@ -88,20 +88,26 @@ import Testing
         } catch { Issue.record("unexpected \(error)") }
     }
 
-    @Test func deeplyNestedAndOddInputNeverCrash() {
-        let inputs = [
-            String(repeating: "[", count: 5000),
-            String(repeating: "- ", count: 3000) + "x",
-            "pack: &a {id: x}\nstack: *a\n",
-            "? [a, b]\n: c\n",
-            "---\npack: {id: a}\n---\npack: {id: b}\n",
-            "pack: \"unterminated\n",
-            "\u{FEFF}pack: {id: bom, name: B}\nstack: {layers: [{id: a, template: x}]}\n",
-        ]
-        for input in inputs {
-            let result = TestSupport.load(["app/pack.yaml": input])
-            _ = result.diagnostics
-        }
+    /// Odd input never crashes, and each gets the diagnostic it deserves (or loads, for the BOM).
+    @Test(arguments: [
+        (String(repeating: "[", count: 5000), "invalid YAML"),
+        (String(repeating: "- ", count: 3000) + "x", "Maximum nesting level"),
+        ("pack: &a {id: x}\nstack: *a\n", "anchors and aliases are not supported"),
+        ("? [a, b]\n: c\n", "mapping keys must be plain text"),
+        ("---\npack: {id: a}\n---\npack: {id: b}\n", "expected a single document"),
+        ("pack: \"unterminated\n", "invalid YAML"),
+    ])
+    func deeplyNestedAndOddInputGetADiagnostic(_ input: String, _ fragment: String) {
+        let result = TestSupport.load(["app/pack.yaml": input])
+        #expect(result.hasErrors)
+        #expect(result.diagnostics.contains { $0.severity == .error && $0.location.file == "app/pack.yaml" && $0.description.contains(fragment) },
+                "\(result.diagnostics.map(\.description))")
+    }
+
+    @Test func aByteOrderMarkIsNotAnError() {
+        let result = TestSupport.load(["app/pack.yaml": "\u{FEFF}pack: {id: bom, name: B}\nstack: {layers: [{id: a, template: x}]}\n"])
+        #expect(!result.hasErrors, "\(result.diagnostics.map(\.description))")
+        #expect(result.pack?.id == "bom")
     }
 
     @Test func includeCyclesAreReported() {
