@@ -12,6 +12,11 @@ public struct FixtureReference: Sendable, Hashable {
     public var tags: [String]
     /// Whether a turn's checks include `judge` (the suite then needs a judge provider).
     public var usesJudge: Bool
+    /// What the fixture asks its pack for, and where it says so: checked before any case
+    /// runs, without reading the file again.
+    public var inputs: CompileInputs
+    public var inputLocations: [String: SourceLocation]
+    public var location: SourceLocation
 
     public init(_ fixture: Fixture) {
         id = fixture.id
@@ -19,6 +24,9 @@ public struct FixtureReference: Sendable, Hashable {
         pack = fixture.pack
         tags = fixture.tags
         usesJudge = fixture.turns.contains { $0.expect.contains(where: \.isJudge) }
+        inputs = fixture.inputs
+        inputLocations = fixture.inputLocations
+        location = fixture.location
     }
 }
 
@@ -141,6 +149,8 @@ public struct EvalRunner: Sendable {
         var suite: Suite { loaded.suite }
         var fixtures: [String: FixtureReference]
         var compilers: [String: Compiler]
+        /// One prompt cache per pack compiler, shared by the run's cases.
+        var prompts: [String: PromptCache]
         var providers: [String: ProviderSlot]
         var judge: ProviderSlot?
     }
@@ -153,6 +163,7 @@ public struct EvalRunner: Sendable {
 
     private func prepare(_ suites: [LoadedSuite]) throws -> [Job] {
         var compilers: [String: Compiler] = [:]
+        var prompts: [String: PromptCache] = [:]
         var slots: [String: ProviderSlot] = [:]
         func slot(_ name: String) throws -> ProviderSlot {
             if let existing = slots[name] { return existing }
@@ -166,19 +177,20 @@ public struct EvalRunner: Sendable {
         let jobs = try suites.map { loaded in
             for fixture in loaded.fixtures where compilers[fixture.pack] == nil {
                 compilers[fixture.pack] = try Compiler(pack: packs[fixture.pack] ?? PackLoader(fileSystem: fileSystem).load(fixture.pack).get())
+                prompts[fixture.pack] = PromptCache()
             }
             // A fixture naming a profile, coach or file that does not exist is the author's
             // mistake, not the provider's: report it at its field before any case runs.
             for reference in loaded.fixtures {
-                guard let fixture = loaded.held[reference.id] ?? EvalLoader(fileSystem: fileSystem).fixture(at: reference.file).0,
-                      let pack = compilers[fixture.pack]?.pack else { continue }
-                problems += EvalLinter.inputProblems(of: fixture, pack: pack, fileSystem: fileSystem)
+                guard let pack = compilers[reference.pack]?.pack else { continue }
+                problems += EvalLinter.inputProblems(of: reference.inputs, locations: reference.inputLocations,
+                                                     fallback: reference.location, pack: pack, fileSystem: fileSystem)
             }
             var providers: [String: ProviderSlot] = [:]
             for name in Set(cases(of: loaded).lazy.map(\.provider)) { providers[name] = try slot(name) }
             let needsJudge = loaded.suite.checks.contains(where: \.isJudge) || loaded.fixtures.contains(where: \.usesJudge)
             return Job(loaded: loaded, fixtures: Dictionary(loaded.fixtures.map { ($0.id, $0) }) { first, _ in first },
-                       compilers: compilers, providers: providers,
+                       compilers: compilers, prompts: prompts, providers: providers,
                        judge: needsJudge ? try slot(loaded.suite.judge ?? "mock") : nil)
         }
         guard problems.isEmpty else { throw CoachLabError(.content, Array(Set(problems)).sorted()) }
@@ -214,7 +226,9 @@ public struct EvalRunner: Sendable {
             }
             let resolved = try ResolvedInputs(inputs, pack: compiler.pack, fileSystem: fileSystem)
             let persona = resolved.coach?.value.located("name")?.value ?? compiler.pack.persona?.located("name")?.value
-            var conversation = Conversation(compiler: compiler, inputs: resolved, sanitize: sanitize)
+            // A generated or imported coach has a compiler of its own; only the pack's share a cache.
+            let cache = fixture.generate == nil ? job.prompts[fixture.pack].map { ($0, inputs) } : nil
+            var conversation = Conversation(compiler: compiler, inputs: resolved, sanitize: sanitize, cache: cache)
             let scored = job.suite.mode == .final ? [fixture.turns.count - 1] : Array(fixture.turns.indices)
             let streaming = self.streaming
             let send: Conversation.Send = { request in

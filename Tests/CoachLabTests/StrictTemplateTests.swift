@@ -24,3 +24,23 @@ import Testing
         #expect(!system.contains("Health conditions: ."))
     }
 }
+
+/// The run-wide prompt cache gives exactly what compiling each turn gives.
+@Suite struct PromptCacheTests {
+    @Test func cachedPromptsEqualFreshOnesFlaggedOrNot() throws {
+        let compiler = try TestSupport.compiler("betterone")
+        let key = CompileInputs(topic: compiler.pack.topics.first?.slug, profile: compiler.pack.profiles.first?.id)
+        let resolved = try ResolvedInputs(key, pack: compiler.pack, fileSystem: TestSupport.fileSystem)
+        let cache = PromptCache()
+        let messages = ["I feel stuck at work.", "Do I have ADHD?", "How do I plan my week?", "Do I have ADHD?", "am i depressed"]
+        for message in messages {
+            var inputs = resolved
+            inputs.screen = message
+            let fresh = compiler.compile(inputs)
+            let cached = cache.prompt(compiler, resolved: resolved, key: key, message: message)
+            #expect(cached == fresh, "\(message)")
+        }
+        // Two unflagged messages share one prompt; each flagged decision has its own.
+        #expect(cache.misses == 3 && cache.hits == 2)
+    }
+}

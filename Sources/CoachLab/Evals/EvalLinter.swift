@@ -139,24 +139,35 @@ public struct EvalLinter: Sendable {
     /// The fixture's inputs that its pack cannot resolve (a profile, coach, topic, memory or
     /// context that does not exist), each at the fixture field that names it.
     public static func inputProblems(of fixture: Fixture, pack: Pack, fileSystem: FileSystem) -> [Diagnostic] {
+        inputProblems(of: fixture.inputs, locations: fixture.inputLocations, fallback: fixture.location, pack: pack, fileSystem: fileSystem)
+    }
+
+    /// The same, from a fixture's inputs and their locations alone.
+    public static func inputProblems(of inputs: CompileInputs, locations: [String: SourceLocation], fallback: SourceLocation,
+                                     pack: Pack, fileSystem: FileSystem) -> [Diagnostic] {
         do {
-            _ = try ResolvedInputs(fixture.inputs, pack: pack, fileSystem: fileSystem)
+            _ = try ResolvedInputs(inputs, pack: pack, fileSystem: fileSystem)
             return []
         } catch let error as CoachLabError {
-            return [.error(error.message ?? error.description, at: location(of: error, in: fixture), hint: error.hint)]
+            return [.error(error.message ?? error.description, at: location(of: error, inputs: inputs, locations: locations, fallback: fallback),
+                           hint: error.hint)]
         } catch {
-            return [.error("\(error)", at: fixture.location)]
+            return [.error("\(error)", at: fallback)]
         }
     }
 
     static func location(of error: CoachLabError, in fixture: Fixture) -> SourceLocation {
+        location(of: error, inputs: fixture.inputs, locations: fixture.inputLocations, fallback: fixture.location)
+    }
+
+    static func location(of error: CoachLabError, inputs: CompileInputs, locations: [String: SourceLocation],
+                         fallback: SourceLocation) -> SourceLocation {
         let message = error.message ?? error.description
-        let inputs = fixture.inputs
         let values: [(String, String?)] = [("intent", inputs.intent), ("topic", inputs.topic), ("coach", inputs.coach),
                                            ("profile", inputs.profile), ("memory", inputs.memory), ("context", inputs.context)]
         for (field, value) in values {
-            if let value, message.contains("'\(value)'"), let location = fixture.inputLocations[field] { return location }
+            if let value, message.contains("'\(value)'"), let location = locations[field] { return location }
         }
-        return fixture.location
+        return fallback
     }
 }

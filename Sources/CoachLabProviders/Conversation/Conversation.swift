@@ -24,6 +24,7 @@ public struct Conversation: Sendable {
     /// How many times the conversation rotated.
     public private(set) var rotations = 0
     private let rotation: ContextRotation?
+    private let cache: (prompts: PromptCache, key: CompileInputs)?
 
     /// Asks the provider for a reply to a request.
     public typealias Send = @Sendable (ChatRequest) async throws -> ProviderReply
@@ -47,10 +48,14 @@ public struct Conversation: Sendable {
     }
 
     /// A conversation with no history yet.
-    public init(compiler: Compiler, inputs: ResolvedInputs, sanitize: Bool = false) {
+    /// - Parameter cache: Prompts shared across conversations, with the unresolved inputs
+    ///   `inputs` came from as their key; nil compiles every turn.
+    public init(compiler: Compiler, inputs: ResolvedInputs, sanitize: Bool = false,
+                cache: (prompts: PromptCache, key: CompileInputs)? = nil) {
         self.compiler = compiler
         self.inputs = inputs
         self.sanitize = sanitize
+        self.cache = cache
         rotation = ContextRotation(compiler.pack.defaults)
     }
 
@@ -68,9 +73,14 @@ public struct Conversation: Sendable {
     /// - Throws: The provider's errors, after the one retry a context overflow earns.
     public mutating func send(_ message: String, scriptedReply: String? = nil, using send: Send,
                               summarise: Summarise) async throws -> Turn {
-        var turnInputs = inputs
-        turnInputs.screen = message
-        let prompt = compiler.compile(turnInputs)
+        let prompt: CompiledPrompt
+        if let cache {
+            prompt = cache.prompts.prompt(compiler, resolved: inputs, key: cache.key, message: message)
+        } else {
+            var turnInputs = inputs
+            turnInputs.screen = message
+            prompt = compiler.compile(turnInputs)
+        }
         var rotated = false
         if let rotation, rotation.mustRotate(history.count) {
             carried = try await summarise(history, rotation)
