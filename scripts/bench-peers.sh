@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# CoachLab next to Inspect AI on the same machine and the same work: N single-turn cases,
+# each scored, on each tool's built-in mock model, then against `coachlab serve-mock` with
+# 200 ms of latency per request at concurrency 64 (where 64 / 0.2 s = 320 requests/s is the
+# ceiling). Inspect AI is installed from PyPI into a throwaway venv under .build/.
+# Prints a table of wall time and peak RSS; asserts nothing.
+#
+#   scripts/bench-peers.sh [CASES] [HTTP_CASES]      defaults 1000 and 2000
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cases=${1:-1000}
+http_cases=${2:-2000}
+inspect_version=0.3.285
+work=.build/bench-peers
+mkdir -p "$work"
+venv=$work/venv
+if [ ! -x "$venv/bin/inspect" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q "inspect-ai==$inspect_version" openai
+fi
+swift build -c release --product coachlab >/dev/null
+swift build -c release --product coachlab-bench >/dev/null
+bin=$(swift build -c release --show-bin-path)
+server=
+trap '[ -n "$server" ] && kill $server 2>/dev/null || true' EXIT
+
+# Inspect's task: N single-turn samples, generate(), and an includes() scorer.
+cat > "$work/coaching.py" <<'PY'
+import os
+from inspect_ai import Task, task
+from inspect_ai.dataset import Sample
+from inspect_ai.scorer import includes
+from inspect_ai.solver import generate
+
+# These machines are offline, and Inspect estimates tokens with tiktoken, which downloads its
+# encoding on first use. Estimate as CoachLab does (a quarter of the characters) instead;
+# the benchmark measures throughput, not token counts.
+import inspect_ai.model._model as _model
+import inspect_ai.model._tokens as _tokens
+_tokens.count_text_tokens = _model.count_text_tokens = lambda text: max(1, len(text) // 4)
+
+@task
+def coaching():
+    n = int(os.environ.get("CASES", "1000"))
+    samples = [Sample(input=f"Message {i}: I keep putting things off and I want to change that.", target="?") for i in range(n)]
+    return Task(dataset=samples, solver=generate(), scorer=includes())
+PY
+
+rows=()
+timed() {  # label, then the command; records "label|seconds|MB"
+  local label=$1; shift
+  /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/$label.out" 2>&1 || true
+  local seconds rss; read -r seconds rss < <(tail -1 "$work/time")
+  rows+=("$label|$seconds|$(( rss / 1024 ))")
+}
+
+inspect_eval() {  # cases, then extra arguments: prints the command to time
+  local n=$1; shift
+  echo env CASES="$n" OPENAI_API_KEY=unused "$venv/bin/inspect" eval "$work/coaching.py" --display none --log-dir "$work/logs" "$@"
+}
+
+coachlab_suite() {  # cases → suite path
+  "$bin/coachlab-bench" generate-suite --cases "$1" --out "$work/suite-$1" >/dev/null
+  echo "$work/suite-$1/suite.yaml"
+}
+
+one=$(coachlab_suite 1)
+many=$(coachlab_suite "$cases")
+timed "coachlab cold start, 1 case" "$bin/coachlab" eval "$one" --store "$work/one.sqlite"
+timed "inspect cold start, 1 case" $(inspect_eval 1 --model mockllm/model)
+timed "coachlab $cases cases, mock" "$bin/coachlab" eval "$many" --store "$work/many.sqlite"
+timed "inspect $cases cases, mockllm" $(inspect_eval "$cases" --model mockllm/model)
+
+"$bin/coachlab" serve-mock --port 0 --latency-ms 200 2>"$work/serve.log" &
+server=$!
+port=
+for _ in $(seq 1 100); do
+  port=$(sed -n 's/.*listening on http:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$work/serve.log"); [ -n "$port" ] && break; sleep 0.1
+done
+http=$(coachlab_suite "$http_cases")
+timed "coachlab $http_cases cases, HTTP c=64 200 ms" "$bin/coachlab" eval "$http" --provider serve-mock \
+  --base-url "http://127.0.0.1:$port/v1" -j 64 --store "$work/http.sqlite"
+timed "inspect $http_cases cases, HTTP c=64 200 ms" $(inspect_eval "$http_cases" --model openai/coachlab-mock-1 \
+  --model-base-url "http://127.0.0.1:$port/v1" --max-connections 64 -M responses_api=false)
+
+floor=$(awk -v n="$http_cases" 'BEGIN { printf "%.2f", n / 320 }')
+echo "CoachLab $(git describe --always --dirty 2>/dev/null || echo '?') vs Inspect AI $inspect_version on $(nproc) cores, $(date -u +%Y-%m-%d)"
+printf '| %-44s | %9s | %8s |\n' "work" "seconds" "peak MB"
+printf '|%s|%s|%s|\n' "----------------------------------------------" "-----------" "----------"
+for row in "${rows[@]}"; do
+  IFS='|' read -r label seconds mb <<<"$row"
+  printf '| %-44s | %9s | %8s |\n' "$label" "$seconds" "$mb"
+done
+echo "HTTP floor for $http_cases cases at c=64 and 200 ms: $floor s"
