@@ -47,7 +47,11 @@ public final class ResultStore: Sendable {
     /// WAL's shared-memory file, can still open it. The next writer switches back to WAL.
     deinit {
         guard path != ":memory:", !readOnly else { return }
-        try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+        // Another process still using the store keeps it in WAL; do not wait for it.
+        try? queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA busy_timeout = 50")
+            try db.execute(sql: "PRAGMA journal_mode = DELETE")
+        }
     }
 
     /// Opens an existing store for reading only: nothing is created, migrated or written, so a

@@ -84,8 +84,10 @@ struct ChunkedTransport: HTTPTransport {
     }
 
     @Test func secretsFromTheEnvironmentAreRedactedWhateverProviderAsked() async throws {
-        let environment = ["PATH": "/usr/bin", "HOME": "/root", "SERVICE_TOKEN": "tok-998877", "db_password": "hunter2x"]
+        let environment = ["PATH": "/usr/bin", "HOME": "/root", "SERVICE_TOKEN": "tok-998877", "db_password": "hunter2x",
+                           "MONKEY": "banana", "USE_API_KEY": "true"]
         let redactor = SecretRedactor.environment(environment, adding: [nil])
+        // MONKEY is no key, and "true" is a word, not a secret.
         #expect(Set(redactor.secrets) == ["tok-998877", "hunter2x"])
         let reply = try await Self.openAI(Self.whole("tok-998877 / HUNTER2X / /usr/bin"), key: nil, redactor: redactor)
             .complete(Self.request)

@@ -22,13 +22,16 @@ public struct SecretRedactor: Sendable {
         self.secrets = kept.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }
 
-    /// A redactor for the provider's key and every secret-looking variable of the environment
-    /// (names containing KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, in any case).
+    /// A redactor for the provider's key and every secret-looking variable of the environment:
+    /// names with a part (split at `_`, `-` and `.`, any case) such as KEY, APIKEY, TOKEN,
+    /// SECRET, PASSWORD or CREDENTIALS: `OPENAI_API_KEY`, `GITHUB_TOKEN`, `db.password`, but not
+    /// `MONKEY`. Values that are ordinary words (`true`, `none`…) are not secrets and are kept.
     public static func environment(_ environment: [String: String], adding extra: [String?] = []) -> SecretRedactor {
-        let markers = ["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"]
-        let values = environment.filter { name, _ in
-            let upper = name.uppercased()
-            return markers.contains { upper.contains($0) }
+        let markers: Set<String> = ["KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "CREDENTIAL", "CREDENTIALS", "AUTH"]
+        let ordinary: Set<String> = ["true", "false", "yes", "none", "null", "unset", "unused", "changeme"]
+        let values = environment.filter { name, value in
+            let parts = name.uppercased().split { $0 == "_" || $0 == "-" || $0 == "." }
+            return parts.contains { markers.contains(String($0)) } && !ordinary.contains(value.lowercased())
         }.map(\.value)
         return SecretRedactor(secrets: values + extra)
     }
