@@ -52,8 +52,7 @@ public enum MutationReport {
         }
         let document = Document(packs: Dictionary(uniqueKeysWithValues: summary.packs.map { ($0, summary.counts(pack: $0)) }),
                                 overall: summary.counts(), mutants: summary.results)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.sorted(pretty: true)
         return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
     }
 

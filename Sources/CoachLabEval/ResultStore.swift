@@ -247,8 +247,7 @@ public final class ResultStore: Sendable {
 
     /// Records one finished case with its turns and checks, in one transaction.
     public func record(_ result: CaseResult, run: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.sorted()
         let prompts = result.prompts.filter { !keptPrompts.contains($0.hash) }
             .map { ($0.hash, String(decoding: (try? encoder.encode($0)) ?? Data(), as: UTF8.self)) }
         try write { db in

@@ -184,8 +184,7 @@ public struct Baseline: Sendable, Codable, Hashable {
     /// The file's text: sorted keys, one case per line, so diffs in review stay small.
     public func json() -> String {
         var out = "{\n  \"cases\" : {\n"
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.sorted()
         func encode<T: Encodable>(_ value: T) -> String { String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self) }
         out += cases.keys.sorted().map { "    \(encode($0)) : \(encode(cases[$0]!))" }.joined(separator: ",\n")
         out += "\n  },\n  \"format\" : \(format),\n  \"run\" : \(encode(run))\n}\n"

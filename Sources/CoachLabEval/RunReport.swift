@@ -116,8 +116,7 @@ public struct RunReport: Sendable {
 public enum Reporters {
     /// JSON with sorted keys: `cases` (every case), `prices` (when the run kept them), `run`, `suites` and `totals`.
     public static func json(_ report: RunReport, to write: (String) throws -> Void) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.sorted(pretty: true)
         func encoded<T: Encodable>(_ value: T, indent: String) throws -> String {
             String(decoding: try encoder.encode(value), as: UTF8.self).replacingOccurrences(of: "\n", with: "\n" + indent)
         }
@@ -138,22 +137,7 @@ public enum Reporters {
 
     /// JUnit XML: one testsuite per suite, one testcase per case × provider × repeat.
     public static func junit(_ report: RunReport, to write: (String) throws -> Void) throws {
-        func escape(_ text: String) -> String {
-            var out = ""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "&": out += "&amp;"
-                case "<": out += "&lt;"
-                case ">": out += "&gt;"
-                case "\"": out += "&quot;"
-                case "'": out += "&apos;"
-                default:
-                    if scalar.value < 0x20, scalar != "\n", scalar != "\t", scalar != "\r" { continue }
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-            return out
-        }
+        let escape = Markup.escape
         try write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         try write("<testsuites name=\"coachlab\" tests=\"\(report.totals.cases)\" failures=\"\(report.totals.failed)\" errors=\"\(report.totals.errors)\">\n")
         let summaries = Dictionary(report.suites.map { ($0.suite, $0) }) { first, _ in first }

@@ -163,8 +163,7 @@ struct DiffCommand: ParsableCommand {
         case .text:
             Terminal.out(diff.text(), terminator: "")
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            let encoder = JSONEncoder.sorted(pretty: true)
             Terminal.out(String(decoding: try encoder.encode(diff), as: UTF8.self))
         }
         if diff.hasRegressions { throw ExitCode(Exit.failed) }

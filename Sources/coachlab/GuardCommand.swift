@@ -165,8 +165,7 @@ struct GuardScreenCommand: AsyncParsableCommand {
             return (outcome.screening.decision, outcome.isUnknown)
         }
         if format == .json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            let encoder = JSONEncoder.sorted(pretty: true)
             Terminal.out(String(decoding: try encoder.encode(score), as: UTF8.self))
         } else {
             Terminal.out(Self.render(score), terminator: "")
@@ -237,8 +236,7 @@ struct GuardLogCommand: ParsableCommand {
         let path = Terminal.storePath(store)
         let entries = try ResultStore(path: path).guardrailLog(run: runId, rule: rule, limit: limit)
         if format == .json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            let encoder = JSONEncoder.sorted(pretty: true)
             Terminal.out(String(decoding: try encoder.encode(entries), as: UTF8.self))
             return
         }

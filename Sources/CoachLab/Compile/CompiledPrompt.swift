@@ -51,8 +51,7 @@ public struct CompiledPrompt: Sendable, Codable, Equatable {
 
     /// JSON with sorted keys, pretty-printed, ending in a newline.
     public func jsonString() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.sorted(pretty: true)
         let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
         return (String(data: data, encoding: .utf8) ?? "{}") + "\n"
     }

@@ -41,8 +41,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// Compact JSON with sorted keys.
     public var data: Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.sorted()
         return (try? encoder.encode(self)) ?? Data("null".utf8)
     }
 
@@ -51,8 +50,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// Indented JSON text with sorted keys.
     public var prettyText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.sorted(pretty: true)
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 

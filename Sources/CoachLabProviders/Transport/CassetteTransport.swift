@@ -81,8 +81,7 @@ public struct CassetteTransport: HTTPTransport {
     }
 
     private func write(_ cassette: Cassette, to file: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.sorted(pretty: true)
         do {
             try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try (encoder.encode(cassette) + Data("\n".utf8)).write(to: URL(fileURLWithPath: file), options: .atomic)
