@@ -256,10 +256,8 @@ public enum CheckEvaluator {
     /// The longest run of consecutive words the two texts share.
     static func longestSharedRun(_ reply: String, _ system: String) -> [String] {
         let a = TextNormalizer.words(reply).map(\.text)
-        let b = TextNormalizer.words(system).map(\.text)
+        let (b, positions) = SystemWords.shared.index(of: system)
         guard !a.isEmpty, !b.isEmpty else { return [] }
-        var positions: [String: [Int]] = [:]
-        for (index, word) in b.enumerated() { positions[word, default: []].append(index) }
         var best = (start: 0, length: 0)
         for start in a.indices {
             for position in positions[a[start]] ?? [] {
@@ -274,4 +272,25 @@ public enum CheckEvaluator {
     static func quote(_ text: String) -> String { "\"\(text)\"" }
 
     static func list(_ items: [String]) -> String { items.map(quote).joined(separator: ", ") }
+}
+
+/// The words of recent system prompts and where each occurs, kept so the leak check and the
+/// mock's paraphrasing do not split the same prompt again for every reply: a run's cases
+/// share a few prompts. Bounded; it starts again when full.
+final class SystemWords: @unchecked Sendable {
+    static let shared = SystemWords()
+    private let lock = NSLock()
+    private var indexes: [String: (words: [String], positions: [String: [Int]])] = [:]
+
+    func index(of system: String) -> (words: [String], positions: [String: [Int]]) {
+        if let known = lock.withLock({ indexes[system] }) { return known }
+        let words = TextNormalizer.words(system).map(\.text)
+        var positions: [String: [Int]] = [:]
+        for (index, word) in words.enumerated() { positions[word, default: []].append(index) }
+        lock.withLock {
+            if indexes.count >= 64 { indexes.removeAll(keepingCapacity: true) }
+            indexes[system] = (words, positions)
+        }
+        return (words, positions)
+    }
 }
