@@ -51,25 +51,19 @@ public enum UserText {
         return changed ? lines.joined(separator: "\n") : nil
     }
 
-    /// Whether `text` could need neutralising: ASCII text without line-opening marks and in
-    /// lower case cannot, which is most text, and is let through without further work.
+    /// Whether `text` could need neutralising. Only ASCII text in which no line opens with a
+    /// letter or a marking (digits, punctuation and spaces: "3x a week", "(left knee)") is let
+    /// through without further work; any line that opens with a word might read as a title in
+    /// some case, so it is folded and compared. Compiles are cached per run, so this runs once
+    /// per distinct set of inputs.
     private static func mayNeedWork(_ text: String) -> Bool {
         var atLineStart = true
-        var uppercaseRun = 0
         for byte in text.utf8 {
-            if byte >= 0x80 { return true }
-            if byte == 0x0B || byte == 0x0C || byte == 0x0D { return true }
+            if byte >= 0x80 || byte == 0x0B || byte == 0x0C || byte == 0x0D { return true }
             if byte == 0x0A { atLineStart = true; continue }
-            if atLineStart, byte != 0x20 {
-                if "=-#[*_~|>".utf8.contains(byte) { return true }
-                atLineStart = false
-            }
-            if (0x41...0x5A).contains(byte) {
-                uppercaseRun += 1
-                if uppercaseRun >= 2 { return true }
-            } else if byte != 0x20 {
-                uppercaseRun = 0
-            }
+            guard atLineStart, byte != 0x20, byte != 0x09 else { continue }
+            if (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "=-#[*_~|>".utf8.contains(byte) { return true }
+            atLineStart = false
         }
         return false
     }
