@@ -162,10 +162,6 @@ public enum CheckEvaluator {
         return FoldedText(text).contains(phrase)
     }
 
-    static func normalizedApostrophes(_ text: String) -> String {
-        text.replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\u{2018}", with: "'")
-    }
-
     /// The first phrase found on word boundaries (so "gp" never matches inside "gps"), outside
     /// what the reply echoes of `echoing`: quoted text, and runs of two or more words that
     /// stand in one of those messages. So "your therapist isn't helping", reflected back, is

@@ -11,8 +11,11 @@ public final class PromptCache: @unchecked Sendable {
     public let capacity: Int
     private let lock = NSLock()
     private var prompts: [Key: CompiledPrompt] = [:]
-    private(set) public var hits = 0
-    private(set) public var misses = 0
+    private var hitCount = 0, missCount = 0
+    /// Prompts served from the cache so far.
+    public var hits: Int { lock.withLock { hitCount } }
+    /// Prompts compiled so far.
+    public var misses: Int { lock.withLock { missCount } }
 
     private struct Key: Hashable {
         var pack: String
@@ -33,8 +36,12 @@ public final class PromptCache: @unchecked Sendable {
         inputs.screen = nil
         let decision = screening.decision.map { "\($0.ruleId)|\($0.stage)|\($0.kind.rawValue)|\($0.matched)|\($0.excerpt)" }
         let cacheKey = Key(pack: compiler.pack.id, inputs: inputs, decision: decision)
-        if var cached = lock.withLock({ prompts[cacheKey] }) {
-            lock.withLock { hits += 1 }
+        let found: CompiledPrompt? = lock.withLock {
+            let prompt = prompts[cacheKey]
+            if prompt != nil { hitCount += 1 }
+            return prompt
+        }
+        if var cached = found {
             cached.screening = screening
             return cached
         }
@@ -42,7 +49,7 @@ public final class PromptCache: @unchecked Sendable {
         turnInputs.screen = message
         let prompt = compiler.compile(turnInputs, screening: screening)
         lock.withLock {
-            misses += 1
+            missCount += 1
             if prompts.count >= capacity { prompts.removeAll(keepingCapacity: true) }
             prompts[cacheKey] = prompt
         }

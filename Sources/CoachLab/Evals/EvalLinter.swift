@@ -156,10 +156,6 @@ public struct EvalLinter: Sendable {
         }
     }
 
-    static func location(of error: CoachLabError, in fixture: Fixture) -> SourceLocation {
-        location(of: error, inputs: fixture.inputs, locations: fixture.inputLocations, fallback: fixture.location)
-    }
-
     static func location(of error: CoachLabError, inputs: CompileInputs, locations: [String: SourceLocation],
                          fallback: SourceLocation) -> SourceLocation {
         let message = error.message ?? error.description
