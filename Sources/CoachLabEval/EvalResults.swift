@@ -31,6 +31,8 @@ public struct TurnResult: Sendable, Codable, Hashable {
     /// The lines the reply sanitiser removed from the provider's reply (``ReplySanitizer``);
     /// nil when the run did not sanitise. `reply` is the text after sanitising.
     public var sanitized: [String]?
+    /// Whether the reply came from the response cache rather than the provider.
+    public var cached = false
 
     public init(turn: Int, user: String, reply: String, checks: [CheckResult], flaggedRule: String? = nil, flag: GuardrailFlag? = nil,
                 latency: Double,

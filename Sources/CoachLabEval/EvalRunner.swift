@@ -217,7 +217,10 @@ public struct EvalRunner: Sendable {
             var compiler = compiler
             var inputs = fixture.inputs
             if let generate = fixture.generate {
-                let step = try await structuredStep(generate, fixture: fixture, compiler: compiler, slot: slot)
+                let repeated = max(1, repeats ?? job.suite.repeats) > 1
+                let step = try await Self.uncached(repeated) {
+                    try await structuredStep(generate, fixture: fixture, compiler: compiler, slot: slot)
+                }
                 result.turns.append(step.turn)
                 if let model = step.model { result.model = model }
                 guard let next = step.compiler, !generate.kind.readsTranscript else { return Self.scored(result) }
@@ -231,13 +234,20 @@ public struct EvalRunner: Sendable {
             var conversation = Conversation(compiler: compiler, inputs: resolved, sanitize: sanitize, cache: cache)
             let scored = job.suite.mode == .final ? [fixture.turns.count - 1] : Array(fixture.turns.indices)
             let streaming = self.streaming
+            // A repeated case is a fresh sample every time: its coach calls never read the
+            // response cache (the judge's may).
+            let repeated = max(1, repeats ?? job.suite.repeats) > 1
             let send: Conversation.Send = { request in
-                try await slot.semaphore.run { try await slot.provider.reply(to: request, streaming: streaming) }
+                try await slot.semaphore.run {
+                    try await Self.uncached(repeated) { try await slot.provider.reply(to: request, streaming: streaming) }
+                }
             }
             let summarise: Conversation.Summarise = { history, rotation in
                 try await slot.semaphore.run {
-                    try await Conversation.summary(of: history, rotation: rotation, provider: slot.provider,
-                                                   sendsSchema: slot.configuration.sendsResponseSchema)
+                    try await Self.uncached(repeated) {
+                        try await Conversation.summary(of: history, rotation: rotation, provider: slot.provider,
+                                                       sendsSchema: slot.configuration.sendsResponseSchema)
+                    }
                 }
             }
             for (index, turn) in fixture.turns.enumerated() {
@@ -269,6 +279,7 @@ public struct EvalRunner: Sendable {
                                                outputTokens: reply.usage.outputTokens, usageEstimated: reply.usage.estimated,
                                                cost: cost, finishReason: reply.finishReason.rawValue, promptHash: prompt.hash))
                 result.turns[result.turns.count - 1].sanitized = removed
+                result.turns[result.turns.count - 1].cached = reply.cached
             }
         } catch let error as ProviderError {
             result.outcome = .error
@@ -282,6 +293,11 @@ public struct EvalRunner: Sendable {
             return result
         }
         return Self.scored(result)
+    }
+
+    /// Runs `body` with response-cache reads off when `bypass` is set.
+    static func uncached<T>(_ bypass: Bool, _ body: () async throws -> T) async throws -> T {
+        bypass ? try await ResponseCache.withoutReads(body) : try await body()
     }
 
     /// The result with its score and outcome from its turns' checks.

@@ -1,4 +1,5 @@
 import CoachLab
+import CoachLabProviders
 import Foundation
 import GRDB
 
@@ -197,6 +198,12 @@ public final class ResultStore: Sendable {
                 t.add(column: "apiKeyEnv", .text)
             }
         }
+        migrator.registerMigration("v7: live settings and cached replies") { db in
+            // --max-tokens, --temperature, --timeout and --timeout-retries, so --resume and
+            // --retry-errors send what the run sent; and which replies the response cache gave.
+            try db.alter(table: "run") { t in t.add(column: "settings", .text) }
+            try db.alter(table: "turnResult") { t in t.add(column: "cached", .boolean).notNull().defaults(to: false) }
+        }
         return migrator
     }
 
@@ -219,21 +226,24 @@ public final class ResultStore: Sendable {
         public var baseURL: String?
         /// `--api-key-env`, for inline providers: the variable's name, never the key.
         public var apiKeyEnv: String?
+        /// The command line's provider settings.
+        public var settings = ProviderOverrides()
     }
 
     /// Starts a run and returns its id: `id` when given, else time-ordered with a random suffix.
     public func startRun(suites: [String], providers: [String], repeats: Int?, prices: PriceSheet? = nil,
-                         baseURL: String? = nil, apiKeyEnv: String? = nil, now: Date = Date(),
-                         id given: String? = nil) throws -> String {
+                         baseURL: String? = nil, apiKeyEnv: String? = nil, settings: ProviderOverrides = ProviderOverrides(),
+                         now: Date = Date(), id given: String? = nil) throws -> String {
         let stamp = Self.timestamp(now)
         let id = given ?? String(stamp.prefix(19)).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
             .replacingOccurrences(of: "T", with: "-") + "-" + String(UInt32.random(in: 0..<0xFFFF_FFFF), radix: 36)
         try write { db in
             try db.execute(sql: """
-                INSERT INTO run (id, startedAt, suites, providers, repeats, status, prices, baseURL, apiKeyEnv)
-                VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)
+                INSERT INTO run (id, startedAt, suites, providers, repeats, status, prices, baseURL, apiKeyEnv, settings)
+                VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)
                 """, arguments: [id, stamp, JSONValue.array(suites.map(JSONValue.string)).text,
-                                 JSONValue.array(providers.map(JSONValue.string)).text, repeats, prices?.json, baseURL, apiKeyEnv])
+                                 JSONValue.array(providers.map(JSONValue.string)).text, repeats, prices?.json, baseURL, apiKeyEnv,
+                                 settings.isEmpty ? nil : String(decoding: try JSONEncoder.sorted().encode(settings), as: UTF8.self)])
         }
         return id
     }
@@ -270,11 +280,11 @@ public final class ResultStore: Sendable {
             for turn in result.turns {
                 try db.cachedStatement(sql: """
                     INSERT INTO turnResult (runId, caseId, turn, user, reply, flaggedRule, latency, timeToFirstToken, inputTokens,
-                                            outputTokens, usageEstimated, cost, finishReason, promptHash, sanitized)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                            outputTokens, usageEstimated, cost, finishReason, promptHash, sanitized, cached)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [run, result.id, turn.turn, turn.user, turn.reply, turn.flaggedRule, turn.latency, turn.timeToFirstToken,
                                      turn.inputTokens, turn.outputTokens, turn.usageEstimated, turn.cost, turn.finishReason, turn.promptHash,
-                                     turn.sanitized.map { JSONValue.array($0.map(JSONValue.string)).text }])
+                                     turn.sanitized.map { JSONValue.array($0.map(JSONValue.string)).text }, turn.cached])
                 for (position, check) in turn.checks.enumerated() {
                     try db.cachedStatement(sql: """
                         INSERT INTO checkResult (runId, caseId, turn, position, checkId, passed, score, reason, weight)
@@ -355,6 +365,15 @@ public final class ResultStore: Sendable {
         }
     }
 
+    /// How many of a run's replies came from the response cache, and how many there were.
+    public func cachedReplies(run: String) throws -> (cached: Int, replies: Int) {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS replies, SUM(cached) AS cached FROM turnResult WHERE runId = ?",
+                                       arguments: [run])
+            return (row?["cached"] ?? 0, row?["replies"] ?? 0)
+        }
+    }
+
     /// The ids of the cases a run has finished.
     public func finishedCases(run: String) throws -> Set<String> {
         try read { db in Set(try String.fetchAll(db, sql: "SELECT caseId FROM caseResult WHERE runId = ?", arguments: [run])) }
@@ -405,6 +424,7 @@ public final class ResultStore: Sendable {
                                     inputTokens: turn["inputTokens"], outputTokens: turn["outputTokens"], usageEstimated: turn["usageEstimated"],
                                     cost: turn["cost"], finishReason: turn["finishReason"], promptHash: turn["promptHash"])
             result.sanitized = (turn["sanitized"] as String?).flatMap { try? JSONValue.parse(Data($0.utf8)) }?.array?.compactMap(\.string)
+            result.cached = turn["cached"] ?? false
             return result
         }
         let tags = (try? JSONValue.parse(Data((row["tags"] as String).utf8)))?.array?.compactMap(\.string) ?? []
@@ -474,7 +494,9 @@ public final class ResultStore: Sendable {
                                providers: list("providers"), repeats: row["repeats"], status: row["status"], cases: row["cases"] ?? 0,
                                passed: row["passed"] ?? 0, failed: row["failed"] ?? 0, errors: row["errors"] ?? 0,
                                prices: (row["prices"] as String?).flatMap(PriceSheet.init(json:)),
-                               baseURL: row["baseURL"], apiKeyEnv: row["apiKeyEnv"])
+                               baseURL: row["baseURL"], apiKeyEnv: row["apiKeyEnv"],
+                               settings: (row["settings"] as String?).flatMap { try? JSONDecoder().decode(ProviderOverrides.self, from: Data($0.utf8)) }
+                                   ?? ProviderOverrides())
             }
         }
     }

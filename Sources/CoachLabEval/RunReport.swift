@@ -31,12 +31,15 @@ public struct RunReport: Sendable {
         public var passed: Int
         public var failed: Int
         public var errors: Int
+        /// Replies the response cache gave rather than the provider.
+        public var cachedReplies: Int
 
-        public init(cases: Int, passed: Int, failed: Int, errors: Int) {
+        public init(cases: Int, passed: Int, failed: Int, errors: Int, cachedReplies: Int = 0) {
             self.cases = cases
             self.passed = passed
             self.failed = failed
             self.errors = errors
+            self.cachedReplies = cachedReplies
         }
     }
 
@@ -72,7 +75,8 @@ public struct RunReport: Sendable {
         }
         let all = counts.values
         totals = Totals(cases: all.reduce(0) { $0 + $1.cases }, passed: all.reduce(0) { $0 + $1.passed },
-                        failed: all.reduce(0) { $0 + $1.failed }, errors: all.reduce(0) { $0 + $1.errors })
+                        failed: all.reduce(0) { $0 + $1.failed }, errors: all.reduce(0) { $0 + $1.errors },
+                        cachedReplies: try store.cachedReplies(run: run).cached)
     }
 
     /// Builds a report over results held in memory (through an in-memory store, so both
@@ -184,6 +188,18 @@ public enum Reporters {
             out += String(format: " | %.0f%% | %@ |\n", summary.threshold * 100, summary.held ? "✅" : "❌")
         }
         if let prices = report.prices { out += "\n_Costs use \(prices.summary)._\n" }
+        if report.totals.cachedReplies > 0 {
+            out += "\n_\(report.totals.cachedReplies) replies came from the response cache, not the provider._\n"
+        }
+        let repeated = report.suites.filter { $0.repeats > 1 && $0.cases > 0 }
+        if !repeated.isEmpty {
+            out += "\n### Repeats\n\n| suite | repeats | pass^N (every repeat passed) | pass@N (one passed) | flaky |\n|---|---:|---:|---:|---|\n"
+            for summary in repeated {
+                out += String(format: "| %@ | %d | %.1f%% | %.1f%% | ", summary.suite, summary.repeats, summary.passAllRepeats * 100,
+                              summary.passAnyRepeat * 100)
+                out += (summary.flaky.isEmpty ? "none" : summary.flaky.map { "`\($0)`" }.joined(separator: ", ")) + " |\n"
+            }
+        }
         if !report.notPassing.isEmpty {
             out += "\n### Failing cases\n\n"
             for result in report.notPassing {

@@ -41,6 +41,7 @@ struct CompareCommand: AsyncParsableCommand {
     var markdown: String?
     @Option(help: "The result store. Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
     var store: String?
+    @OptionGroup var cache: CacheOptions
 
     func validate() throws {
         if runs.isEmpty, provider.providers.count < 2 {
@@ -63,13 +64,22 @@ struct CompareCommand: AsyncParsableCommand {
             var runner = EvalRunner(registry: registry, providerOverride: provider.providers, baseURL: provider.baseURL,
                                     apiKeyVariable: provider.apiKeyEnv, repeats: self.repeat, concurrency: concurrency)
             runner.streaming = stream
+            let cache = self.cache.cache()
+            runner.makeProvider = { configuration, registry in try registry.provider(configuration, cache: cache) }
+            for line in LiveSettings.describe(provider.providers, registry: registry, baseURL: provider.baseURL, apiKeyEnv: provider.apiKeyEnv) {
+                Terminal.error(line)
+            }
             let filter = self.filter
             let include: @Sendable (EvalCase) -> Bool = { evalCase in filter.map { evalCase.id.contains($0) } ?? true }
             let total = loaded.reduce(0) { $0 + runner.cases(of: $1).lazy.filter(include).count }
             let run = try results.startRun(suites: suites.isEmpty ? loaded.map(\.suite.file) : suites, providers: provider.providers,
-                                           repeats: self.repeat, prices: PriceSheet(registry: registry, ids: provider.providers))
+                                           repeats: self.repeat, prices: PriceSheet(registry: registry, ids: provider.providers),
+                                           baseURL: provider.baseURL, apiKeyEnv: provider.apiKeyEnv, settings: provider.overrides)
             let execution = try await RunExecution.run(runner: runner, suites: loaded, include: include, total: total, store: results, run: run)
             execution.printSpeed(storePath: storePath)
+            if let statistics = cache?.statistics, statistics.hits > 0 {
+                Terminal.error("response cache: \(statistics.hits) answers read, \(statistics.misses + statistics.bypassed) requests sent (--no-cache to ask again)")
+            }
             let report = try RunReport(run: run, suites: loaded.map(\.suite), store: results)
             providerFailed = report.totals.errors > 0
             reports = [report]

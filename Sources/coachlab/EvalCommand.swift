@@ -22,6 +22,11 @@ struct EvalCommand: AsyncParsableCommand {
           coachlab eval --shard 2/4 --store shard-2.sqlite        (then: coachlab merge shard-*.sqlite)
           coachlab eval --provider openai-gpt-4o-mini --record    (then in CI, no key: --replay)
           coachlab eval --baseline evals/baseline.json --html report.html
+          coachlab eval --provider local-gemma --max-tokens 64 --timeout 30
+          coachlab eval --retry-errors 20261121-101500-abc    (only the cases that errored, into the same run)
+
+        Live providers' answers are kept in a response cache (.coachlab/cache, fresh for 7 days), so
+        re-running an unchanged case costs nothing; --no-cache asks again. Repeated cases never read it.
         """
     )
 
@@ -46,6 +51,9 @@ struct EvalCommand: AsyncParsableCommand {
     var store: String?
     @Option(help: "Continue a run that was stopped: finished cases are kept, the rest run.")
     var resume: String?
+    @Option(help: "Run again only the cases of a stored run that errored (a 429, a timeout), into the same run.")
+    var retryErrors: String?
+    @OptionGroup var cache: CacheOptions
     @Option(help: "Run only slice i of n (e.g. 2/4), assigned by a hash of each case id; coachlab merge combines the slices.")
     var shard: String?
     @Flag(help: "Send requests live and write each reply to a cassette (one JSON file per request, keys scrubbed).")
@@ -71,6 +79,7 @@ struct EvalCommand: AsyncParsableCommand {
         if let concurrency, concurrency < 1 { throw ValidationError("-j/--concurrency must be at least 1") }
         if let shard, Shard(shard) == nil { throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, e.g. 1/4; got '\(shard)'") }
         if record && replay { throw ValidationError("--record and --replay cannot be used together") }
+        if resume != nil && retryErrors != nil { throw ValidationError("--resume and --retry-errors cannot be used together") }
     }
 
     func run() async throws {
@@ -81,21 +90,32 @@ struct EvalCommand: AsyncParsableCommand {
         var repeats = self.repeat
         var baseURL = provider.baseURL
         var apiKeyEnv = provider.apiKeyEnv
+        var settings = provider.overrides
         var finished: Set<String> = []
-        if let resume {
-            guard let previous = try results.run(resume) else {
-                throw CoachLabError(usage: "no run '\(resume)' in \(storePath)", hint: "coachlab runs lists the stored runs")
+        if let previousRun = resume ?? retryErrors {
+            guard let previous = try results.run(previousRun) else {
+                throw CoachLabError(usage: "no run '\(previousRun)' in \(storePath)", hint: "coachlab runs lists the stored runs")
             }
             if suitePaths.isEmpty { suitePaths = previous.suites }
             if providers.isEmpty { providers = previous.providers }
             repeats = repeats ?? previous.repeats
             baseURL = baseURL ?? previous.baseURL
             apiKeyEnv = apiKeyEnv ?? previous.apiKeyEnv
-            finished = try results.finishedCases(run: resume)
+            settings = previous.settings.overridden(by: settings)
+            finished = try results.finishedCases(run: previousRun)
+            if retryErrors != nil {
+                let errored = Set(try results.results(run: previousRun, outcomes: [.error]).map(\.id))
+                guard !errored.isEmpty else {
+                    Terminal.error("run \(previousRun) has no errored cases; nothing to retry")
+                    return
+                }
+                finished.subtract(errored)
+            }
         }
         let baselineFile = try baseline.map(Baseline.read)
         let loaded = try EvalContent.load(suites: suitePaths)
-        let registry = try provider.registry()
+        var registry = try provider.registry()
+        registry.overrides = settings
         let filter = self.filter
         let shard = self.shard.flatMap(Shard.init)
         let transport: (any HTTPTransport)? = record ? CassetteTransport.recording(to: cassettes)
@@ -104,23 +124,38 @@ struct EvalCommand: AsyncParsableCommand {
                                 apiKeyVariable: apiKeyEnv, repeats: repeats, concurrency: concurrency)
         runner.streaming = stream
         runner.sanitize = sanitize
-        if let transport { runner.makeProvider = { configuration, registry in try registry.provider(configuration, transport: transport) } }
+        // Cassettes are exact replays and recordings; the response cache is for live runs.
+        let cache = transport == nil ? self.cache.cache() : nil
+        runner.makeProvider = { configuration, registry in
+            try registry.provider(configuration, transport: transport ?? AsyncHTTPClientTransport.shared, cache: cache)
+        }
         let usedProviders = Set(loaded.flatMap { runner.cases(of: $0).lazy.map(\.provider) }).sorted()
-        let run = try resume ?? results.startRun(suites: suitePaths.isEmpty ? loaded.map(\.suite.file) : suitePaths,
-                                                   providers: providers, repeats: repeats,
-                                                   prices: PriceSheet(registry: registry, ids: usedProviders),
-                                                   baseURL: baseURL, apiKeyEnv: apiKeyEnv)
+        for line in LiveSettings.describe(usedProviders, registry: registry, baseURL: baseURL, apiKeyEnv: apiKeyEnv) {
+            Terminal.error(line)
+        }
+        let run = try resume ?? retryErrors ?? results.startRun(suites: suitePaths.isEmpty ? loaded.map(\.suite.file) : suitePaths,
+                                                                 providers: providers, repeats: repeats,
+                                                                 prices: PriceSheet(registry: registry, ids: usedProviders),
+                                                                 baseURL: baseURL, apiKeyEnv: apiKeyEnv, settings: settings)
         let skip = finished
         let include: @Sendable (EvalCase) -> Bool = { evalCase in
             !skip.contains(evalCase.id) && (filter.map { evalCase.id.contains($0) } ?? true) && (shard?.contains(evalCase.id) ?? true)
         }
         let total = loaded.reduce(0) { $0 + runner.cases(of: $1).lazy.filter(include).count }
-        if !finished.isEmpty { Terminal.error("resuming run \(run): \(finished.count) cases already finished, \(total) to go") }
+        if retryErrors != nil {
+            Terminal.error("retrying run \(run): \(total) errored cases run again, \(finished.count) finished ones are kept")
+        } else if !finished.isEmpty {
+            Terminal.error("resuming run \(run): \(finished.count) cases already finished, \(total) to go")
+        }
         let execution = try await RunExecution.run(runner: runner, suites: loaded, include: include, total: total, store: results, run: run)
         let (interrupted, done) = (execution.interrupted, execution.done)
         let report = try RunReport(run: run, suites: loaded.map(\.suite), store: results)
         Terminal.out(TerminalReport.render(report, colour: Terminal.stdoutIsTerminal), terminator: "")
         execution.printSpeed(storePath: storePath)
+        if let statistics = cache?.statistics, statistics.hits + statistics.misses + statistics.bypassed > 0 {
+            Terminal.error("response cache (\(cache?.directory ?? "")): \(statistics.hits) answers read, \(statistics.misses + statistics.bypassed) requests sent"
+                           + (statistics.bypassed > 0 ? " (\(statistics.bypassed) by repeated cases, which never read it)" : ""))
+        }
         if sanitize { Terminal.error(try SanitizerSummary(report).line) }
         if let json { try Files.stream(to: json) { try Reporters.json(report, to: $0) } }
         if let junit { try Files.stream(to: junit) { try Reporters.junit(report, to: $0) } }
@@ -312,11 +347,19 @@ enum TerminalReport {
                 for failure in result.failures { out += "  turn \(failure.turn) \(failure.check.check): \(failure.check.reason)\n" }
             }
         }
+        for summary in report.suites where summary.repeats > 1 && summary.cases > 0 {
+            out += String(format: "%@ over %d repeats: pass^%d %.1f%% (every repeat passed), pass@%d %.1f%% (at least one did)\n",
+                          summary.suite, summary.repeats, summary.repeats, summary.passAllRepeats * 100, summary.repeats,
+                          summary.passAnyRepeat * 100)
+        }
         for summary in report.suites where !summary.flaky.isEmpty {
             out += "flaky in \(summary.suite): \(summary.flaky.joined(separator: ", "))\n"
         }
         out += String(format: "\n%d cases: %d passed, %d failed, %d errors\n", report.totals.cases, report.totals.passed,
                       report.totals.failed, report.totals.errors)
+        if report.totals.cachedReplies > 0 {
+            out += "\(report.totals.cachedReplies) replies came from the response cache (--no-cache to ask the provider again)\n"
+        }
         return out
     }
 }

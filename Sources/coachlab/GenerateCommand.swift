@@ -21,17 +21,14 @@ struct GenerateCommand: AsyncParsableCommand {
 
 /// What every `generate` subcommand shares: the provider and the generation settings.
 struct GenerationOptions: ParsableArguments {
+    /// `--max-tokens` and `--temperature` come from here; a structured reply gets 2048 tokens
+    /// when no limit is given.
     @OptionGroup var provider: ProviderOptions
-    @Option(help: "Output token limit for the structured reply.")
-    var maxTokens = 2048
-    @Option(help: "Sampling temperature; the provider's default when not given.")
-    var temperature: Double?
     @Option(help: "A file whose text the mock provider returns instead of simulating (to see how a reply is validated).")
     var mockReply: String?
 
     func validate() throws {
         if provider.providers.count > 1 { throw ValidationError("generate uses one provider; name one --provider") }
-        if maxTokens < 1 { throw ValidationError("--max-tokens must be at least 1") }
     }
 
     /// Runs `task` and prints the report to standard error.
@@ -46,7 +43,8 @@ struct GenerationOptions: ParsableArguments {
         }
         let chatProvider = try registry.provider(configuration)
         let generator = StructuredGenerator(provider: chatProvider, sendsSchema: configuration.sendsResponseSchema,
-                                            temperature: temperature, maxTokens: maxTokens, scriptedReply: scripted)
+                                            temperature: provider.temperature, maxTokens: provider.maxTokens ?? 2048,
+                                            scriptedReply: scripted)
         let outcome = try await generator.generate(task)
         let reply = outcome.attempts.last?.reply
         Terminal.error(outcome.report)

@@ -60,18 +60,87 @@ struct ProviderOptions: ParsableArguments {
     var apiKeyEnv: String?
     @Option(name: .customLong("providers-file"), help: "The providers configuration. Default: ./providers.yaml when present.")
     var providersFile: String?
+    @Option(help: "Maximum output tokens for every provider, over providers.yaml (a base model otherwise rambles to its context limit).")
+    var maxTokens: Int?
+    @Option(help: "Sampling temperature for every provider, over providers.yaml.")
+    var temperature: Double?
+    @Option(help: "Seconds each request may take, over providers.yaml (default 60).")
+    var timeout: Double?
+    @Option(help: "How many times a request that timed out is retried (default 1; 0 for never).")
+    var timeoutRetries: Int?
 
-    /// The registry: the named file, ./providers.yaml when present, or none.
+    func validate() throws {
+        if let maxTokens, maxTokens < 1 { throw ValidationError("--max-tokens must be at least 1") }
+        if let temperature, !(0...2).contains(temperature) { throw ValidationError("--temperature takes 0 to 2") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout takes a number of seconds above 0") }
+        if let timeoutRetries, timeoutRetries < 0 { throw ValidationError("--timeout-retries cannot be negative") }
+    }
+
+    /// The command-line settings every provider of the run gets.
+    var overrides: ProviderOverrides {
+        ProviderOverrides(maxTokens: maxTokens, temperature: temperature, timeout: timeout, timeoutRetries: timeoutRetries)
+    }
+
+    /// The registry: the named file, ./providers.yaml when present, or none; with the
+    /// command line's settings over every provider.
     func registry() throws -> ProviderRegistry {
-        if let providersFile { return try ProviderRegistry.load(providersFile) }
-        if FileManager.default.fileExists(atPath: "providers.yaml") { return try ProviderRegistry.load("providers.yaml") }
-        return ProviderRegistry()
+        var registry: ProviderRegistry
+        if let providersFile {
+            registry = try ProviderRegistry.load(providersFile)
+        } else if FileManager.default.fileExists(atPath: "providers.yaml") {
+            registry = try ProviderRegistry.load("providers.yaml")
+        } else {
+            registry = ProviderRegistry()
+        }
+        registry.overrides = overrides
+        return registry
     }
 
     /// The configurations the flags name (mock when none is named).
     func configurations(in registry: ProviderRegistry) throws -> [ProviderConfiguration] {
         try (providers.isEmpty ? ["mock"] : providers).map {
             try registry.configuration(for: $0, baseURL: baseURL, apiKeyVariable: apiKeyEnv)
+        }
+    }
+}
+
+/// The response cache's flags, shared by `eval` and `compare`.
+struct CacheOptions: ParsableArguments {
+    @Flag(help: "Ask live providers again instead of reading answers from the response cache.")
+    var noCache = false
+    @Option(help: "The response cache's folder. Default: $COACHLAB_CACHE, or .coachlab/cache.")
+    var cacheDir: String?
+    @Option(help: "How long a cached answer stays fresh: 90s, 30m, 12h or 7d (the default).")
+    var cacheTtl: String?
+
+    func validate() throws {
+        if let cacheTtl, ResponseCache.duration(cacheTtl) == nil {
+            throw ValidationError("--cache-ttl takes a duration such as 90s, 30m, 12h or 7d; got '\(cacheTtl)'")
+        }
+    }
+
+    /// The cache, or nil with --no-cache.
+    func cache() -> ResponseCache? {
+        guard !noCache else { return nil }
+        return ResponseCache(directory: Terminal.cachePath(cacheDir),
+                             timeToLive: cacheTtl.flatMap(ResponseCache.duration) ?? ResponseCache.defaultTimeToLive)
+    }
+}
+
+/// The line a live run prints about each remote provider's limits, so a slow run can be
+/// understood before it is waited out.
+enum LiveSettings {
+    static func describe(_ ids: [String], registry: ProviderRegistry, baseURL: String?, apiKeyEnv: String?) -> [String] {
+        ids.flatMap { id -> [String] in
+            guard let configuration = try? registry.configuration(for: id, baseURL: baseURL, apiKeyVariable: apiKeyEnv) else { return [] }
+            if configuration.kind == .fallback {
+                return describe(configuration.chain, registry: registry, baseURL: nil, apiKeyEnv: nil).map { "\(id) → \($0)" }
+            }
+            guard configuration.kind.isRemote else { return [] }
+            var parts = [String(format: "timeout %g s", configuration.timeout), configuration.retryPolicy.summary]
+            if let maxTokens = configuration.maxTokens { parts.append("max tokens \(maxTokens)") }
+            if let temperature = configuration.temperature { parts.append(String(format: "temperature %g", temperature)) }
+            return ["\(id): " + parts.joined(separator: "; ")]
         }
     }
 }

@@ -1,5 +1,6 @@
 import CoachLab
 import CoachLabEval
+import CoachLabProviders
 import Foundation
 
 /// Terminal output: reports to stdout, diagnostics to stderr.
@@ -33,6 +34,11 @@ enum Terminal {
     /// The result store a command uses: `option`, else $COACHLAB_STORE, else the default.
     static func storePath(_ option: String?) -> String {
         option ?? ProcessInfo.processInfo.environment["COACHLAB_STORE"] ?? ResultStore.defaultPath
+    }
+
+    /// The response cache's folder: the option, $COACHLAB_CACHE, or .coachlab/cache.
+    static func cachePath(_ option: String?) -> String {
+        option ?? ProcessInfo.processInfo.environment["COACHLAB_CACHE"] ?? ResponseCache.defaultDirectory
     }
 
     /// Colours `error:` and `warning:` in a diagnostic line when writing to a terminal.

@@ -34,7 +34,10 @@ enum CLI {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        // Each run gets a response cache of its own unless the test names one: answers
+        // cached by one test (or by an earlier `swift test`) must never answer another's.
+        let isolated = ["COACHLAB_CACHE": NSTemporaryDirectory() + "coachlab-cache-" + UUID().uuidString]
+        process.environment = ProcessInfo.processInfo.environment.merging(isolated) { _, new in new }.merging(environment) { _, new in new }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

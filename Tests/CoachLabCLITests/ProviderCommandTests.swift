@@ -288,7 +288,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
         process.arguments = ["eval", "evals/luna.yaml", "evals/ticbuddy.yaml", "--provider", "openai-compatible:coachlab-mock-1",
-                             "--base-url", "http://127.0.0.1:\(port)/v1", "--store", store]
+                             "--base-url", "http://127.0.0.1:\(port)/v1", "--store", store, "--no-cache"]
         process.currentDirectoryURL = URL(fileURLWithPath: CLI.root)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -319,5 +319,74 @@ import Testing
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("cases already finished"))
         #expect(resumed.stdout.contains("30 cases: 30 passed"))
+    }
+}
+
+/// Live iteration: answers already paid for are reused, errored cases are retried alone, and
+/// a live run says what limits it runs under.
+@Suite struct LiveIterationTests {
+    static func lastRun(_ store: String) throws -> String {
+        let line = try CLI.run(["runs", "--store", store]).stdout.split(separator: "\n").dropFirst().first ?? ""
+        return String(line.split(separator: " ").first ?? "")
+    }
+
+    @Test func aSecondRunReadsTheCacheAndRepeatsNeverDo() throws {
+        let (port, server) = try SecretHandlingTests.serveMock([])
+        defer { server.terminate() }
+        let directory = try CLI.temporaryDirectory()
+        let live = ["evals/luna.yaml", "--provider", "openai-compatible:coachlab-mock-1", "--base-url", "http://127.0.0.1:\(port)/v1",
+                    "--store", directory + "/s.sqlite", "--cache-dir", directory + "/cache", "--max-tokens", "200", "--timeout", "20"]
+        let first = try CLI.run(["eval"] + live)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("openai-compatible:coachlab-mock-1: timeout 20 s; up to 3 retries of rate limits, overloads and server errors, 1 of timeouts; max tokens 200"))
+        #expect(first.stderr.contains("0 answers read"))
+        let second = try CLI.run(["eval", "--json", directory + "/second.json"] + live)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("12 replies came from the response cache"))
+        #expect(second.stderr.contains("requests sent") && !second.stderr.contains(" 0 answers read"))
+        let json = try String(contentsOfFile: directory + "/second.json", encoding: .utf8)
+        #expect(json.contains("\"cachedReplies\" : 12"))
+        // --repeat makes every repeat a fresh sample: nothing is read, everything is sent.
+        let repeated = try CLI.run(["eval", "--repeat", "2"] + live)
+        #expect(repeated.status == 0, "\(repeated.stderr)")
+        #expect(repeated.stderr.contains("0 answers read"))
+        #expect(!repeated.stdout.contains("from the response cache"))
+        #expect(repeated.stdout.contains("pass^2"))
+        // A changed setting is a changed request.
+        let changed = try CLI.run(["eval"] + live.dropLast(4) + ["--max-tokens", "201"])
+        #expect(changed.stderr.contains("0 answers read"), "\(changed.stderr)")
+        let stats = try CLI.run(["cache", "stats", "--cache-dir", directory + "/cache"])
+        #expect(stats.stdout.contains("openai-compatible:coachlab-mock-1"))
+        let cleared = try CLI.run(["cache", "clear", "--cache-dir", directory + "/cache"])
+        #expect(cleared.status == 0 && cleared.stdout.contains("removed"))
+        #expect(try CLI.run(["cache", "stats", "--cache-dir", directory + "/cache"]).stdout.contains("is empty"))
+        // --no-cache neither reads nor writes.
+        let uncached = try CLI.run(["eval", "--no-cache"] + live)
+        #expect(uncached.status == 0 && !uncached.stderr.contains("response cache"))
+        #expect(try CLI.run(["cache", "stats", "--cache-dir", directory + "/cache"]).stdout.contains("is empty"))
+    }
+
+    @Test func retryErrorsRunsOnlyTheErroredCasesIntoTheSameRun() throws {
+        // The first three requests are refused (401, which is never retried), then all is well.
+        let (port, server) = try SecretHandlingTests.serveMock(["--fault", "401:3"])
+        defer { server.terminate() }
+        let directory = try CLI.temporaryDirectory()
+        let store = directory + "/s.sqlite"
+        let first = try CLI.run(["eval", "evals/luna.yaml", "--provider", "openai-compatible:coachlab-mock-1", "-j", "1",
+                                 "--base-url", "http://127.0.0.1:\(port)/v1", "--store", store, "--max-tokens", "300"])
+        #expect(first.status == 3, "\(first.stderr)")
+        #expect(first.stdout.contains("12 cases: 9 passed, 0 failed, 3 errors"))
+        let run = try Self.lastRun(store)
+        let retried = try CLI.run(["eval", "--retry-errors", run, "--store", store, "--json", directory + "/r.json"])
+        #expect(retried.status == 0, "\(retried.stderr)")
+        #expect(retried.stderr.contains("retrying run \(run): 3 errored cases run again, 9 finished ones are kept"))
+        #expect(retried.stderr.contains("3 cases in"))
+        #expect(retried.stdout.contains("12 cases: 12 passed, 0 failed, 0 errors"))
+        // The stored run is the same run, and it kept the first run's settings.
+        #expect(try Self.lastRun(store) == run)
+        #expect(retried.stderr.contains("max tokens 300"))
+        let again = try CLI.run(["eval", "--retry-errors", run, "--store", store])
+        #expect(again.status == 0 && again.stderr.contains("no errored cases"))
+        #expect(try CLI.run(["eval", "--retry-errors", run, "--resume", run, "--store", store]).status == 2)
     }
 }

@@ -29,6 +29,8 @@ public struct ProviderConfiguration: Sendable, Hashable {
     public var timeout: Double
     public var concurrency: Int
     public var maxRetries: Int
+    /// Retries of timeouts, within `maxRetries`. Default 1.
+    public var timeoutRetries = 1
     /// The largest response accepted, whole or streamed, in bytes.
     public var maxResponseBytes: Int = HTTPProvider.defaultMaximumResponseBytes
     public var prices: Prices?
@@ -71,6 +73,19 @@ public struct ProviderConfiguration: Sendable, Hashable {
         self.location = location
     }
 
+    /// The retry policy the configuration asks for.
+    public var retryPolicy: RetryPolicy { RetryPolicy(maxRetries: maxRetries, maxTimeoutRetries: timeoutRetries) }
+
+    /// The configuration with a run's command-line settings applied.
+    public func applying(_ overrides: ProviderOverrides) -> ProviderConfiguration {
+        var configuration = self
+        if let maxTokens = overrides.maxTokens { configuration.maxTokens = maxTokens }
+        if let temperature = overrides.temperature { configuration.temperature = temperature }
+        if let timeout = overrides.timeout { configuration.timeout = timeout }
+        if let retries = overrides.timeoutRetries { configuration.timeoutRetries = retries }
+        return configuration
+    }
+
     /// The variable the key is read from: the configured one, or the kind's default.
     public var keyVariable: String? { apiKeyVariable ?? kind.defaultKeyVariable }
 
@@ -86,6 +101,7 @@ public struct ProviderConfiguration: Sendable, Hashable {
         FieldSpec("timeoutSeconds", .number, "Seconds a request may take. Default 60."),
         FieldSpec("concurrency", .integer, "Requests in flight at once. Default 4."),
         FieldSpec("maxRetries", .integer, "Retries of retryable errors. Default 3."),
+        FieldSpec("timeoutRetries", .integer, "Of those, retries after a timeout. Default 1: a request that ran out of time once usually does again."),
         FieldSpec("maxResponseBytes", .integer, "The largest response accepted, whole or streamed, in bytes. Default 16 MiB."),
         FieldSpec("prices", .object(ObjectSpec("prices", "US dollars per million tokens.", fields: [
             FieldSpec("input", .number, required: true, "Per million input tokens."),
@@ -105,4 +121,30 @@ public struct ProviderConfiguration: Sendable, Hashable {
     public static let fileSpec = ObjectSpec("providers file", "CoachLab's provider configuration.", fields: [
         FieldSpec("providers", .list(.object(spec)), required: true, "The providers."),
     ])
+}
+
+/// Settings a command line gives every provider of a run (`--max-tokens`, `--temperature`,
+/// `--timeout`, `--timeout-retries`), over what providers.yaml says. They reach inline
+/// providers too, which have no file to set them in.
+public struct ProviderOverrides: Sendable, Hashable, Codable {
+    public var maxTokens: Int?
+    public var temperature: Double?
+    public var timeout: Double?
+    public var timeoutRetries: Int?
+
+    public init(maxTokens: Int? = nil, temperature: Double? = nil, timeout: Double? = nil, timeoutRetries: Int? = nil) {
+        self.maxTokens = maxTokens
+        self.temperature = temperature
+        self.timeout = timeout
+        self.timeoutRetries = timeoutRetries
+    }
+
+    /// These settings with `newer`'s over them, where it sets any.
+    public func overridden(by newer: ProviderOverrides) -> ProviderOverrides {
+        ProviderOverrides(maxTokens: newer.maxTokens ?? maxTokens, temperature: newer.temperature ?? temperature,
+                          timeout: newer.timeout ?? timeout, timeoutRetries: newer.timeoutRetries ?? timeoutRetries)
+    }
+
+    /// Whether no setting is overridden.
+    public var isEmpty: Bool { self == ProviderOverrides() }
 }

@@ -9,6 +9,8 @@ public struct ProviderRegistry: Sendable {
     public private(set) var configurations: [ProviderConfiguration]
     /// Where they came from, if a file.
     public var file: String?
+    /// Settings applied to every configuration this registry hands out, fallback links included.
+    public var overrides = ProviderOverrides()
     private let environment: [String: String]
 
     /// The built-in mock, always available as `mock`.
@@ -50,6 +52,7 @@ public struct ProviderRegistry: Sendable {
             configuration.timeout = item["timeoutSeconds"]?.text.flatMap(Double.init) ?? 60
             configuration.concurrency = max(1, item["concurrency"]?.text.flatMap { Int($0) } ?? 4)
             configuration.maxRetries = max(0, item["maxRetries"]?.text.flatMap { Int($0) } ?? 3)
+            configuration.timeoutRetries = max(0, item["timeoutRetries"]?.text.flatMap { Int($0) } ?? 1)
             if let limit = item["maxResponseBytes"]?.text.flatMap({ Int($0) }) { configuration.maxResponseBytes = max(1024, limit) }
             if let input = item["prices"]?["input"]?.text.flatMap(Double.init),
                let output = item["prices"]?["output"]?.text.flatMap(Double.init) {
@@ -106,6 +109,10 @@ public struct ProviderRegistry: Sendable {
     ///   - apiKeyVariable: `--api-key-env`, for an inline spec.
     /// - Throws: ``CoachLabError`` (usage) for an unknown id or kind.
     public func configuration(for spec: String, baseURL: String? = nil, apiKeyVariable: String? = nil) throws -> ProviderConfiguration {
+        try configured(spec, baseURL: baseURL, apiKeyVariable: apiKeyVariable).applying(overrides)
+    }
+
+    private func configured(_ spec: String, baseURL: String?, apiKeyVariable: String?) throws -> ProviderConfiguration {
         if var configuration = configurations.first(where: { $0.id == spec }) {
             if let baseURL { configuration.baseURL = baseURL }
             if let apiKeyVariable { configuration.apiKeyVariable = apiKeyVariable }
@@ -159,10 +166,11 @@ public struct ProviderRegistry: Sendable {
     /// - Parameters:
     ///   - transport: The HTTP transport (tests pass their own).
     ///   - retry: Overrides the configured retry policy (tests shorten delays).
+    ///   - cache: Where HTTP providers keep and find answers already paid for.
     /// - Throws: ``ProviderError`` (`configuration`) for a missing key or an unusable chain.
     public func provider(_ configuration: ProviderConfiguration, transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
                          retry: RetryPolicy? = nil, sleep: (@Sendable (Double) async throws -> Void)? = nil,
-                         depth: Int = 0) throws -> any ChatProvider {
+                         cache: ResponseCache? = nil, depth: Int = 0) throws -> any ChatProvider {
         switch configuration.kind {
         case .mock:
             return MockProvider(id: configuration.id, model: configuration.model.isEmpty ? MockProvider.modelName : configuration.model,
@@ -184,7 +192,7 @@ public struct ProviderRegistry: Sendable {
             let links: [any ChatProvider] = try configuration.chain.map { id in
                 let link = try self.configuration(for: id)
                 do {
-                    return try provider(link, transport: transport, retry: retry, sleep: sleep, depth: depth + 1)
+                    return try provider(link, transport: transport, retry: retry, sleep: sleep, cache: cache, depth: depth + 1)
                 } catch let error as ProviderError where error.code == .configuration && link.kind != .fallback {
                     return UnavailableProvider(id: link.id, model: link.model, error: error)
                 }
@@ -209,12 +217,14 @@ public struct ProviderRegistry: Sendable {
             }
             let defaults = GenerationSettings(model: configuration.model, temperature: configuration.temperature,
                                               maxTokens: configuration.maxTokens, timeout: configuration.timeout)
-            let policy = retry ?? RetryPolicy(maxRetries: configuration.maxRetries)
-            return HTTPProvider(id: configuration.id, wire: wire, baseURL: baseURL, apiKey: key, defaults: defaults,
-                                transport: transport, retry: policy,
-                                sleep: sleep ?? { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) },
-                                redactor: SecretRedactor.environment(environment, adding: [key]),
-                                maximumResponseBytes: configuration.maxResponseBytes)
+            let policy = retry ?? configuration.retryPolicy
+            var provider = HTTPProvider(id: configuration.id, wire: wire, baseURL: baseURL, apiKey: key, defaults: defaults,
+                                        transport: transport, retry: policy,
+                                        sleep: sleep ?? { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) },
+                                        redactor: SecretRedactor.environment(environment, adding: [key]),
+                                        maximumResponseBytes: configuration.maxResponseBytes)
+            provider.cache = cache
+            return provider
         }
     }
 }

@@ -133,6 +133,8 @@ public struct ProviderReply: Sendable, Codable, Hashable {
     public var attempts: Int
     /// Providers of a fallback chain that failed before this one answered.
     public var fellBackFrom: [String]
+    /// Whether the answer came from the response cache rather than the provider.
+    public var cached = false
 
     /// Creates a reply.
     public init(text: String, usage: Usage, finishReason: FinishReason, rawFinishReason: String? = nil, model: String,

@@ -14,12 +14,15 @@ public struct HTTPProvider: ChatProvider {
     let baseURL: String
     let apiKey: String?
     let transport: any HTTPTransport
-    let retry: RetryPolicy
+    /// How failed attempts are retried.
+    public let retry: RetryPolicy
     let defaults: GenerationSettings
     let sleep: @Sendable (Double) async throws -> Void
     let random: @Sendable () -> Double
     let redactor: SecretRedactor
     let maximumResponseBytes: Int
+    /// Answers already paid for, when the run uses a response cache.
+    public var cache: ResponseCache?
 
     /// Seconds a request may take when neither it nor the provider sets a timeout.
     public static let defaultTimeout = 60.0
@@ -76,19 +79,23 @@ public struct HTTPProvider: ChatProvider {
         let clock = ContinuousClock()
         let start = clock.now
         var attempt = 0
+        var timeouts = 0
         while true {
             attempt += 1
             do {
-                let response = try await transport.send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout, provider: id)
+                let (response, cached) = try await send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout)
                 let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
                 try Self.refuseRedirect(response, provider: id)
                 guard (200..<300).contains(response.status) else {
                     throw wire.error(status: response.status, headers: response.headers, body: body, provider: id)
                 }
                 let decoded = try wire.decodeReply(body, provider: id)
-                return reply(decoded, request: request, latency: (clock.now - start).seconds, timeToFirstToken: nil, attempts: attempt)
+                if !cached { cache?.store(spec, provider: id, status: response.status, headers: response.headers, body: Array(body)) }
+                var reply = reply(decoded, request: request, latency: (clock.now - start).seconds, timeToFirstToken: nil, attempts: attempt)
+                reply.cached = cached
+                return reply
             } catch {
-                try await handle(error, attempt: attempt)
+                try await handle(error, attempt: attempt, timeouts: &timeouts)
             }
         }
     }
@@ -113,12 +120,13 @@ public struct HTTPProvider: ChatProvider {
         let clock = ContinuousClock()
         let start = clock.now
         var attempt = 0
+        var timeouts = 0
         while true {
             attempt += 1
             var yielded = false
             do {
                 let attemptStart = clock.now
-                let response = try await transport.send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout, provider: id)
+                let (response, cached) = try await send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout)
                 try Self.refuseRedirect(response, provider: id)
                 guard (200..<300).contains(response.status) else {
                     let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
@@ -129,6 +137,7 @@ public struct HTTPProvider: ChatProvider {
                 var secrets = SecretRedactor.Stream(redactor)
                 var firstToken: Double?
                 var received = 0
+                var raw: [UInt8] = []
                 func emit(_ text: String) {
                     guard !text.isEmpty else { return }
                     continuation.yield(.delta(text))
@@ -148,6 +157,7 @@ public struct HTTPProvider: ChatProvider {
                         throw ProviderError(.malformedResponse, provider: id,
                                             message: "the streamed response exceeds \(maximumResponseBytes) bytes (maxResponseBytes)")
                     }
+                    if cache != nil, !cached { raw += chunk }
                     try handle(parser.feed(chunk))
                     if decoder.isDone { break }
                 }
@@ -157,23 +167,36 @@ public struct HTTPProvider: ChatProvider {
                 }
                 emit(secrets.finish())
                 let summary = decoder.summary
-                continuation.yield(.finished(reply(summary, request: request, latency: (clock.now - start).seconds,
-                                                   timeToFirstToken: firstToken, attempts: attempt)))
+                if !cached { cache?.store(spec, provider: id, status: response.status, headers: response.headers, body: raw) }
+                var finished = reply(summary, request: request, latency: (clock.now - start).seconds,
+                                     timeToFirstToken: firstToken, attempts: attempt)
+                finished.cached = cached
+                continuation.yield(.finished(finished))
                 return
             } catch {
-                try await handle(error, attempt: attempt) {
+                try await handle(error, attempt: attempt, timeouts: &timeouts) {
                     if yielded { continuation.yield(.restarted(reason: $0)) }
                 }
             }
         }
     }
 
+    /// The response from the cache when it holds a fresh one, else from the transport.
+    private func send(_ spec: HTTPRequestSpec, timeout: Double) async throws -> (HTTPResponse, cached: Bool) {
+        if let hit = cache?.lookup(spec, provider: id) {
+            return (HTTPResponse(status: hit.status, headers: hit.headers, body: CassetteTransport.stream(hit.body)), true)
+        }
+        return (try await transport.send(spec, timeout: timeout, provider: id), false)
+    }
+
     /// Rethrows `error` (redacted) unless the policy retries it, in which case it waits.
-    private func handle(_ error: Error, attempt: Int, beforeRetry: (ProviderError) -> Void = { _ in }) async throws {
+    private func handle(_ error: Error, attempt: Int, timeouts: inout Int,
+                        beforeRetry: (ProviderError) -> Void = { _ in }) async throws {
         if error is CancellationError || Task.isCancelled { throw CancellationError() }
         var failure = error as? ProviderError ?? ProviderError(.network, provider: id, message: "\(error)")
         failure.message = redactor.redact(failure.message)
-        guard let delay = retry.delay(beforeRetry: attempt, after: failure, random: random()) else {
+        if failure.code == .timeout { timeouts += 1 }
+        guard let delay = retry.delay(beforeRetry: attempt, after: failure, timeouts: timeouts, random: random()) else {
             if attempt > 1 { failure.message += " (after \(attempt) attempts)" }
             throw failure
         }

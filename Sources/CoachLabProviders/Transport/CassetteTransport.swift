@@ -145,6 +145,8 @@ struct Cassette: Codable {
     var key: String
     var request: Request
     var response: Response
+    /// When a response cache stored it (ISO 8601); nil in a committed cassette.
+    var savedAt: String?
 
     init(spec: HTTPRequestSpec, provider: String, status: Int, headers: [HTTPHeader], body: [UInt8]) {
         let secrets = CassetteTransport.secretValues(spec)

@@ -1,0 +1,176 @@
+import CoachLab
+@testable import CoachLabProviders
+import Foundation
+import Testing
+
+/// Counts the requests that reach it and answers each with the next body.
+final class CountingTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var sent = 0
+    private let bodies: [String]
+    private let status: Int
+
+    init(bodies: [String], status: Int = 200) {
+        self.bodies = bodies
+        self.status = status
+    }
+
+    var requests: Int { lock.withLock { sent } }
+
+    func send(_ request: HTTPRequestSpec, timeout: Double, provider: String) async throws -> HTTPResponse {
+        let body = lock.withLock { () -> String in
+            defer { sent += 1 }
+            return bodies[min(sent, bodies.count - 1)]
+        }
+        return HTTPResponse(status: status, headers: [HTTPHeader("content-type", "application/json")],
+                            body: CassetteTransport.stream(Array(body.utf8)))
+    }
+}
+
+/// The response cache: hits send nothing, repeats always ask, and nothing bad is kept.
+@Suite struct ResponseCacheTests {
+    static let request = ChatRequest(system: "Be kind.", messages: [ChatMessage(.user, "I slept badly again.")])
+    static let key = "sk-cachetest-0123456789abcdefXYZ"
+
+    static func reply(_ text: String) -> String {
+        let body = try! JSONSerialization.data(withJSONObject: [
+            "id": "x", "model": "m", "usage": ["prompt_tokens": 10, "completion_tokens": 3],
+            "choices": [["index": 0, "message": ["role": "assistant", "content": text], "finish_reason": "stop"]],
+        ])
+        return String(decoding: body, as: UTF8.self)
+    }
+
+    static func provider(_ transport: any HTTPTransport, cache: ResponseCache?) -> HTTPProvider {
+        var provider = HTTPProvider(id: "openai-test", wire: OpenAIWire(legacyMaxTokens: false), baseURL: "http://127.0.0.1:1/v1",
+                                    apiKey: key, defaults: GenerationSettings(model: "m"), transport: transport, retry: .none)
+        provider.cache = cache
+        return provider
+    }
+
+    static func folder() -> String { NSTemporaryDirectory() + "coachlab-cache-test-" + UUID().uuidString }
+
+    @Test func aSecondIdenticalRequestIsAnsweredWithoutSending() async throws {
+        let transport = CountingTransport(bodies: [Self.reply("First answer."), Self.reply("Second answer.")])
+        let cache = ResponseCache(directory: Self.folder())
+        let provider = Self.provider(transport, cache: cache)
+        let first = try await provider.complete(Self.request)
+        let second = try await provider.complete(Self.request)
+        #expect(transport.requests == 1)
+        #expect(!first.cached && second.cached)
+        #expect(second.text == "First answer.")
+        #expect(cache.statistics == .init(hits: 1, misses: 1, bypassed: 0, stored: 1))
+        // A different conversation is a different request.
+        _ = try await provider.complete(ChatRequest(system: "Be kind.", messages: [ChatMessage(.user, "I slept well.")]))
+        #expect(transport.requests == 2)
+    }
+
+    @Test func streamedAnswersAreCachedAndReplayedAsStreams() async throws {
+        let events = #"data: {"choices":[{"index":0,"delta":{"content":"Hello "}}]}"# + "\n\n"
+            + #"data: {"choices":[{"index":0,"delta":{"content":"there."},"finish_reason":"stop"}]}"# + "\n\ndata: [DONE]\n\n"
+        let transport = CountingTransport(bodies: [events])
+        let provider = Self.provider(transport, cache: ResponseCache(directory: Self.folder()))
+        for expectedCached in [false, true] {
+            var text = ""
+            var finished: ProviderReply?
+            for try await event in provider.stream(Self.request) {
+                if case .delta(let piece) = event { text += piece }
+                if case .finished(let reply) = event { finished = reply }
+            }
+            #expect(text == "Hello there.")
+            #expect(finished?.cached == expectedCached)
+        }
+        #expect(transport.requests == 1)
+    }
+
+    @Test func repeatedCasesNeverReadTheCache() async throws {
+        let transport = CountingTransport(bodies: [Self.reply("One."), Self.reply("Two."), Self.reply("Three.")])
+        let cache = ResponseCache(directory: Self.folder())
+        let provider = Self.provider(transport, cache: cache)
+        _ = try await provider.complete(Self.request)
+        let texts = try await ResponseCache.withoutReads {
+            [try await provider.complete(Self.request).text, try await provider.complete(Self.request).text]
+        }
+        #expect(texts == ["Two.", "Three."])
+        #expect(transport.requests == 3)
+        #expect(cache.statistics.bypassed == 2 && cache.statistics.hits == 0)
+    }
+
+    @Test func anExpiredEntryIsAskedAgainAndReplaced() async throws {
+        let transport = CountingTransport(bodies: [Self.reply("Old."), Self.reply("New.")])
+        let folder = Self.folder()
+        let past = ResponseCache(directory: folder, timeToLive: 3600, now: { Date(timeIntervalSince1970: 1_000_000) })
+        _ = try await Self.provider(transport, cache: past).complete(Self.request)
+        let later = ResponseCache(directory: folder, timeToLive: 3600, now: { Date(timeIntervalSince1970: 1_000_000 + 3601) })
+        #expect(later.entries().map(\.expired) == [true])
+        let reply = try await Self.provider(transport, cache: later).complete(Self.request)
+        #expect(reply.text == "New." && !reply.cached)
+        #expect(transport.requests == 2)
+        #expect(later.entries().map(\.expired) == [false])
+    }
+
+    @Test func onlyAnswersThatDecodedAreKept() async throws {
+        let cache = ResponseCache(directory: Self.folder())
+        let broken = Self.provider(CountingTransport(bodies: [#"{"choices": "#]), cache: cache)
+        await #expect(throws: ProviderError.self) { try await broken.complete(Self.request) }
+        let refused = Self.provider(CountingTransport(bodies: [#"{"error": {"message": "slow down"}}"#], status: 429), cache: cache)
+        await #expect(throws: ProviderError.self) { try await refused.complete(Self.request) }
+        #expect(cache.entries().isEmpty)
+    }
+
+    @Test func theKeyNeverReachesTheCache() async throws {
+        let folder = Self.folder()
+        let transport = CountingTransport(bodies: [Self.reply("Fine.")])
+        _ = try await Self.provider(transport, cache: ResponseCache(directory: folder)).complete(Self.request)
+        let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []
+        let written = files.compactMap { FileManager.default.contents(atPath: folder + "/" + $0) }
+        #expect(!written.isEmpty)
+        for data in written { #expect(!String(decoding: data, as: UTF8.self).contains(Self.key)) }
+    }
+
+    @Test func clearingRemovesOnlyTheCachesOwnFiles() async throws {
+        let folder = Self.folder()
+        let cache = ResponseCache(directory: folder)
+        _ = try await Self.provider(CountingTransport(bodies: [Self.reply("Fine.")]), cache: cache).complete(Self.request)
+        let mine = folder + "/openai-test/notes.json"
+        try Data(#"{"mine": true}"#.utf8).write(to: URL(fileURLWithPath: mine))
+        let removed = try cache.clear()
+        #expect(removed.count == 1)
+        #expect(FileManager.default.fileExists(atPath: mine))
+        #expect(cache.entries().isEmpty)
+    }
+
+    @Test func durationsReadAsAPersonWritesThem() {
+        #expect(ResponseCache.duration("90s") == 90)
+        #expect(ResponseCache.duration("30m") == 1800)
+        #expect(ResponseCache.duration("12h") == 43200)
+        #expect(ResponseCache.duration("7d") == 604_800)
+        #expect(ResponseCache.duration("120") == 120)
+        #expect(ResponseCache.duration("soon") == nil)
+        #expect(ResponseCache.duration("-1h") == nil)
+    }
+
+    @Test func aTimeoutIsRetriedOnceByDefaultAndOtherErrorsThreeTimes() {
+        let policy = RetryPolicy()
+        let timeout = ProviderError(.timeout, provider: "p", message: "slow")
+        let overloaded = ProviderError(.overloaded, provider: "p", message: "busy")
+        #expect(policy.delay(beforeRetry: 1, after: timeout, timeouts: 1, random: 0) != nil)
+        #expect(policy.delay(beforeRetry: 2, after: timeout, timeouts: 2, random: 0) == nil)
+        #expect(policy.delay(beforeRetry: 3, after: overloaded, timeouts: 1, random: 0) != nil)
+        #expect(RetryPolicy(maxTimeoutRetries: 0).delay(beforeRetry: 1, after: timeout, timeouts: 1, random: 0) == nil)
+        #expect(policy.summary == "up to 3 retries of rate limits, overloads and server errors, 1 of timeouts")
+    }
+
+    @Test func commandLineSettingsReachEveryProviderIncludingFallbackLinks() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("providers.yaml").path
+        var registry = try ProviderRegistry.load(file, fileSystem: .live, environment: [:])
+        registry.overrides = ProviderOverrides(maxTokens: 64, temperature: 0.2, timeout: 15, timeoutRetries: 0)
+        for id in ["local-gemma", "luna-gemini", "openai-compatible:m"] {
+            let configuration = try registry.configuration(for: id, baseURL: "http://127.0.0.1:1/v1")
+            #expect(configuration.maxTokens == 64 && configuration.temperature == 0.2 && configuration.timeout == 15)
+            #expect(configuration.retryPolicy.maxTimeoutRetries == 0)
+        }
+        let untouched = try ProviderRegistry.load(file, fileSystem: .live, environment: [:])
+        #expect(try untouched.configuration(for: "local-gemma").maxTokens == 128)
+    }
+}
