@@ -269,6 +269,12 @@ public struct EvalRunner: Sendable {
                 for check in job.suite.checks + turn.expect {
                     if case .judge(let rubric, _) = check.kind, let judge = job.judge {
                         checks.append(await Judge.grade(check: check, rubric: rubric, reply: text, user: turn.user, slot: judge))
+                    } else if check.isScript {
+                        let transcript = conversation.history.map { ScriptCheck.Input.Message(role: $0.role.rawValue, text: $0.content) }
+                        let input = ScriptCheck.Input(check: check.id, suite: evalCase.suite, fixture: fixture.id, provider: evalCase.provider,
+                                                      turn: index + 1, user: turn.user, reply: text, transcript: transcript, system: system,
+                                                      inputs: ScriptCheck.Input.inputs(inputs, pack: fixture.pack))
+                        checks.append(await ScriptCheck.evaluate(check, input: input))
                     } else {
                         checks.append(CheckEvaluator.evaluate(check, subject))
                     }

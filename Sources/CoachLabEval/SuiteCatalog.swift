@@ -32,6 +32,7 @@ public struct SuiteCatalog: Sendable {
             guard let suite else { continue }
             var fixtures: [FixtureReference] = []
             var held: [Fixture] = []
+            var parsed: [Fixture] = []
             for path in loader.fixtureFiles(of: suite) {
                 let (fixture, problems) = loader.fixture(at: path)
                 diagnostics += problems
@@ -41,6 +42,7 @@ public struct SuiteCatalog: Sendable {
                 }
                 fixtureIds[fixture.id] = path
                 guard suite.tags.isEmpty || !Set(suite.tags).isDisjoint(with: fixture.tags) else { continue }
+                parsed.append(fixture)
                 if holdFixtures { held.append(fixture) } else { fixtures.append(FixtureReference(fixture)) }
             }
             for path in suite.datasets {
@@ -58,6 +60,8 @@ public struct SuiteCatalog: Sendable {
                     diagnostics.append(.error("\(error)", at: path.location))
                 }
             }
+            // A missing script would fail every case it scores; say so once, before any runs.
+            diagnostics += EvalLinter(fileSystem: fileSystem).scriptProblems(suite, fixtures: parsed)
             loaded.append(LoadedSuite(suite: suite, references: fixtures, held: held))
         }
         return (loaded, Array(Set(diagnostics)).sorted())

@@ -390,3 +390,60 @@ import Testing
         #expect(try CLI.run(["eval", "--retry-errors", run, "--resume", run, "--store", store]).status == 2)
     }
 }
+
+/// Checks written outside CoachLab, and re-scoring stored replies without a provider.
+@Suite struct ScriptCheckAndRescoreTests {
+    @Test func thePythonReadingLevelExampleRunsAsAScriptCheck() throws {
+        let directory = try CLI.temporaryDirectory()
+        let passing = try CLI.run(["eval", "examples/reading-level.yaml", "--store", directory + "/s.sqlite"])
+        #expect(passing.status == 0, "\(passing.stderr)")
+        #expect(passing.stdout.contains("12 cases: 12 passed"))
+        // The same script with an impossible limit fails every reply, with its own reason.
+        let suite = try String(contentsOfFile: CLI.root + "/examples/reading-level.yaml", encoding: .utf8)
+            .replacingOccurrences(of: #"["--max-grade", "8"]"#, with: #"["--max-grade", "-20"]"#)
+        try suite.write(toFile: directory + "/strict.yaml", atomically: true, encoding: .utf8)
+        let strict = try CLI.run(["eval", directory + "/strict.yaml", "--store", directory + "/s.sqlite"])
+        #expect(strict.status == 1, "\(strict.stderr)")
+        #expect(strict.stdout.contains("turn 1 script: reading grade"))
+        #expect(strict.stdout.contains("wanted at most -20"))
+        // A script that is not there is a content error at the check, before any case runs.
+        try suite.replacingOccurrences(of: "reading_level.py", with: "reading_levels.py").write(toFile: directory + "/missing.yaml", atomically: true, encoding: .utf8)
+        let missing = try CLI.run(["eval", directory + "/missing.yaml", "--store", directory + "/s.sqlite"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("missing.yaml:12:5: error: the script 'examples/checks/reading_levels.py' does not exist"), "\(missing.stderr)")
+        let lint = try CLI.run(["lint", directory + "/missing.yaml"])
+        #expect(lint.status == 2 && (lint.stdout + lint.stderr).contains("missing.yaml:12:5: error: the script"))
+    }
+
+    @Test func rescoreRunsTheCurrentChecksOnStoredRepliesWithNoProvider() throws {
+        let directory = try CLI.temporaryDirectory()
+        let store = directory + "/s.sqlite"
+        // A live run on serve-mock, whose server is then stopped: rescoring must not need it.
+        let (port, server) = try SecretHandlingTests.serveMock([])
+        let first = try CLI.run(["eval", "evals/luna.yaml", "--provider", "openai-compatible:coachlab-mock-1",
+                                 "--base-url", "http://127.0.0.1:\(port)/v1", "--store", store])
+        server.terminate()
+        server.waitUntilExit()
+        #expect(first.status == 0, "\(first.stderr)")
+        let run = try LiveIterationTests.lastRun(store)
+        // The author tightens a check: at most 2 sentences instead of 4.
+        let suite = try String(contentsOfFile: CLI.root + "/evals/luna.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "{check: sentences, max: 4}", with: "{check: sentences, max: 2}")
+        try suite.write(toFile: directory + "/luna.yaml", atomically: true, encoding: .utf8)
+        let rescored = try CLI.run(["rescore", run, directory + "/luna.yaml", "--store", store, "--json", directory + "/r.json"])
+        #expect(rescored.status == 1, "\(rescored.stderr)")
+        #expect(rescored.stderr.contains("rescored 12 cases of run \(run) into run"))
+        #expect(rescored.stderr.contains("with no provider calls"))
+        #expect(rescored.stderr.contains("changed luna/"))
+        #expect(rescored.stdout.contains("sentences: 3 sentences; wanted at most 2") || rescored.stdout.contains("sentences: 4 sentences; wanted at most 2"))
+        // The new run sits beside the old one, and diff reads both.
+        let target = try LiveIterationTests.lastRun(store)
+        #expect(target != run)
+        let diff = try CLI.run(["diff", run, target, "--store", store])
+        #expect(diff.stdout.contains("REGRESSION") || diff.stdout.lowercased().contains("regress"), "\(diff.stdout)")
+        // Unchanged checks give unchanged verdicts.
+        let same = try CLI.run(["rescore", run, "--store", store])
+        #expect(same.status == 0 && !same.stderr.contains("changed "), "\(same.stderr)")
+        #expect(try CLI.run(["rescore", "no-such-run", "--store", store]).status == 2)
+    }
+}

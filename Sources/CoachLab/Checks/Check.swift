@@ -51,6 +51,19 @@ public struct Check: Sendable, Hashable {
         case promptOrder([String])
         /// A model grades the reply against a rubric (run by the eval runner).
         case judge(rubric: String, provider: String?)
+        /// The reply is at least `minimum` similar to a gold reply, by word-level F1 or ROUGE-L.
+        case similar(to: String, minimum: Double, metric: Similarity)
+        /// An executable reads the case as JSON on standard input and answers
+        /// `{"pass": …, "score": …, "reason": …}` (run by the eval runner).
+        case script(path: String, arguments: [String], timeout: Double)
+    }
+
+    /// How `similar` measures closeness to a gold reply.
+    public enum Similarity: String, Sendable, Hashable, CaseIterable {
+        /// Harmonic mean of word precision and recall, ignoring order (SQuAD's F1).
+        case f1
+        /// F-measure over the longest common subsequence of words, which rewards order.
+        case rougeL = "rouge-l"
     }
 
     /// What `count` counts.
@@ -77,6 +90,12 @@ public struct Check: Sendable, Hashable {
     /// Whether an LLM grades this check.
     public var isJudge: Bool {
         if case .judge = kind { return true }
+        return false
+    }
+
+    /// Whether an executable outside CoachLab scores this check.
+    public var isScript: Bool {
+        if case .script = kind { return true }
         return false
     }
 }

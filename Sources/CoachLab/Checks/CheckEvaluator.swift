@@ -154,6 +154,13 @@ public enum CheckEvaluator {
             return result(true, "the prompt has \(list(phrases)) in that order")
         case .judge:
             return result(false, "judge checks need a model; run them with coachlab eval")
+        case .script:
+            return result(false, "script checks run an executable; run them with coachlab eval")
+        case .similar(let gold, let minimum, let metric):
+            let score = TextSimilarity.score(reply, gold, metric: metric)
+            let name = metric == .f1 ? "word F1" : "ROUGE-L"
+            return result(score + 1e-9 >= minimum, String(format: "%@ %.2f with the gold reply; wanted at least %.2f", name, score, minimum),
+                          score: score)
         }
     }
 

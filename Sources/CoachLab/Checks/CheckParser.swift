@@ -31,6 +31,8 @@ public enum CheckParser {
         "prompt-not-contains": "phrases (checked against the compiled system prompt)",
         "prompt-order": "phrases (each found in the compiled system prompt after the one before)",
         "judge": "rubric (provider)",
+        "similar": "to (a gold reply), min (0-1), metric (f1 or rouge-l)",
+        "script": "script (an executable path), args, timeout",
     ]
 
     /// The YAML spec of one check, for schemas and unknown-key checks.
@@ -51,6 +53,11 @@ public enum CheckParser {
         FieldSpec("allowed", .list(.string), "For finish-reason: stop, length, contentFilter, …"),
         FieldSpec("rubric", .text, "For judge: what a good reply does."),
         FieldSpec("provider", .string, "For judge: the grading provider. Default: the suite's judge."),
+        FieldSpec("to", .text, "For similar: the gold reply."),
+        FieldSpec("metric", .oneOf(Check.Similarity.allCases.map(\.rawValue)), "For similar: f1 (default) or rouge-l."),
+        FieldSpec("script", .string, "For script: the executable, relative to the directory coachlab runs in."),
+        FieldSpec("args", .list(.string), "For script: arguments after the path."),
+        FieldSpec("timeout", .number, "For script: seconds it may take. Default 10."),
     ])
 
     /// Parses one check; nil (with diagnostics) when it is unusable.
@@ -63,6 +70,7 @@ public enum CheckParser {
             }
             let needsParameters = ["contains", "not-contains", "regex", "not-regex", "starts-with", "ends-with", "sentences", "words",
                                    "characters", "questions", "json-schema", "latency", "tokens", "cost", "finish-reason", "judge",
+                                   "similar", "script",
                                   "prompt-contains", "prompt-not-contains", "prompt-order"]
             guard !needsParameters.contains(name) else {
                 diagnostics.append(.error("check '\(name)' needs \(kinds[name] ?? "parameters")", at: value.location,
@@ -146,6 +154,24 @@ public enum CheckParser {
         case "judge":
             guard let rubric = value.located("rubric")?.value else { return missing("a rubric") }
             kind = .judge(rubric: rubric, provider: value.located("provider")?.value)
+        case "similar":
+            guard let gold = value.located("to")?.value, !gold.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                return missing("'to': the gold reply")
+            }
+            guard let minimum = value.number("min") else { return missing("min: the least similarity that passes, 0-1") }
+            guard (0...1).contains(minimum) else {
+                diagnostics.append(.error("min \(minimum) is not a similarity from 0 to 1", at: value["min"]?.location ?? location))
+                return nil
+            }
+            kind = .similar(to: gold, minimum: minimum, metric: value["metric"]?.text.flatMap(Check.Similarity.init(rawValue:)) ?? .f1)
+        case "script":
+            guard let path = value.located("script")?.value, !path.isEmpty else { return missing("'script': the executable to run") }
+            let timeout = value.number("timeout") ?? 10
+            guard timeout > 0 else {
+                diagnostics.append(.error("timeout must be above 0 seconds", at: value["timeout"]?.location ?? location))
+                return nil
+            }
+            kind = .script(path: path, arguments: value.locatedList("args").map(\.value), timeout: timeout)
         default:
             diagnostics.append(.error("unknown check '\(name)'", at: location))
             return nil

@@ -50,6 +50,7 @@ public struct EvalLinter: Sendable {
                 return fixture
             }
             diagnostics += Self.lint(suite, fixtures: fixtures)
+            diagnostics += scriptProblems(suite, fixtures: fixtures)
             for fixture in fixtures where suite.tags.isEmpty || !Set(fixture.tags).isDisjoint(with: suite.tags) {
                 modes[fixture.location.file, default: []].append((suite.mode, suite.file))
             }
@@ -102,6 +103,17 @@ public struct EvalLinter: Sendable {
                                       hint: "add 'judge: PROVIDER' to \(suite.file), or 'provider:' to the check"))
         }
         return diagnostics
+    }
+
+    /// Script checks whose executable is not there: an error at the check, before anything runs.
+    public func scriptProblems(_ suite: Suite, fixtures: [Fixture]) -> [Diagnostic] {
+        let checks = suite.checks + fixtures.flatMap { $0.turns.flatMap(\.expect) }
+        return checks.compactMap { check -> Diagnostic? in
+            guard case .script(let path, _, _) = check.kind else { return nil }
+            if fileSystem.exists(path), !fileSystem.isDirectory(path) { return nil }
+            return .error("the script '\(path)' does not exist", at: check.location ?? suite.location,
+                          hint: "script paths are relative to the directory coachlab runs in (the project root)")
+        }
     }
 
     /// A structured generation's own needs.

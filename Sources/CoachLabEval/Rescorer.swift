@@ -1,0 +1,111 @@
+import CoachLab
+import Foundation
+
+/// Scores a stored run's replies again with the current suites' checks, calling no provider:
+/// the way to see what an edited check says about replies already paid for.
+///
+/// Each stored turn is scored by the suite's checks and the fixture's `expect:` for that turn,
+/// as written now, against the compiled prompt the reply answered (kept in the store by
+/// hash). What cannot be re-derived without a provider is carried over and counted:
+/// judge verdicts (a model graded them), structured-generation turns, and errored cases,
+/// which have no reply.
+public struct Rescorer {
+    /// What a rescore did, for the line under the report.
+    public struct Summary: Sendable, Hashable {
+        /// Cases whose checks ran again.
+        public var rescored = 0
+        /// Errored cases, carried over as they were.
+        public var errored = 0
+        /// Cases whose suite or fixture no longer exists, carried over as they were.
+        public var orphaned: [String] = []
+        /// Judge verdicts carried over from the stored run.
+        public var judgeCarried = 0
+        /// Judge checks with no stored verdict (new since the run): left out, since grading
+        /// them would call a provider.
+        public var judgeUngraded = 0
+        /// Cases whose outcome changed.
+        public var changed: [String] = []
+    }
+
+    private let suites: [String: LoadedSuite]
+    private let fileSystem: FileSystem
+    private let prompt: (String) throws -> CompiledPrompt?
+    private var packs: [String: Pack] = [:]
+    private var fixtures: [String: Fixture] = [:]
+    public private(set) var summary = Summary()
+
+    /// - Parameters:
+    ///   - suites: The current suites.
+    ///   - prompt: The stored compiled prompt with a hash.
+    public init(suites: [LoadedSuite], fileSystem: FileSystem = .live, prompt: @escaping (String) throws -> CompiledPrompt?) {
+        self.suites = Dictionary(suites.map { ($0.suite.id, $0) }) { first, _ in first }
+        self.fileSystem = fileSystem
+        self.prompt = prompt
+    }
+
+    /// The result with every reply scored again.
+    public mutating func rescore(_ stored: CaseResult) async throws -> CaseResult {
+        guard stored.outcome != .error else {
+            summary.errored += 1
+            return stored
+        }
+        guard let loaded = suites[stored.suite], let reference = loaded.fixtures.first(where: { $0.id == stored.fixture }),
+              let fixture = try fixture(reference, in: loaded) else {
+            summary.orphaned.append(stored.id)
+            return stored
+        }
+        let pack = try pack(fixture.pack)
+        let resolved = try? ResolvedInputs(fixture.inputs, pack: pack, fileSystem: fileSystem)
+        let persona = resolved?.coach?.value.located("name")?.value ?? pack.persona?.located("name")?.value
+        var result = stored
+        for (index, turn) in stored.turns.enumerated() where turn.turn > 0 {
+            let compiled = try prompt(turn.promptHash)
+            let users = fixture.turns.prefix(turn.turn).map(\.user)
+            let subject = CheckSubject(reply: turn.reply, system: compiled?.system ?? "", screening: compiled?.screening,
+                                       personaName: persona, latency: turn.latency, outputTokens: turn.outputTokens, cost: turn.cost,
+                                       finishReason: turn.finishReason, userMessages: users)
+            let expected = fixture.turns.indices.contains(turn.turn - 1) ? fixture.turns[turn.turn - 1].expect : []
+            var checks: [CheckResult] = []
+            for check in loaded.suite.checks + expected {
+                if check.isJudge {
+                    if let verdict = turn.checks.first(where: { $0.check == check.id }) {
+                        checks.append(verdict)
+                        summary.judgeCarried += 1
+                    } else {
+                        summary.judgeUngraded += 1
+                    }
+                } else if check.isScript {
+                    let transcript = stored.turns.prefix(index + 1).filter { $0.turn > 0 }.flatMap {
+                        [ScriptCheck.Input.Message(role: "user", text: $0.user), ScriptCheck.Input.Message(role: "assistant", text: $0.reply)]
+                    }
+                    let input = ScriptCheck.Input(check: check.id, suite: stored.suite, fixture: stored.fixture, provider: stored.provider,
+                                                  turn: turn.turn, user: turn.user, reply: turn.reply, transcript: transcript,
+                                                  system: compiled?.system ?? "", inputs: ScriptCheck.Input.inputs(fixture.inputs, pack: fixture.pack))
+                    checks.append(await ScriptCheck.evaluate(check, input: input))
+                } else {
+                    checks.append(CheckEvaluator.evaluate(check, subject))
+                }
+            }
+            result.turns[index].checks = checks
+        }
+        result = EvalRunner.scored(result)
+        summary.rescored += 1
+        if result.outcome != stored.outcome { summary.changed.append("\(stored.id): \(stored.outcome.rawValue) → \(result.outcome.rawValue)") }
+        return result
+    }
+
+    private mutating func pack(_ path: String) throws -> Pack {
+        if let pack = packs[path] { return pack }
+        let pack = try PackLoader(fileSystem: fileSystem).load(path).get()
+        packs[path] = pack
+        return pack
+    }
+
+    private mutating func fixture(_ reference: FixtureReference, in loaded: LoadedSuite) throws -> Fixture? {
+        if let held = loaded.held[reference.id] { return held }
+        if let fixture = fixtures[reference.file] { return fixture }
+        let fixture = EvalLoader(fileSystem: fileSystem).fixture(at: reference.file).0
+        fixtures[reference.file] = fixture
+        return fixture
+    }
+}

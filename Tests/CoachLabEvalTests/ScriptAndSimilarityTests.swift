@@ -1,0 +1,121 @@
+import CoachLab
+@testable import CoachLabEval
+import Foundation
+import Testing
+
+/// `similar` against known values, and `script` checks against real executables.
+@Suite struct SimilarityTests {
+    @Test func wordF1MatchesTheHandWorkedValue() {
+        // 3 shared words: precision 3/3, recall 3/6, F1 = 2·1·0.5 / 1.5.
+        #expect(abs(TextSimilarity.score("The cat sat", "the cat sat on the mat", metric: .f1) - 2.0 / 3.0) < 1e-9)
+        #expect(TextSimilarity.score("Same words here.", "same WORDS here", metric: .f1) == 1)
+        #expect(TextSimilarity.score("nothing shared", "entirely different", metric: .f1) == 0)
+        // Repeated words count as often as the reference has them.
+        #expect(abs(TextSimilarity.score("the the the", "the cat", metric: .f1) - 0.4) < 1e-9)
+    }
+
+    @Test func rougeLRewardsOrderAsThePaperShows() {
+        // Lin (2004): against "police killed the gunman", "police kill the gunman" shares a
+        // subsequence of 3 words (0.75), "the gunman kill police" only 2 (0.5).
+        #expect(abs(TextSimilarity.score("police kill the gunman", "police killed the gunman", metric: .rougeL) - 0.75) < 1e-9)
+        #expect(abs(TextSimilarity.score("the gunman kill police", "police killed the gunman", metric: .rougeL) - 0.5) < 1e-9)
+        // F1 cannot tell the two apart.
+        #expect(TextSimilarity.score("the gunman kill police", "police killed the gunman", metric: .f1) == 0.75)
+    }
+
+    @Test func theCheckPassesAtItsMinimumAndSaysTheScore() {
+        let check = Check(id: "gold", kind: .similar(to: "It is late, and you are not alone.", minimum: 0.6, metric: .f1))
+        let close = CheckEvaluator.evaluate(check, CheckSubject(reply: "It's late, and you are not alone tonight.", system: ""))
+        #expect(close.passed && close.reason.hasPrefix("word F1 0."))
+        let far = CheckEvaluator.evaluate(check, CheckSubject(reply: "Take two pills.", system: ""))
+        #expect(!far.passed && far.score == 0 && far.reason.contains("wanted at least 0.60"))
+    }
+
+    @Test func theParserNeedsAGoldReplyAndAMinimumInRange() throws {
+        let yaml = try YAMLDocument.parse("""
+            - {check: similar, to: "A gold reply.", min: 0.5, metric: rouge-l}
+            - {check: similar, min: 0.5}
+            - {check: similar, to: "x", min: 1.5}
+            - {check: similar, to: "x", min: 0.5, metric: bleu}
+            - {check: script, script: checks/x.py, args: [--strict], timeout: 3}
+            - {check: script}
+            - {check: script, script: x, timeout: 0}
+            """, file: "s.yaml")
+        var diagnostics: [Diagnostic] = []
+        let checks = (yaml.items ?? []).compactMap { CheckParser.parse($0, into: &diagnostics) }
+        #expect(checks.map(\.kind) == [.similar(to: "A gold reply.", minimum: 0.5, metric: .rougeL),
+                                       .script(path: "checks/x.py", arguments: ["--strict"], timeout: 3)])
+        #expect(diagnostics.map(\.location.line) == [2, 3, 4, 6, 7])
+    }
+}
+
+@Suite struct ScriptCheckTests {
+    /// Writes an executable shell script into a fresh folder and returns its path.
+    static func script(_ body: String, executable: Bool = true) throws -> String {
+        let folder = NSTemporaryDirectory() + "coachlab-script-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/check.sh"
+        try Data(("#!/bin/sh\n" + body + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: executable ? 0o755 : 0o644], ofItemAtPath: path)
+        return path
+    }
+
+    static let input = ScriptCheck.Input(check: "house", suite: "luna", fixture: "luna-crisis", provider: "mock", turn: 2,
+                                         user: "I can't sleep.", reply: "It is late. Are you safe right now?",
+                                         transcript: [.init(role: "user", text: "I can't sleep."),
+                                                      .init(role: "assistant", text: "It is late. Are you safe right now?")],
+                                         system: "You are Luna.", inputs: ["pack": "personas/luna"])
+
+    static func run(_ path: String, arguments: [String] = [], timeout: Double = 5) async -> CheckResult {
+        await ScriptCheck.evaluate(Check(id: "house", kind: .script(path: path, arguments: arguments, timeout: timeout)), input: input)
+    }
+
+    @Test func theScriptReadsTheCaseAndItsAnswerIsTheVerdict() async throws {
+        // It echoes back what it was given, so the input's shape is checked end to end.
+        let path = try Self.script(#"""
+            input=$(cat)
+            case "$input" in
+              *'"reply":"It is late. Are you safe right now?"'*'"system":"You are Luna."'*) ;;
+              *) echo '{"pass": false, "reason": "unexpected input"}'; exit 0 ;;
+            esac
+            echo "{\"pass\": true, \"score\": 0.8, \"reason\": \"$1 ok\"}"
+            """#)
+        let result = await Self.run(path, arguments: ["house-phrases"])
+        #expect(result.passed && result.score == 0.8 && result.reason == "house-phrases ok", "\(result.reason)")
+    }
+
+    @Test func aFailingVerdictIsAFailWithTheScriptsReason() async throws {
+        let result = await Self.run(try Self.script(#"echo '{"pass": false, "reason": "uses the banned word cure"}'"#))
+        #expect(!result.passed && result.score == 0 && result.reason == "uses the banned word cure")
+    }
+
+    @Test func everyBrokenScriptIsAScriptErrorThatSaysWhy() async throws {
+        let cases: [(String, String)] = [
+            ("echo 'looks fine to me'", "not {\"pass\": true|false"),
+            ("echo ''", "printed nothing"),
+            (#"echo '{"score": 1}'"#, "without a boolean \"pass\""),
+            (#"echo '{"pass": true, "score": 7}'"#, "not a number from 0 to 1"),
+            ("echo 'Traceback: boom' >&2; exit 3", "exited with status 3: Traceback: boom"),
+            ("sleep 5; echo '{\"pass\": true}'", "did not answer within 0.5 s"),
+        ]
+        for (body, expected) in cases {
+            let result = await Self.run(try Self.script(body), timeout: 0.5)
+            #expect(!result.passed && result.reason.hasPrefix("script error: "), "\(body): \(result.reason)")
+            #expect(result.reason.contains(expected), "\(body): \(result.reason)")
+        }
+    }
+
+    @Test func aMissingOrNonExecutableScriptSaysHowToFixIt() async throws {
+        let missing = await Self.run("/nonexistent/check.py")
+        #expect(missing.reason.contains("does not exist"))
+        let plain = await Self.run(try Self.script("echo '{\"pass\": true}'", executable: false))
+        #expect(plain.reason.contains("chmod +x"))
+    }
+
+    @Test func aScriptThatIgnoresItsInputStillAnswers() async throws {
+        // The case is written while the script runs; one that exits without reading it must
+        // not hang the writer.
+        let result = await Self.run(try Self.script(#"echo '{"pass": true}'"#))
+        #expect(result.passed && result.reason == "the script passed it")
+    }
+}
