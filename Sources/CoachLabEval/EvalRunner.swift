@@ -10,8 +10,10 @@ public struct FixtureReference: Sendable, Hashable {
     public var file: String
     public var pack: String
     public var tags: [String]
-    /// Whether a turn's checks include `judge` (the suite then needs a judge provider).
-    public var usesJudge: Bool
+    /// The judge checks of its turns (each needs its judge provider ready before cases run).
+    public var judgeChecks: [Check]
+    /// Whether a turn's checks include `judge`.
+    public var usesJudge: Bool { !judgeChecks.isEmpty }
     /// What the fixture asks its pack for, and where it says so: checked before any case
     /// runs, without reading the file again.
     public var inputs: CompileInputs
@@ -23,7 +25,7 @@ public struct FixtureReference: Sendable, Hashable {
         file = fixture.file
         pack = fixture.pack
         tags = fixture.tags
-        usesJudge = fixture.turns.contains { $0.expect.contains(where: \.isJudge) }
+        judgeChecks = fixture.turns.flatMap { $0.expect.filter(\.isJudge) }
         inputs = fixture.inputs
         inputLocations = fixture.inputLocations
         location = fixture.location
@@ -152,7 +154,8 @@ public struct EvalRunner: Sendable {
         /// One prompt cache per pack compiler, shared by the run's cases.
         var prompts: [String: PromptCache]
         var providers: [String: ProviderSlot]
-        var judge: ProviderSlot?
+        /// Judge providers by name: each judge check's own `provider:`, else the suite's `judge:`.
+        var judges: [String: ProviderSlot]
     }
 
     struct ProviderSlot: Sendable {
@@ -188,10 +191,16 @@ public struct EvalRunner: Sendable {
             }
             var providers: [String: ProviderSlot] = [:]
             for name in Set(cases(of: loaded).lazy.map(\.provider)) { providers[name] = try slot(name) }
-            let needsJudge = loaded.suite.checks.contains(where: \.isJudge) || loaded.fixtures.contains(where: \.usesJudge)
+            // Every judge a check can name: its own provider, else the suite's judge, else the
+            // mock (lint refuses judge checks with neither; library users get the mock).
+            let judgeChecks = loaded.suite.checks.filter(\.isJudge) + loaded.fixtures.flatMap(\.judgeChecks)
+            var judges: [String: ProviderSlot] = [:]
+            for check in judgeChecks {
+                let name = Self.judgeName(of: check, suite: loaded.suite)
+                if judges[name] == nil { judges[name] = try slot(name) }
+            }
             return Job(loaded: loaded, fixtures: Dictionary(loaded.fixtures.map { ($0.id, $0) }) { first, _ in first },
-                       compilers: compilers, prompts: prompts, providers: providers,
-                       judge: needsJudge ? try slot(loaded.suite.judge ?? "mock") : nil)
+                       compilers: compilers, prompts: prompts, providers: providers, judges: judges)
         }
         guard problems.isEmpty else { throw CoachLabError(.content, Array(Set(problems)).sorted()) }
         return jobs
@@ -267,8 +276,8 @@ public struct EvalRunner: Sendable {
                                            userMessages: conversation.userMessages)
                 var checks: [CheckResult] = []
                 for check in job.suite.checks + turn.expect {
-                    if case .judge(let rubric, _) = check.kind, let judge = job.judge {
-                        checks.append(await Judge.grade(check: check, rubric: rubric, reply: text, user: turn.user, slot: judge))
+                    if case .judge(let rubric, _) = check.kind, let judge = job.judges[Self.judgeName(of: check, suite: job.suite)] {
+                        checks.append(try await Judge.grade(check: check, rubric: rubric, reply: text, user: turn.user, slot: judge))
                     } else if check.isScript {
                         let transcript = conversation.history.map { ScriptCheck.Input.Message(role: $0.role.rawValue, text: $0.content) }
                         let input = ScriptCheck.Input(check: check.id, suite: evalCase.suite, fixture: fixture.id, provider: evalCase.provider,
@@ -299,6 +308,12 @@ public struct EvalRunner: Sendable {
             return result
         }
         return Self.scored(result)
+    }
+
+    /// The provider that grades a judge check: its own, the suite's judge, or the mock.
+    static func judgeName(of check: Check, suite: Suite) -> String {
+        if case .judge(_, let provider?) = check.kind { return provider }
+        return suite.judge ?? "mock"
     }
 
     /// Runs `body` with response-cache reads off when `bypass` is set.
@@ -462,17 +477,16 @@ enum Judge {
         return nil
     }
 
-    static func grade(check: Check, rubric: String, reply: String, user: String, slot: EvalRunner.ProviderSlot) async -> CheckResult {
-        do {
-            let answer = try await slot.semaphore.run { try await slot.provider.complete(prompt(rubric: rubric, user: user, reply: reply)) }
-            guard let (passed, reason) = parse(answer.text) else {
-                return CheckResult(check: check.id, passed: false,
-                                   reason: "the judge's reply could not be parsed (expected PASS: or FAIL:): \"\(answer.text.prefix(80))\"",
-                                   weight: check.weight)
-            }
-            return CheckResult(check: check.id, passed: passed, reason: "judge: \(reason)", weight: check.weight)
-        } catch {
-            return CheckResult(check: check.id, passed: false, reason: "the judge failed: \(error)", weight: check.weight)
+    /// Grades a reply. A judge that fails or answers in no known form makes the case an
+    /// `error`, never a `fail`: the reply was not judged bad, it was not judged.
+    /// - Throws: ``ProviderError`` from the judge, or `malformedResponse` for an answer
+    ///   that is neither `PASS:` nor `FAIL:`.
+    static func grade(check: Check, rubric: String, reply: String, user: String, slot: EvalRunner.ProviderSlot) async throws -> CheckResult {
+        let answer = try await slot.semaphore.run { try await slot.provider.complete(prompt(rubric: rubric, user: user, reply: reply)) }
+        guard let (passed, reason) = parse(answer.text) else {
+            throw ProviderError(.malformedResponse, provider: slot.configuration.id,
+                                message: "the judge's answer to check '\(check.id)' could not be parsed (expected PASS: or FAIL:): \"\(answer.text.prefix(80))\"")
         }
+        return CheckResult(check: check.id, passed: passed, reason: "judge (\(slot.configuration.id)): \(reason)", weight: check.weight)
     }
 }

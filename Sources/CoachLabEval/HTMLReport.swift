@@ -12,9 +12,12 @@ public struct HTMLReport {
     public let matrix: ComparisonMatrix
     public let title: String
     private let stores: [String: ResultStore]
+    /// Each run's per-suite figures (repeats, flaky cases, cached replies).
+    private let reports: [RunReport]
 
     public init(runs: [RunReport], title: String = "CoachLab report") throws {
         matrix = try ComparisonMatrix(runs: runs)
+        reports = runs
         self.title = title
         stores = Dictionary(runs.map { ($0.run, $0.store) }) { first, _ in first }
     }
@@ -82,7 +85,28 @@ public struct HTMLReport {
             out += "<td>\(seconds(s.medianTimeToFirstToken))</td><td>\(s.inputTokens + s.outputTokens)\(s.tokensEstimated ? " <small>(estimated)</small>" : "")</td>"
             out += "<td>\(s.cost.map { String(format: "$%.4f", $0) } ?? "–")</td></tr>\n"
         }
-        return out + "</tbody></table></div>\n</section>\n"
+        out += "</tbody></table></div>\n"
+        out += repeatsTable()
+        for report in reports where report.totals.cachedReplies > 0 {
+            out += "<p class=\"prices\">\(reports.count > 1 ? esc(report.run) + ": " : "")\(report.totals.cachedReplies) replies came from the response cache, not the provider.</p>\n"
+        }
+        return out + "</section>\n"
+    }
+
+    /// pass^N, pass@N and the flaky cases of every suite that ran more than once.
+    private func repeatsTable() -> String {
+        let repeated = reports.flatMap { report in report.suites.filter { $0.repeats > 1 && $0.cases > 0 }.map { (report.run, $0) } }
+        guard !repeated.isEmpty else { return "" }
+        let runColumn = reports.count > 1
+        var out = "<h3>Repeats</h3>\n<div class=\"scroll\"><table class=\"summary repeats\">\n<thead><tr><th scope=\"col\">Suite</th>"
+        out += (runColumn ? "<th scope=\"col\">Run</th>" : "") + "<th scope=\"col\">Repeats</th>"
+        out += "<th scope=\"col\">pass^N (every repeat passed)</th><th scope=\"col\">pass@N (one passed)</th><th scope=\"col\">Flaky</th></tr></thead>\n<tbody>\n"
+        for (run, suite) in repeated {
+            out += "<tr><th scope=\"row\">\(esc(suite.suite))</th>" + (runColumn ? "<td>\(esc(run))</td>" : "") + "<td>\(suite.repeats)</td>"
+            out += "<td>\(percent(suite.passAllRepeats))</td><td>\(percent(suite.passAnyRepeat))</td><td>"
+            out += (suite.flaky.isEmpty ? "none" : suite.flaky.map { "<code>\(esc($0))</code>" }.joined(separator: ", ")) + "</td></tr>\n"
+        }
+        return out + "</tbody></table></div>\n"
     }
 
     private func chartsSection() -> String {

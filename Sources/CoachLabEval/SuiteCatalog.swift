@@ -33,6 +33,7 @@ public struct SuiteCatalog: Sendable {
             var fixtures: [FixtureReference] = []
             var held: [Fixture] = []
             var parsed: [Fixture] = []
+            var all: [Fixture] = []
             for path in loader.fixtureFiles(of: suite) {
                 let (fixture, problems) = loader.fixture(at: path)
                 diagnostics += problems
@@ -41,6 +42,7 @@ public struct SuiteCatalog: Sendable {
                     diagnostics.append(.error("fixture id '\(fixture.id)' is also used by \(other)", at: fixture.location))
                 }
                 fixtureIds[fixture.id] = path
+                all.append(fixture)
                 guard suite.tags.isEmpty || !Set(suite.tags).isDisjoint(with: fixture.tags) else { continue }
                 parsed.append(fixture)
                 if holdFixtures { held.append(fixture) } else { fixtures.append(FixtureReference(fixture)) }
@@ -61,7 +63,9 @@ public struct SuiteCatalog: Sendable {
                 }
             }
             // A missing script would fail every case it scores; say so once, before any runs.
+            // The same for a judge check no provider can grade, and tags that select nothing.
             diagnostics += EvalLinter(fileSystem: fileSystem).scriptProblems(suite, fixtures: parsed)
+            diagnostics += EvalLinter.lint(suite, fixtures: all)
             loaded.append(LoadedSuite(suite: suite, references: fixtures, held: held))
         }
         return (loaded, Array(Set(diagnostics)).sorted())

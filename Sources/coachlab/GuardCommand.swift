@@ -50,6 +50,7 @@ struct GuardScreenCommand: AsyncParsableCommand {
     var failUnder: [String] = []
     @Option(help: "text or json.")
     var format: OutputFormat = .text
+    @OptionGroup var cache: CacheOptions
 
     enum OutputFormat: String, ExpressibleByArgument { case text, json }
 
@@ -93,7 +94,9 @@ struct GuardScreenCommand: AsyncParsableCommand {
             let registry = try provider.registry()
             let configuration = try registry.configuration(for: provider.providers.first ?? "mock", baseURL: provider.baseURL,
                                                            apiKeyVariable: provider.apiKeyEnv)
-            classifier = try registry.provider(configuration)
+            // A labelled set is classified again after every rule edit: answers already paid for
+            // come from the response cache.
+            classifier = try registry.provider(configuration, cache: cache.cache())
             classifierName = configuration.id
         }
         let screener = TwoStageScreener(pack: pack, classifier: classifier)

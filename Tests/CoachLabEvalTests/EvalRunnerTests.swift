@@ -258,3 +258,62 @@ final class TestcaseCounter: NSObject, XMLParserDelegate {
         if element == "testcase" { testcases += 1 }
     }
 }
+
+/// Judge checks are graded by the provider they name, and a judge that cannot grade makes the
+/// case an error, never a fail.
+@Suite struct JudgeProviderTests {
+    static func run(_ suiteYAML: String) async throws -> RunReport {
+        let fileSystem = EvalSupport.fileSystem(overriding: ["evals/judged.yaml": suiteYAML])
+        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/judged.yaml"], holdFixtures: true)
+        #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
+        let registry = ProviderRegistry(configurations: [
+            ProviderConfiguration(id: "kind-judge", kind: .canned, model: "", replies: ["PASS: the reply is warm"]),
+            ProviderConfiguration(id: "cold-judge", kind: .canned, model: "", replies: ["FAIL: the reply is curt"]),
+            ProviderConfiguration(id: "rambling-judge", kind: .canned, model: "", replies: ["Well, it depends on the user."]),
+        ], environment: [:])
+        let runner = EvalRunner(registry: registry, fileSystem: fileSystem)
+        return try await EvalSupport.run(suites, runner: runner)
+    }
+
+    static let header = """
+        suite: {id: judged}
+        fixtures: [fixtures/luna/greeting.yaml]
+        """
+
+    @Test func eachJudgeCheckIsGradedByItsOwnProviderOrElseTheSuites() async throws {
+        let report = try await Self.run(Self.header + """
+
+            judge: kind-judge
+            checks:
+              - {check: judge, id: warmth, rubric: "Is the reply warm?"}
+              - {check: judge, id: brevity, rubric: "Is the reply brief?", provider: cold-judge}
+            """)
+        let result = try #require(report.notPassing.first)
+        let checks = result.turns.flatMap(\.checks)
+        #expect(checks.first { $0.check == "warmth" }?.reason == "judge (kind-judge): the reply is warm")
+        #expect(checks.first { $0.check == "brevity" }?.reason == "judge (cold-judge): the reply is curt")
+        #expect(checks.first { $0.check == "brevity" }?.passed == false)
+    }
+
+    @Test func anAnswerThatIsNeitherPassNorFailIsAnErrorNotAFail() async throws {
+        let report = try await Self.run(Self.header + """
+
+            checks:
+              - {check: judge, rubric: "Is the reply warm?", provider: rambling-judge}
+            """)
+        #expect(report.totals.errors == 1 && report.totals.failed == 0)
+        #expect(report.notPassing.first?.error?.contains("rambling-judge: malformed response: the judge's answer to check 'judge' could not be parsed") == true,
+                "\(report.notPassing.first?.error ?? "")")
+    }
+
+    @Test func aJudgeCheckNoProviderCanGradeIsRefusedBeforeAnythingRuns() {
+        let fileSystem = EvalSupport.fileSystem(overriding: ["evals/judged.yaml": Self.header + """
+
+            checks:
+              - {check: judge, rubric: "Is the reply warm?"}
+            """])
+        let (_, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/judged.yaml"])
+        #expect(diagnostics.contains { $0.severity == .error && $0.message.contains("a judge check needs a model to grade it")
+            && $0.location.description == "evals/judged.yaml:4:5" }, "\(diagnostics)")
+    }
+}

@@ -86,7 +86,7 @@ public struct EvalLinter: Sendable {
 
     /// What a suite asks for that its fixtures cannot give: tags no fixture has, and judge
     /// checks with no provider to grade them.
-    static func lint(_ suite: Suite, fixtures: [Fixture]) -> [Diagnostic] {
+    public static func lint(_ suite: Suite, fixtures: [Fixture]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let known = Set(fixtures.flatMap(\.tags))
         for tag in suite.tagLocations where !known.contains(tag.value) {
