@@ -33,6 +33,8 @@ public struct TurnResult: Sendable, Codable, Hashable {
     public var sanitized: [String]?
     /// Whether the reply came from the response cache rather than the provider.
     public var cached = false
+    /// Whether a simulated user wrote `user` (rather than the fixture).
+    public var simulated = false
 
     public init(turn: Int, user: String, reply: String, checks: [CheckResult], flaggedRule: String? = nil, flag: GuardrailFlag? = nil,
                 latency: Double,

@@ -14,6 +14,8 @@ public struct FixtureReference: Sendable, Hashable {
     public var judgeChecks: [Check]
     /// Whether a turn's checks include `judge`.
     public var usesJudge: Bool { !judgeChecks.isEmpty }
+    /// Whether a simulated user speaks after the scripted turns.
+    public var hasSimulatedUser: Bool
     /// What the fixture asks its pack for, and where it says so: checked before any case
     /// runs, without reading the file again.
     public var inputs: CompileInputs
@@ -26,6 +28,7 @@ public struct FixtureReference: Sendable, Hashable {
         pack = fixture.pack
         tags = fixture.tags
         judgeChecks = fixture.turns.flatMap { $0.expect.filter(\.isJudge) }
+        hasSimulatedUser = fixture.simulatedUser != nil
         inputs = fixture.inputs
         inputLocations = fixture.inputLocations
         location = fixture.location
@@ -156,6 +159,8 @@ public struct EvalRunner: Sendable {
         var providers: [String: ProviderSlot]
         /// Judge providers by name: each judge check's own `provider:`, else the suite's `judge:`.
         var judges: [String: ProviderSlot]
+        /// Who plays the simulated users: the suite's `simulator:`, else the mock's script.
+        var simulator: ProviderSlot?
     }
 
     struct ProviderSlot: Sendable {
@@ -199,8 +204,9 @@ public struct EvalRunner: Sendable {
                 let name = Self.judgeName(of: check, suite: loaded.suite)
                 if judges[name] == nil { judges[name] = try slot(name) }
             }
+            let simulator = loaded.fixtures.contains(where: \.hasSimulatedUser) ? try slot(loaded.suite.simulator ?? "mock") : nil
             return Job(loaded: loaded, fixtures: Dictionary(loaded.fixtures.map { ($0.id, $0) }) { first, _ in first },
-                       compilers: compilers, prompts: prompts, providers: providers, judges: judges)
+                       compilers: compilers, prompts: prompts, providers: providers, judges: judges, simulator: simulator)
         }
         guard problems.isEmpty else { throw CoachLabError(.content, Array(Set(problems)).sorted()) }
         return jobs
@@ -259,14 +265,9 @@ public struct EvalRunner: Sendable {
                     }
                 }
             }
-            for (index, turn) in fixture.turns.enumerated() {
-                guard scored.contains(index) || turn.reply == nil else {
-                    conversation.record(user: turn.user, reply: turn.reply ?? "")
-                    continue
-                }
-                let exchange = try await conversation.send(turn.user, scriptedReply: turn.mock, using: send, summarise: summarise)
-                let (prompt, system, reply, text, removed) = (exchange.prompt, exchange.system, exchange.reply, exchange.text, exchange.removed)
-                guard scored.contains(index) else { continue }
+            /// Scores one coach reply with the suite's checks and the turn's own.
+            func score(_ exchange: Conversation.Turn, turn number: Int, user: String, expect: [Check], simulated: Bool) async throws {
+                let (prompt, system, reply, text) = (exchange.prompt, exchange.system, exchange.reply, exchange.text)
                 result.model = reply.model
                 if !result.prompts.contains(where: { $0.hash == prompt.hash }) { result.prompts.append(prompt) }
                 let cost = slot.configuration.prices.map { $0.cost(reply.usage) }
@@ -275,26 +276,56 @@ public struct EvalRunner: Sendable {
                                            finishReason: reply.finishReason.rawValue,
                                            userMessages: conversation.userMessages)
                 var checks: [CheckResult] = []
-                for check in job.suite.checks + turn.expect {
+                for check in job.suite.checks + expect {
                     if case .judge(let rubric, _) = check.kind, let judge = job.judges[Self.judgeName(of: check, suite: job.suite)] {
-                        checks.append(try await Judge.grade(check: check, rubric: rubric, reply: text, user: turn.user, slot: judge))
+                        checks.append(try await Judge.grade(check: check, rubric: rubric, reply: text, user: user, slot: judge))
                     } else if check.isScript {
                         let transcript = conversation.history.map { ScriptCheck.Input.Message(role: $0.role.rawValue, text: $0.content) }
                         let input = ScriptCheck.Input(check: check.id, suite: evalCase.suite, fixture: fixture.id, provider: evalCase.provider,
-                                                      turn: index + 1, user: turn.user, reply: text, transcript: transcript, system: system,
+                                                      turn: number, user: user, reply: text, transcript: transcript, system: system,
                                                       inputs: ScriptCheck.Input.inputs(inputs, pack: fixture.pack))
                         checks.append(await ScriptCheck.evaluate(check, input: input))
                     } else {
                         checks.append(CheckEvaluator.evaluate(check, subject))
                     }
                 }
-                result.turns.append(TurnResult(turn: index + 1, user: turn.user, reply: text, checks: checks,
-                                               flag: prompt.screening?.decision, latency: reply.latency,
-                                               timeToFirstToken: reply.timeToFirstToken, inputTokens: reply.usage.inputTokens,
-                                               outputTokens: reply.usage.outputTokens, usageEstimated: reply.usage.estimated,
-                                               cost: cost, finishReason: reply.finishReason.rawValue, promptHash: prompt.hash))
-                result.turns[result.turns.count - 1].sanitized = removed
-                result.turns[result.turns.count - 1].cached = reply.cached
+                var turn = TurnResult(turn: number, user: user, reply: text, checks: checks,
+                                      flag: prompt.screening?.decision, latency: reply.latency,
+                                      timeToFirstToken: reply.timeToFirstToken, inputTokens: reply.usage.inputTokens,
+                                      outputTokens: reply.usage.outputTokens, usageEstimated: reply.usage.estimated,
+                                      cost: cost, finishReason: reply.finishReason.rawValue, promptHash: prompt.hash)
+                turn.sanitized = exchange.removed
+                turn.cached = reply.cached
+                turn.simulated = simulated
+                result.turns.append(turn)
+            }
+            for (index, turn) in fixture.turns.enumerated() {
+                guard scored.contains(index) || turn.reply == nil else {
+                    conversation.record(user: turn.user, reply: turn.reply ?? "")
+                    continue
+                }
+                let exchange = try await conversation.send(turn.user, scriptedReply: turn.mock, using: send, summarise: summarise)
+                guard scored.contains(index) else { continue }
+                try await score(exchange, turn: index + 1, user: turn.user, expect: turn.expect, simulated: false)
+            }
+            if let user = fixture.simulatedUser {
+                // Every coach reply to a simulated user is scored, as in rollout.
+                guard let simulator = job.simulator else { throw CoachLabError(usage: "the suite has no simulator for '\(fixture.id)'") }
+                var ended: String?
+                for step in 0..<user.maxTurns {
+                    let (message, goalReached) = try await SimulatedUserPlayer.next(user, step: step, history: conversation.history,
+                                                                                    slot: simulator, bypassCache: repeated)
+                    let exchange = try await conversation.send(message, using: send, summarise: summarise)
+                    try await score(exchange, turn: fixture.turns.count + step + 1, user: message, expect: [], simulated: true)
+                    if let reason = user.stop(after: exchange.text, message: message, goalReached: goalReached) {
+                        ended = "\(reason) after \(step + 1) coach repl\(step == 0 ? "y" : "ies")"
+                        break
+                    }
+                }
+                let verdict = CheckResult(check: "simulated-user", passed: ended != nil,
+                                          reason: ended ?? "no stop fired within \(user.maxTurns) coach replies: the conversation never got where the fixture waits for")
+                if result.turns.isEmpty { throw CoachLabError(usage: "the simulated user of '\(fixture.id)' spoke no turn") }
+                result.turns[result.turns.count - 1].checks.append(verdict)
             }
         } catch let error as ProviderError {
             result.outcome = .error

@@ -193,7 +193,7 @@ public struct HTMLReport {
         for number in turns {
             let cells = columns.compactMap { column in row.cells[column]!.turns.first { $0.turn == number }.map { (column, $0) } }
             guard let first = cells.first else { continue }
-            out += "<section class=\"turn\"><h3>Turn \(number)</h3>\n<p class=\"user\"><strong>User:</strong> \(esc(first.1.user))</p>\n"
+            out += "<section class=\"turn\"><h3>Turn \(number)</h3>\n<p class=\"user\"><strong>\(first.1.simulated ? "Simulated user" : "User"):</strong> \(esc(first.1.user))</p>\n"
             if let flag = first.1.flaggedRule { out += "<p class=\"flag\">Guardrail flagged: <code>\(esc(flag))</code></p>\n" }
             out += "<div class=\"replies\">\n"
             let baseWords = Self.words(first.1.reply)

@@ -204,6 +204,10 @@ public final class ResultStore: Sendable {
             try db.alter(table: "run") { t in t.add(column: "settings", .text) }
             try db.alter(table: "turnResult") { t in t.add(column: "cached", .boolean).notNull().defaults(to: false) }
         }
+        migrator.registerMigration("v8: simulated users") { db in
+            // Whether a simulated user, not the fixture, wrote the turn's user message.
+            try db.alter(table: "turnResult") { t in t.add(column: "simulated", .boolean).notNull().defaults(to: false) }
+        }
         return migrator
     }
 
@@ -280,11 +284,11 @@ public final class ResultStore: Sendable {
             for turn in result.turns {
                 try db.cachedStatement(sql: """
                     INSERT INTO turnResult (runId, caseId, turn, user, reply, flaggedRule, latency, timeToFirstToken, inputTokens,
-                                            outputTokens, usageEstimated, cost, finishReason, promptHash, sanitized, cached)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                            outputTokens, usageEstimated, cost, finishReason, promptHash, sanitized, cached, simulated)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [run, result.id, turn.turn, turn.user, turn.reply, turn.flaggedRule, turn.latency, turn.timeToFirstToken,
                                      turn.inputTokens, turn.outputTokens, turn.usageEstimated, turn.cost, turn.finishReason, turn.promptHash,
-                                     turn.sanitized.map { JSONValue.array($0.map(JSONValue.string)).text }, turn.cached])
+                                     turn.sanitized.map { JSONValue.array($0.map(JSONValue.string)).text }, turn.cached, turn.simulated])
                 for (position, check) in turn.checks.enumerated() {
                     try db.cachedStatement(sql: """
                         INSERT INTO checkResult (runId, caseId, turn, position, checkId, passed, score, reason, weight)
@@ -425,6 +429,7 @@ public final class ResultStore: Sendable {
                                     cost: turn["cost"], finishReason: turn["finishReason"], promptHash: turn["promptHash"])
             result.sanitized = (turn["sanitized"] as String?).flatMap { try? JSONValue.parse(Data($0.utf8)) }?.array?.compactMap(\.string)
             result.cached = turn["cached"] ?? false
+            result.simulated = turn["simulated"] ?? false
             return result
         }
         let tags = (try? JSONValue.parse(Data((row["tags"] as String).utf8)))?.array?.compactMap(\.string) ?? []

@@ -344,7 +344,10 @@ enum TerminalReport {
                     continue
                 }
                 out += paint("FAIL", "1;31") + " \(result.id)\n"
-                for failure in result.failures { out += "  turn \(failure.turn) \(failure.check.check): \(failure.check.reason)\n" }
+                for failure in result.failures {
+                    let simulated = result.turns.first { $0.turn == failure.turn }?.simulated == true
+                    out += "  turn \(failure.turn)\(simulated ? " (simulated user)" : "") \(failure.check.check): \(failure.check.reason)\n"
+                }
             }
         }
         for summary in report.suites where summary.repeats > 1 && summary.cases > 0 {

@@ -170,6 +170,11 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
             #expect(configuration.maxTokens == 64 && configuration.temperature == 0.2 && configuration.timeout == 15)
             #expect(configuration.retryPolicy.maxTimeoutRetries == 0)
         }
+        // A request that asks for more (a structured generation asks for 2048) is capped too.
+        let capped = try registry.provider(try registry.configuration(for: "local-gemma"))
+        let wire = try #require(capped as? HTTPProvider).wireRequest(
+            ChatRequest(system: "s", messages: [ChatMessage(.user, "u")], settings: GenerationSettings(model: "", maxTokens: 2048)), stream: false)
+        #expect(String(decoding: wire.body, as: UTF8.self).contains("\"max_tokens\":64"))
         let untouched = try ProviderRegistry.load(file, fileSystem: .live, environment: [:])
         #expect(try untouched.configuration(for: "local-gemma").maxTokens == 128)
     }

@@ -32,8 +32,8 @@ public struct EvalLinter: Sendable {
                     }
                 }
             }
-            if fixture.turns.isEmpty {
-                diagnostics.append(.error("a fixture needs at least one turn", at: fixture.location))
+            if fixture.turns.isEmpty, fixture.simulatedUser == nil {
+                diagnostics.append(.error("a fixture needs at least one turn, or a simulated user", at: fixture.location))
             }
             if let generate = fixture.generate { diagnostics += Self.lint(generate, in: fixture) }
         }

@@ -42,11 +42,13 @@ public struct EvalLoader: Sendable {
         for field in ["coach", "topic", "intent", "profile", "memory", "context", "now"] {
             if let value = header[field] { fixture.inputLocations[field] = value.location }
         }
+        if let user = value["user"] { fixture.simulatedUser = SimulatedUser.parse(user, into: &diagnostics) }
+
         if let pack = header.located("pack"), !fileSystem.isDirectory(pack.value) {
             diagnostics.append(.error("pack '\(pack.value)' does not exist", at: pack.location,
                                       hint: "name a pack folder relative to the project root, such as personas/betterone"))
         }
-        return (diagnostics.contains { $0.severity == .error } && turns.isEmpty ? nil : fixture, diagnostics)
+        return (diagnostics.contains { $0.severity == .error } && turns.isEmpty && fixture.simulatedUser == nil ? nil : fixture, diagnostics)
     }
 
     /// Loads a suite file.
@@ -74,6 +76,7 @@ public struct EvalLoader: Sendable {
                           threshold: threshold, repeats: max(1, value.integer("repeats") ?? 1),
                           concurrency: max(1, value.integer("concurrency") ?? 8), file: path, location: value.location)
         suite.datasets = value.locatedList("datasets")
+        suite.simulator = value.located("simulator")?.value
         suite.tagLocations = value.locatedList("tags")
         if suite.fixturePatterns.isEmpty, suite.datasets.isEmpty {
             diagnostics.append(.error("the suite names no fixtures and no datasets", at: value.location,

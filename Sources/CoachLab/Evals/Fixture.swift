@@ -60,6 +60,8 @@ public struct Fixture: Sendable {
     public var turns: [Turn]
     /// The structured generation, when the fixture has one.
     public var generate: Generation?
+    /// A simulated user who goes on after the scripted turns.
+    public var simulatedUser: SimulatedUser?
     /// The file it came from.
     public var file: String
     /// Where the `fixture:` mapping is.
@@ -103,7 +105,8 @@ public struct Fixture: Sendable {
     public static let fileSpec = ObjectSpec("fixture file", "A CoachLab fixture: a conversation to replay.", fields: [
         FieldSpec("fixture", .object(headerSpec), required: true, "The target and inputs."),
         FieldSpec("generate", .object(generationSpec), "A structured generation to run first (or, for insight and wrapup, instead of the conversation)."),
-        FieldSpec("turns", .list(.object(turnSpec)), required: true, "The turns, in order."),
+        FieldSpec("turns", .list(.object(turnSpec)), "The scripted turns, in order (required unless a simulated user speaks)."),
+        FieldSpec("user", .object(SimulatedUser.spec), "A simulated user who speaks after the scripted turns, scored on every coach reply."),
     ])
 }
 
@@ -132,6 +135,8 @@ public struct Suite: Sendable {
     public var providers: [String]
     /// The provider judge checks use.
     public var judge: String?
+    /// The provider that plays simulated users (default: the mock's script).
+    public var simulator: String?
     public var mode: Mode
     /// Checks for every scored reply.
     public var checks: [Check]
@@ -173,6 +178,7 @@ public struct Suite: Sendable {
         FieldSpec("tags", .list(.string), "Only fixtures with one of these tags."),
         FieldSpec("providers", .list(.string), "Provider ids or kind:model; default mock. --provider overrides."),
         FieldSpec("judge", .string, "The provider that grades judge checks."),
+        FieldSpec("simulator", .string, "The provider that plays fixtures' simulated users. Default: the mock, which works through each user's facts and objections in order."),
         FieldSpec("mode", .oneOf(["final", "rollout"]), "final (default): score the last reply; rollout: generate and score every reply."),
         FieldSpec("checks", .list(.any), "Checks for every scored reply."),
         FieldSpec("threshold", .number, "The pass rate needed, 0-1. Default 1."),

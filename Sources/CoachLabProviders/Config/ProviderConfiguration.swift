@@ -26,6 +26,9 @@ public struct ProviderConfiguration: Sendable, Hashable {
     public var apiKeyVariable: String?
     public var temperature: Double?
     public var maxTokens: Int?
+    /// A limit no request goes past, not even one that asks for more (a structured
+    /// generation asks for 2048): the command line's `--max-tokens`.
+    public var maxTokensCap: Int?
     public var timeout: Double
     public var concurrency: Int
     public var maxRetries: Int
@@ -79,7 +82,10 @@ public struct ProviderConfiguration: Sendable, Hashable {
     /// The configuration with a run's command-line settings applied.
     public func applying(_ overrides: ProviderOverrides) -> ProviderConfiguration {
         var configuration = self
-        if let maxTokens = overrides.maxTokens { configuration.maxTokens = maxTokens }
+        if let maxTokens = overrides.maxTokens {
+            configuration.maxTokens = maxTokens
+            configuration.maxTokensCap = maxTokens
+        }
         if let temperature = overrides.temperature { configuration.temperature = temperature }
         if let timeout = overrides.timeout { configuration.timeout = timeout }
         if let retries = overrides.timeoutRetries { configuration.timeoutRetries = retries }

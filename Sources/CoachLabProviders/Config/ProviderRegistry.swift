@@ -224,6 +224,7 @@ public struct ProviderRegistry: Sendable {
                                         redactor: SecretRedactor.environment(environment, adding: [key]),
                                         maximumResponseBytes: configuration.maxResponseBytes)
             provider.cache = cache
+            provider.maxTokensCap = configuration.maxTokensCap
             return provider
         }
     }

@@ -23,6 +23,8 @@ public struct HTTPProvider: ChatProvider {
     let maximumResponseBytes: Int
     /// Answers already paid for, when the run uses a response cache.
     public var cache: ResponseCache?
+    /// The most output tokens any request may ask for (`--max-tokens`).
+    public var maxTokensCap: Int?
 
     /// Seconds a request may take when neither it nor the provider sets a timeout.
     public static let defaultTimeout = 60.0
@@ -68,6 +70,7 @@ public struct HTTPProvider: ChatProvider {
         if request.settings.model.isEmpty { request.settings.model = defaults.model }
         if request.settings.temperature == nil { request.settings.temperature = defaults.temperature }
         if request.settings.maxTokens == nil { request.settings.maxTokens = defaults.maxTokens }
+        if let cap = maxTokensCap { request.settings.maxTokens = min(request.settings.maxTokens ?? cap, cap) }
         if request.settings.stop.isEmpty { request.settings.stop = defaults.stop }
         if request.settings.timeout == nil { request.settings.timeout = defaults.timeout ?? Self.defaultTimeout }
         return request
