@@ -87,6 +87,10 @@ public struct HTMLReport {
         }
         out += "</tbody></table></div>\n"
         out += repeatsTable()
+        let paired = matrix.pairedComparisons
+        if !paired.isEmpty {
+            out += "<h3>Paired comparison</h3>\n<ul class=\"paired\">\n" + paired.map { "<li>\(esc($0.summary))</li>\n" }.joined() + "</ul>\n"
+        }
         for report in reports where report.totals.cachedReplies > 0 {
             out += "<p class=\"prices\">\(reports.count > 1 ? esc(report.run) + ": " : "")\(report.totals.cachedReplies) replies came from the response cache, not the provider.</p>\n"
         }

@@ -14,6 +14,10 @@ struct CompareCommand: AsyncParsableCommand {
         time to first token, tokens and cost (from the prices in providers.yaml, which the report \
         names). Each row is a case with every provider's outcome; the HTML page adds the replies \
         side by side with their differences highlighted, filters, charts and the compiled prompts.
+        Then the first provider is compared with each other one on the same cases: the pairs \
+        where only one passed, the exact McNemar test, a 95% interval for the difference of pass \
+        rates, and a verdict (A is better, B is better, or no detectable difference, with about \
+        how many cases would show one).
         Exit codes: 0 compared; 2 a usage or content error; 3 a provider error stopped the run.
 
         Examples:
@@ -95,11 +99,19 @@ struct CompareCommand: AsyncParsableCommand {
         }
         let page = try HTMLReport(runs: reports, title: "CoachLab comparison")
         Terminal.out(Self.text(page.matrix), terminator: "")
+        let paired = page.matrix.pairedComparisons
+        if !paired.isEmpty {
+            Terminal.out("\nPaired comparison (the same cases on both sides):")
+            for comparison in paired { Terminal.out("  " + comparison.summary) }
+        }
         if let html {
             try Files.stream(to: html) { try page.render(to: $0) }
             Terminal.error("HTML report written to \(html)")
         }
-        if let markdown { try Files.write(page.matrix.markdown(), to: markdown) }
+        if let markdown {
+            let section = paired.isEmpty ? "" : "\n### Paired comparison\n\n" + paired.map { "- " + $0.summary + "\n" }.joined()
+            try Files.write(page.matrix.markdown() + section, to: markdown)
+        }
         if providerFailed { throw ExitCode(Exit.infrastructure) }
     }
 

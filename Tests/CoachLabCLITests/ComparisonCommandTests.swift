@@ -198,3 +198,26 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
         for id in failing { #expect(diff.stdout.contains("\(id): pass → fail")) }
     }
 }
+
+/// compare says whether one provider beats another on the same cases, not only two rates.
+@Suite struct PairedCompareTests {
+    @Test func compareReportsTheDiscordantPairsTheTestAndAVerdict() throws {
+        let directory = try CLI.temporaryDirectory()
+        let result = try CLI.run(["compare", "evals/luna.yaml", "--provider", "mock", "--provider", "luna-canned",
+                                  "--store", directory + "/s.sqlite", "--markdown", directory + "/c.md", "--html", directory + "/c.html"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("mock vs luna-canned on 12 paired cases: both passed 2, only mock 10, only luna-canned 0, neither 0."))
+        #expect(result.stdout.contains("exact McNemar p = 0.0020. mock is better."))
+        #expect(try String(contentsOfFile: directory + "/c.md", encoding: .utf8).contains("### Paired comparison"))
+        #expect(try String(contentsOfFile: directory + "/c.html", encoding: .utf8).contains("<h3>Paired comparison</h3>"))
+        // Two stored runs of the same provider agree on every case: no detectable difference.
+        let runs = try CLI.run(["runs", "--store", directory + "/s.sqlite"]).stdout.split(separator: "\n").dropFirst()
+        let id = try #require(runs.first.map { String($0.split(separator: " ")[0]) })
+        _ = try CLI.run(["eval", "evals/luna.yaml", "--store", directory + "/s.sqlite"])
+        let again = try #require(try CLI.run(["runs", "--store", directory + "/s.sqlite"]).stdout.split(separator: "\n").dropFirst().first
+            .map { String($0.split(separator: " ")[0]) })
+        let stored = try CLI.run(["compare", "--run", again, "--run", id, "--store", directory + "/s.sqlite"])
+        #expect(stored.status == 0, "\(stored.stderr)")
+        #expect(stored.stdout.contains("only mock"), "\(stored.stdout)")
+    }
+}
