@@ -102,3 +102,49 @@ import Testing
         #expect(help.stdout.contains("--check"))
     }
 }
+
+/// coachlab init: a new app that lints, compiles and passes on the mock as written, and never
+/// a file overwritten.
+@Suite struct InitCommandTests {
+    @Test func aNewAppLintsCompilesAndPassesOnTheMock() throws {
+        let directory = try CLI.temporaryDirectory() + "/project"
+        let created = try CLI.run(["init", directory, "--app", "sleep-coach"])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stdout.contains("wrote \(directory)/personas/sleep-coach/pack.yaml"))
+        let lint = try CLI.run(["lint"], in: directory)
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
+        #expect((lint.stdout + lint.stderr).contains("linted 1 pack, 2 fixtures, 2 suites and 1 guardrail datasets"))
+        let crisis = try CLI.run(["compile", "personas/sleep-coach", "--variant", "crisis"], in: directory)
+        #expect(crisis.status == 0 && crisis.stdout.contains("RISK ALERT: Crisis and self-harm."), "\(crisis.stdout)\(crisis.stderr)")
+        let eval = try CLI.run(["eval", "--store", directory + "/s.sqlite"], in: directory)
+        #expect(eval.status == 0, "\(eval.stdout)\(eval.stderr)")
+        #expect(eval.stdout.contains("14 cases: 14 passed"))
+        let guardrails = try CLI.run(["guard", "--dataset", "fixtures/guardrails/sleep-coach.yaml", "--fail-under", "recall=1", "--fail-under", "precision=1"],
+                                     in: directory)
+        #expect(guardrails.status == 0, "\(guardrails.stdout)\(guardrails.stderr)")
+    }
+
+    @Test func initNeverOverwritesAndLeavesAnExistingProvidersFileAlone() throws {
+        let directory = try CLI.temporaryDirectory()
+        let providers = "providers:\n  - {id: mine, kind: openai, model: gpt-4o}\n"
+        try providers.write(toFile: directory + "/providers.yaml", atomically: true, encoding: .utf8)
+        let first = try CLI.run(["init", "--app", "focus-buddy", "--name", "Focus Buddy"], in: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("providers.yaml exists and was left as it is") && first.stdout.contains("- id: focus-buddy-openai"))
+        #expect(try String(contentsOfFile: directory + "/providers.yaml", encoding: .utf8) == providers)
+        #expect(try String(contentsOfFile: directory + "/personas/focus-buddy/pack.yaml", encoding: .utf8).contains("name: Focus Buddy"))
+        // A hand edit survives a second init, which writes nothing at all.
+        let edited = directory + "/personas/focus-buddy/rules.yaml"
+        try "# mine\n".write(toFile: edited, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: directory + "/evals/focus-buddy.yaml")
+        let again = try CLI.run(["init", "--app", "focus-buddy"], in: directory)
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("personas/focus-buddy/rules.yaml:1:1: error: already exists"))
+        #expect(try String(contentsOfFile: edited, encoding: .utf8) == "# mine\n")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/evals/focus-buddy.yaml"))
+        for bad in ["Focus Buddy", "../x", "a--b"] {
+            let refused = try CLI.run(["init", "--app", bad], in: directory)
+            #expect(refused.status == 2, "\(bad): \(refused.stderr)")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import CoachLab
+import Foundation
+
+/// `coachlab init`: a new app's pack, fixtures, suites and guardrail set, ready to eval.
+struct InitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Scaffold a new app: a pack, two fixtures, a suite, a labelled guardrail set and a providers entry.",
+        discussion: """
+        Writes personas/APP (persona, a guarded crisis rule with its alert, a style rule, a topic \
+        with knowledge, and a stack whose last layer carries the RISK ALERT), fixtures/APP, \
+        evals/APP.yaml, fixtures/guardrails/APP.yaml with evals/APP-guardrails.yaml, and \
+        providers.yaml. As written they lint, compile and pass on the mock. No file that exists \
+        is touched: init stops before writing anything if one of its files is already there \
+        (an existing providers.yaml is left alone, and the entry to add is printed).
+
+        Examples:
+          coachlab init --app sleep-coach
+          coachlab init my-project --app focus-buddy --name "Focus Buddy"
+        """
+    )
+
+    @Argument(help: "The project folder (created if missing). Default: the current folder.")
+    var directory = "."
+    @Option(help: "The app's id: lower-case letters, digits and single hyphens.")
+    var app: String
+    @Option(help: "The persona's name. Default: the app id in title case.")
+    var name: String?
+
+    func run() throws {
+        let files = try PackScaffold.files(app: app, name: name)
+        let manager = FileManager.default
+        let root = directory == "." ? "" : directory.hasSuffix("/") ? directory : directory + "/"
+        let existing = files.filter { manager.fileExists(atPath: root + $0.path) }
+        let clashes = existing.filter { $0.path != "providers.yaml" }
+        guard clashes.isEmpty else {
+            for clash in clashes { Terminal.error("\(root + clash.path):1:1: error: already exists; init writes only new files") }
+            throw CoachLabError(usage: "init would overwrite \(clashes.count) file\(clashes.count == 1 ? "" : "s"); nothing was written",
+                                hint: "choose another --app, or another folder")
+        }
+        for file in files where !existing.contains(where: { $0.path == file.path }) {
+            let path = root + file.path
+            try manager.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            // withoutOverwriting: a file that appeared since the check above is never replaced.
+            try Data(file.text.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+            Terminal.out("wrote \(path)")
+        }
+        if let providers = existing.first(where: { $0.path == "providers.yaml" }) {
+            Terminal.out("\(root)providers.yaml exists and was left as it is; to try \(app) on OpenAI, add:")
+            Terminal.out(providers.text.split(separator: "\n").drop { !$0.hasPrefix("  - id:") }.joined(separator: "\n"))
+        }
+        let cd = root.isEmpty ? "" : "cd \(directory) && "
+        Terminal.out("""
+
+            Next:
+              \(cd)coachlab lint
+              \(cd)coachlab compile personas/\(app) --variant first-step
+              \(cd)coachlab eval evals/\(app).yaml evals/\(app)-guardrails.yaml
+            """)
+    }
+}
