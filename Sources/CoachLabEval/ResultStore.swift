@@ -512,7 +512,7 @@ public final class ResultStore: Sendable {
         }
     }
 
-    private func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
         do { return try queue.read(body) } catch {
             throw CoachLabError(.io, "cannot read the result store: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }

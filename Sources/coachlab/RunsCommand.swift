@@ -1,17 +1,39 @@
 import ArgumentParser
+import CoachLab
 import CoachLabEval
 import Foundation
 
-/// `coachlab runs`: the runs in the result store.
+/// `coachlab runs`: the runs in the result store, or how suites moved over them.
 struct RunsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runs",
-        abstract: "List the runs in the result store, newest first.",
-        discussion: "A run whose status is 'running' was stopped before it finished; continue it with coachlab eval --resume RUN."
+        abstract: "List the runs in the result store, newest first; --trend shows each suite over them.",
+        discussion: """
+        A run whose status is 'running' was stopped before it finished; continue it with coachlab eval --resume RUN.
+        --trend prints, per suite and provider, every run's pass rate with its 95% interval, the change \
+        from the run before, errors, cost and p95 latency, oldest first. coachlab report trends --html \
+        FILE draws the same as charts.
+
+        Examples:
+          coachlab runs
+          coachlab runs --trend
+          coachlab runs --trend luna --limit 10
+        """
     )
 
+    @Argument(help: "With --trend: only this suite.")
+    var suite: String?
+    @Flag(help: "Show how each suite's pass rate, cost and latency moved over the runs.")
+    var trend = false
+    @Option(help: "With --trend: the newest N runs. Default 50.")
+    var limit = 50
     @Option(help: "The result store. Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
     var store: String?
+
+    func validate() throws {
+        if suite != nil && !trend { throw ValidationError("a suite narrows --trend; add --trend") }
+        if limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
 
     func run() throws {
         let path = Terminal.storePath(store)
@@ -19,12 +41,52 @@ struct RunsCommand: ParsableCommand {
             Terminal.error("no result store at \(path); coachlab eval creates it")
             return
         }
-        let runs = try ResultStore(readingFrom: path).runs()
+        let results = try ResultStore(readingFrom: path)
+        if trend {
+            Terminal.out(try Trends(store: results, suite: suite, limit: limit).text(), terminator: "")
+            return
+        }
         var table = [["RUN", "STARTED", "STATUS", "CASES", "PASS", "FAIL", "ERROR", "SUITES"]]
-        for run in runs {
+        for run in try results.runs() {
             table.append([run.id, String(run.startedAt.prefix(19)), run.status, "\(run.cases)", "\(run.passed)", "\(run.failed)",
                           "\(run.errors)", run.suites.map { ($0 as NSString).lastPathComponent }.joined(separator: ",")])
         }
         for line in Terminal.table(table) { Terminal.out(line) }
+    }
+}
+
+/// `coachlab report`: pages drawn from the result store.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write reports drawn from the stored runs.",
+        subcommands: [TrendsPage.self]
+    )
+
+    struct TrendsPage: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "trends",
+            abstract: "A self-contained HTML page: each suite's pass rate with its interval, cost and p95 latency per provider over the runs.",
+            discussion: "Example: coachlab report trends --html trends.html"
+        )
+
+        @Option(help: "Write the page here.")
+        var html: String
+        @Option(help: "Only this suite.")
+        var suite: String?
+        @Option(help: "The newest N runs. Default 50.")
+        var limit = 50
+        @Option(help: "The result store. Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
+        var store: String?
+
+        func run() throws {
+            let path = Terminal.storePath(store)
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw CoachLabError(usage: "no result store at \(path)", hint: "coachlab eval creates it")
+            }
+            let trends = try Trends(store: ResultStore(readingFrom: path), suite: suite, limit: max(1, limit))
+            try Files.write(TrendsReport(trends).render(), to: html)
+            Terminal.error("trends of \(Set(trends.points.map(\.run)).count) runs written to \(html)")
+        }
     }
 }

@@ -148,3 +148,35 @@ enum Browser {
         print("screenshots for a person to look at: \(screenshot), .build/coachlab-report-phone.png")
     }
 }
+
+/// Trends over stored runs, in the terminal and as a page a browser draws.
+@Suite struct TrendsTests {
+    @Test func trendsShowEachSuiteAndProviderOverTheRuns() throws {
+        let directory = try CLI.temporaryDirectory()
+        let store = directory + "/s.sqlite"
+        for provider in ["mock", "luna-canned", "mock"] {
+            #expect(try [0, 1].contains(CLI.run(["eval", "evals/luna.yaml", "--provider", provider, "--store", store]).status))
+        }
+        let text = try CLI.run(["runs", "--trend", "luna", "--store", store])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("luna on mock") && text.stdout.contains("luna on luna-canned"))
+        #expect(text.stdout.contains("100.0% (76-100%)    +0.0"), "\(text.stdout)")
+        #expect(text.stdout.contains("16.7% (5-45%)"))
+        #expect(try CLI.run(["runs", "--trend", "no-such-suite", "--store", store]).stdout.contains("no runs"))
+        #expect(try CLI.run(["runs", "luna", "--store", store]).status == 2)
+        let html = directory + "/trends.html"
+        let page = try CLI.run(["report", "trends", "--html", html, "--store", store])
+        #expect(page.status == 0 && page.stderr.contains("trends of 3 runs"), "\(page.stderr)")
+        let body = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(body.contains("<svg class=\"chart\" id=\"trend-luna\""))
+        #expect(body.components(separatedBy: "<polyline class=\"line").count - 1 == 2)
+        for reference in ["<script src", "<link", "https://", "http://"] { #expect(!body.contains(reference)) }
+        guard Browser.path != nil else {
+            #expect(!Browser.required, "COACHLAB_REQUIRE_BROWSER is set but no Chromium was found")
+            return
+        }
+        let dom = try Browser.dom(html)
+        #expect(dom.contains("<polygon class=\"band c0\"") && dom.contains("■ luna-canned"))
+        try Browser.screenshot(html, fragment: "trend-luna", to: CLI.root + "/.build/coachlab-trends.png", size: "900,700")
+    }
+}
