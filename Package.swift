@@ -100,7 +100,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CoachLabCLITests",
-            dependencies: ["CoachLab", "coachlab"]
+            // Hummingbird serves the imitation GitHub API the pull-request comment is tested against.
+            dependencies: ["CoachLab", "coachlab", .product(name: "Hummingbird", package: "hummingbird")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -47,7 +47,10 @@ public struct StructuredGenerator: Sendable {
             let reply = try await provider.complete(request)
             var parsed = StructuredReply(reply.text, task: task)
             if reply.finishReason == .length {
-                parsed.problems.insert("$: the reply was cut off at the \(maxTokens)-token limit", at: 0)
+                // The provider may have capped the request below what was asked (--max-tokens):
+                // name what the reply actually got.
+                let limit = reply.usage.estimated || reply.usage.outputTokens >= maxTokens ? maxTokens : reply.usage.outputTokens
+                parsed.problems.insert("$: the reply was cut off at the \(limit)-token limit", at: 0)
             }
             attempts.append(.init(reply: reply, parsed: parsed))
             if parsed.problems.isEmpty || round == retries { break }

@@ -1,0 +1,51 @@
+import CoachLab
+import Foundation
+
+/// The one comment CoachLab keeps on a pull request: pass rates, regressions and fixes
+/// against the base branch's baseline, the compiled prompts that changed (collapsed), and a
+/// link to the HTML report. A marker finds it again, so later pushes update it in place.
+public enum PullRequestComment {
+    /// The hidden line that identifies CoachLab's comment.
+    public static let marker = "<!-- coachlab-eval -->"
+    /// GitHub refuses comments longer than 65,536 characters; the prompt diff is cut first.
+    public static let limit = 60_000
+
+    /// The comment's Markdown.
+    public static func body(report: RunReport, baseline: Baseline?, promptDiff: String?, artifactURL: String?) throws -> String {
+        var out = marker + "\n" + Reporters.markdown(report)
+        if let baseline {
+            let regressions = try baseline.regressions(in: report)
+            let fixes = try baseline.fixes(in: report)
+            out += "\n### Against the baseline\n\n"
+            if regressions.isEmpty && fixes.isEmpty { out += "No regressions and no fixes against the baseline (run `\(baseline.run)`).\n" }
+            for regression in regressions { out += "- ❌ **regression** \(regression)\n" }
+            for fix in fixes { out += "- ✅ **fixed** `\(fix)`\n" }
+        }
+        if let artifactURL { out += "\n[The HTML report](\(artifactURL)): charts, filters, every reply and its compiled prompt.\n" }
+        if let promptDiff, !promptDiff.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            let lines = promptDiff.split(separator: "\n", omittingEmptySubsequences: false)
+            let changed = lines.filter { ($0.hasPrefix("+") || $0.hasPrefix("-")) && !$0.hasPrefix("+++") && !$0.hasPrefix("---") }.count
+            var diff = promptDiff.replacingOccurrences(of: "```", with: "`\u{200B}``")
+            let room = limit - out.count - 200
+            if diff.count > room { diff = String(diff.prefix(max(0, room))) + "\n… (cut; the job log has the whole diff)" }
+            out += "\n<details><summary>Compiled prompts changed (\(changed) lines)</summary>\n\n```diff\n\(diff)\n```\n</details>\n"
+        }
+        return out
+    }
+}
+
+extension Baseline {
+    /// Case groups that failed some repeat in the baseline and passed every repeat now.
+    public func fixes(in report: RunReport) throws -> [String] {
+        var now: [String: Entry] = [:]
+        try report.forEachCase { result in
+            let group = Self.group(result)
+            now[group, default: Entry(passed: 0, total: 0)].total += 1
+            if result.outcome == .pass { now[group]!.passed += 1 }
+        }
+        return now.keys.sorted().filter { group in
+            guard let before = cases[group], let after = now[group] else { return false }
+            return before.passed < before.total && after.total > 0 && after.passed == after.total
+        }
+    }
+}

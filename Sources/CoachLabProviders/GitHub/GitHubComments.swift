@@ -1,0 +1,76 @@
+import CoachLab
+import Foundation
+
+/// Creates or updates one marked comment on a GitHub pull request through the REST API
+/// (`GET /repos/{repo}/issues/{pr}/comments`, then `PATCH /repos/{repo}/issues/comments/{id}`
+/// or `POST /repos/{repo}/issues/{pr}/comments`). The token travels only in the
+/// `Authorization` header and is redacted from every error.
+public struct GitHubComments: Sendable {
+    public var apiURL: String
+    public var repository: String
+    private let token: String
+    private let transport: any HTTPTransport
+    private let redactor: SecretRedactor
+
+    /// - Parameters:
+    ///   - apiURL: `https://api.github.com`, or `$GITHUB_API_URL` (GitHub Enterprise, tests).
+    ///   - repository: `owner/name`.
+    public init(apiURL: String, repository: String, token: String, transport: any HTTPTransport = AsyncHTTPClientTransport.shared) {
+        self.apiURL = apiURL.hasSuffix("/") ? String(apiURL.dropLast()) : apiURL
+        self.repository = repository
+        self.token = token
+        self.transport = transport
+        redactor = SecretRedactor(secrets: [token])
+    }
+
+    /// What happened to the comment.
+    public enum Outcome: Sendable, Hashable {
+        case created(id: Int, url: String?)
+        case updated(id: Int, url: String?)
+    }
+
+    /// Updates the comment holding `marker` on pull request `number`, or creates one.
+    public func upsert(pullRequest number: Int, body: String, marker: String) async throws -> Outcome {
+        var page = 1
+        while page <= 50 {
+            let comments = try await send("GET", "/repos/\(repository)/issues/\(number)/comments?per_page=100&page=\(page)")
+            guard case .array(let items) = comments else { throw failure("the comment list was not a JSON array") }
+            if let existing = items.first(where: { $0["body"]?.string?.contains(marker) == true }), case .number(let id)? = existing["id"] {
+                let updated = try await send("PATCH", "/repos/\(repository)/issues/comments/\(Int(id))", body: body)
+                return .updated(id: Int(id), url: updated["html_url"]?.string)
+            }
+            guard items.count == 100 else { break }
+            page += 1
+        }
+        let created = try await send("POST", "/repos/\(repository)/issues/\(number)/comments", body: body)
+        guard case .number(let id)? = created["id"] else { throw failure("GitHub created the comment but gave no id") }
+        return .created(id: Int(id), url: created["html_url"]?.string)
+    }
+
+    private func send(_ method: String, _ path: String, body: String? = nil) async throws -> JSONValue {
+        let payload = try body.map { try JSONEncoder().encode(["body": $0]) } ?? Data()
+        let spec = HTTPRequestSpec(method: method, url: apiURL + path, headers: [
+            HTTPHeader("Authorization", "Bearer \(token)"),
+            HTTPHeader("Accept", "application/vnd.github+json"),
+            HTTPHeader("X-GitHub-Api-Version", "2022-11-28"),
+            HTTPHeader("User-Agent", "coachlab"),
+            HTTPHeader("Content-Type", "application/json"),
+        ], body: payload)
+        let response: HTTPResponse
+        do { response = try await transport.send(spec, timeout: 30, provider: "github") } catch let error as ProviderError {
+            throw failure("\(method) \(path) failed: \(error.message)")
+        }
+        let data = try await HTTPProvider.collect(response.body, provider: "github", limit: 8 * 1024 * 1024)
+        guard (200..<300).contains(response.status) else {
+            let message = (try? JSONValue.parse(data))?["message"]?.string ?? String(decoding: data.prefix(200), as: UTF8.self)
+            let hint = response.status == 403 || response.status == 404
+                ? " (the token needs 'pull-requests: write' or 'issues: write' permission on \(repository))" : ""
+            throw failure("\(method) \(path) answered HTTP \(response.status): \(message)\(hint)")
+        }
+        do { return try JSONValue.parse(data) } catch { throw failure("\(method) \(path) did not answer JSON") }
+    }
+
+    private func failure(_ message: String) -> ProviderError {
+        ProviderError(.invalidRequest, provider: "github", message: redactor.redact(message))
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import CoachLab
+import CoachLabEval
+import CoachLabProviders
+import Foundation
+
+/// `coachlab pr-comment`: one comment on the pull request, updated in place on later pushes.
+struct PRCommentCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pr-comment",
+        abstract: "Post a run's results on a GitHub pull request, updating CoachLab's earlier comment in place.",
+        discussion: """
+        The comment has each suite's pass rate, the regressions and fixes against a baseline, the \
+        compiled prompts that changed (from a compile --check diff, collapsed) and a link to the \
+        HTML report. It carries a hidden marker, so a later push edits the same comment instead of \
+        adding another. In GitHub Actions the repository, the pull request and the API address come \
+        from the environment; the token is read from $GITHUB_TOKEN (or --token-env) and never printed.
+
+        Examples:
+          coachlab pr-comment --baseline evals/baseline.json --prompt-diff prompt-diff.txt
+          coachlab pr-comment --run 20261121-101500-abc --dry-run
+        """
+    )
+
+    @Option(help: "The stored run. Default: the newest.")
+    var run: String?
+    @Option(help: "The result store. Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
+    var store: String?
+    @Option(help: "The base branch's baseline, for regressions and fixes.")
+    var baseline: String?
+    @Option(help: "A file with compile --check's diff of the compiled prompts.")
+    var promptDiff: String?
+    @Option(help: "Where the HTML report can be downloaded (the upload-artifact step's URL).")
+    var artifactURL: String?
+    @Option(help: "owner/name. Default: $GITHUB_REPOSITORY.")
+    var repo: String?
+    @Option(help: "The pull request number. Default: the one in $GITHUB_EVENT_PATH.")
+    var pr: Int?
+    @Option(help: "The environment variable holding the token.")
+    var tokenEnv = "GITHUB_TOKEN"
+    @Option(help: "The REST API. Default: $GITHUB_API_URL, or https://api.github.com.")
+    var apiURL: String?
+    @Flag(help: "Print the comment instead of posting it.")
+    var dryRun = false
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let path = Terminal.storePath(store)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CoachLabError(usage: "no result store at \(path)", hint: "run coachlab eval first")
+        }
+        let results = try ResultStore(readingFrom: path)
+        guard let info = try run.map({ try results.run($0) }) ?? results.runs().first else {
+            throw CoachLabError(usage: run.map { "no run '\($0)' in \(path)" } ?? "the store at \(path) has no runs",
+                                hint: "coachlab runs lists the stored runs")
+        }
+        let suites = info.suites.compactMap { EvalLoader().suite(at: $0).0 }
+        let report = try RunReport(run: info.id, suites: suites, store: results)
+        let body = try PullRequestComment.body(report: report, baseline: try baseline.map(Baseline.read),
+                                               promptDiff: try promptDiff.map(Files.read), artifactURL: artifactURL)
+        if dryRun {
+            Terminal.out(body, terminator: "")
+            return
+        }
+        guard let repository = repo ?? environment["GITHUB_REPOSITORY"], repository.split(separator: "/").count == 2 else {
+            throw CoachLabError(usage: "name the repository with --repo owner/name", hint: "GitHub Actions sets $GITHUB_REPOSITORY")
+        }
+        guard let number = try pr ?? Self.pullRequestNumber(environment["GITHUB_EVENT_PATH"]) else {
+            throw CoachLabError(usage: "no pull request: give --pr N", hint: "in GitHub Actions, run this step on pull_request events")
+        }
+        guard let token = environment[tokenEnv], !token.isEmpty else {
+            throw CoachLabError(usage: "the environment variable \(tokenEnv) is not set",
+                                hint: "in GitHub Actions: env: {GITHUB_TOKEN: ${{ github.token }}}, with permissions: pull-requests: write")
+        }
+        let client = GitHubComments(apiURL: apiURL ?? environment["GITHUB_API_URL"] ?? "https://api.github.com",
+                                    repository: repository, token: token)
+        switch try await client.upsert(pullRequest: number, body: body, marker: PullRequestComment.marker) {
+        case .created(let id, let url): Terminal.error("commented on \(repository)#\(number) (comment \(id))" + (url.map { ": \($0)" } ?? ""))
+        case .updated(let id, let url): Terminal.error("updated the comment on \(repository)#\(number) (comment \(id))" + (url.map { ": \($0)" } ?? ""))
+        }
+    }
+
+    /// `pull_request.number` from the event file GitHub Actions writes.
+    static func pullRequestNumber(_ eventPath: String?) throws -> Int? {
+        guard let eventPath, let data = FileManager.default.contents(atPath: eventPath) else { return nil }
+        guard case .number(let number)? = (try? JSONValue.parse(data))?["pull_request"]?["number"] else { return nil }
+        return Int(number)
+    }
+}
