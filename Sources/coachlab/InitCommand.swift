@@ -18,6 +18,7 @@ struct InitCommand: ParsableCommand {
         Examples:
           coachlab init --app sleep-coach
           coachlab init my-project --app focus-buddy --name "Focus Buddy"
+          coachlab init --app night-owl --from luna           (a copy of personas/luna's shape)
         """
     )
 
@@ -25,11 +26,23 @@ struct InitCommand: ParsableCommand {
     var directory = "."
     @Option(help: "The app's id: lower-case letters, digits and single hyphens.")
     var app: String
-    @Option(help: "The persona's name. Default: the app id in title case.")
+    @Option(help: "The persona's name. Default: the app id in title case (with --from, the pack's name).")
     var name: String?
+    @Option(help: "Start from an existing pack's shape instead: a pack folder, or the name of one under personas/ (betterone, kindred, ticbuddy, healthwallet, luna).")
+    var from: String?
 
     func run() throws {
-        let files = try PackScaffold.files(app: app, name: name)
+        let files: [(path: String, text: String)]
+        if let from {
+            let folder = FileManager.default.fileExists(atPath: from) ? from : "personas/\(from)"
+            guard FileManager.default.fileExists(atPath: folder) else {
+                throw CoachLabError(usage: "no pack '\(from)' (looked for \(from) and personas/\(from))",
+                                    hint: "name a pack folder, or run from a project whose personas/ holds it")
+            }
+            files = try PackScaffold.files(app: app, name: name, from: PackLoader().load(folder).get())
+        } else {
+            files = try PackScaffold.files(app: app, name: name)
+        }
         let manager = FileManager.default
         let root = directory == "." ? "" : directory.hasSuffix("/") ? directory : directory + "/"
         let existing = files.filter { manager.fileExists(atPath: root + $0.path) }
@@ -41,7 +54,8 @@ struct InitCommand: ParsableCommand {
         }
         for file in files where !existing.contains(where: { $0.path == file.path }) {
             let path = root + file.path
-            try manager.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty { try manager.createDirectory(atPath: folder, withIntermediateDirectories: true) }
             // withoutOverwriting: a file that appeared since the check above is never replaced.
             try Data(file.text.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
             Terminal.out("wrote \(path)")
@@ -55,7 +69,7 @@ struct InitCommand: ParsableCommand {
 
             Next:
               \(cd)coachlab lint
-              \(cd)coachlab compile personas/\(app) --variant first-step
+              \(cd)coachlab compile personas/\(app)\(from == nil ? " --variant first-step" : "")
               \(cd)coachlab eval evals/\(app).yaml evals/\(app)-guardrails.yaml
             """)
     }

@@ -124,6 +124,29 @@ import Testing
         #expect(guardrails.status == 0, "\(guardrails.stdout)\(guardrails.stderr)")
     }
 
+    @Test(arguments: ["betterone", "kindred", "ticbuddy", "healthwallet", "luna"])
+    func anAppStartedFromAShippedPacksShapeLintsAndPasses(_ shipped: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        let created = try CLI.run(["init", directory, "--app", "my-\(shipped)", "--from", CLI.root + "/personas/\(shipped)"])
+        #expect(created.status == 0, "\(created.stderr)")
+        let lint = try CLI.run(["lint"], in: directory)
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
+        let eval = try CLI.run(["eval", "--store", directory + "/s.sqlite"], in: directory)
+        #expect(eval.status == 0, "\(eval.stdout)\(eval.stderr)")
+        let packs = try FileManager.default.contentsOfDirectory(atPath: directory + "/personas")
+        #expect(packs == ["my-\(shipped)"])
+        let compiled = try CLI.run(["compile", "personas/my-\(shipped)", "--format", "json"], in: directory)
+        #expect(compiled.stdout.contains("\"pack\" : \"my-\(shipped)\"") || compiled.stdout.contains("my-\(shipped)"), "\(compiled.stdout.prefix(300))")
+    }
+
+    @Test func initWritesIntoTheCurrentFolderByDefault() throws {
+        let directory = try CLI.temporaryDirectory()
+        let created = try CLI.run(["init", "--app", "nova"], in: directory)
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory + "/providers.yaml"))
+        #expect(try CLI.run(["lint"], in: directory).status == 0)
+    }
+
     @Test func initNeverOverwritesAndLeavesAnExistingProvidersFileAlone() throws {
         let directory = try CLI.temporaryDirectory()
         let providers = "providers:\n  - {id: mine, kind: openai, model: gpt-4o}\n"
@@ -146,5 +169,68 @@ import Testing
             let refused = try CLI.run(["init", "--app", bad], in: directory)
             #expect(refused.status == 2, "\(bad): \(refused.stderr)")
         }
+    }
+}
+
+/// coachlab watch, driven by real file writes in a project made by init.
+@Suite struct WatchCommandTests {
+    /// Reads a pipe until `text` has appeared or the deadline passes.
+    final class Reader: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        init(_ pipe: Pipe) {
+            pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let chunk = handle.availableData
+                self?.lock.withLock { self?.data.append(chunk) }
+            }
+        }
+        var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+        func wait(for needle: String, seconds: Double = 20) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if text.contains(needle) { return true }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return false
+        }
+    }
+
+    @Test func eachSaveRecompilesShowsTheChangedLayersAndRerunsOnlyWhatItTouched() throws {
+        let directory = try CLI.temporaryDirectory()
+        #expect(try CLI.run(["init", "--app", "nova"], in: directory).status == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["watch", "personas/nova", "--exit-after", "3"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let stdout = Reader(out), stderr = Reader(err)
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        #expect(stderr.wait(for: "watching"), "\(stderr.text)")
+        #expect(stdout.text.contains("ran all 14 fixtures: 14 of 14 cases passed"))
+
+        // 1. The persona's voice: one layer in every variant, and every fixture's prompt.
+        let pack = directory + "/personas/nova/pack.yaml"
+        try (try String(contentsOfFile: pack, encoding: .utf8))
+            .replacingOccurrences(of: "Plain, friendly and brief", with: "Plain, friendly and very brief").write(toFile: pack, atomically: true, encoding: .utf8)
+        #expect(stdout.wait(for: "ran 14 of 14 fixtures"), "\(stdout.text)")
+        #expect(stdout.text.contains("layer persona changed (82 → 83 tokens)"))
+        #expect(stdout.text.contains("layer crisis: persona changed"))
+
+        // 2. One fixture's text: no layer changes, and only that fixture runs.
+        let fixture = directory + "/fixtures/nova/crisis.yaml"
+        try (try String(contentsOfFile: fixture, encoding: .utf8))
+            .replacingOccurrences(of: "I don't want to be alive anymore.", with: "I want to die.").write(toFile: fixture, atomically: true, encoding: .utf8)
+        #expect(stdout.wait(for: "ran 1 of 14 fixtures: 1 of 1 cases passed"), "\(stdout.text)")
+        #expect(stdout.text.contains("no layer of any variant changed"))
+
+        // 3. A broken save: the diagnostics, and the watch goes on.
+        try "rules: [\n".write(toFile: directory + "/personas/nova/rules.yaml", atomically: true, encoding: .utf8)
+        #expect(stdout.wait(for: "the pack does not load"), "\(stdout.text)")
+        #expect(stderr.text.contains("personas/nova/rules.yaml:"))
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
     }
 }
