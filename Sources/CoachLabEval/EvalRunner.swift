@@ -265,6 +265,8 @@ public struct EvalRunner: Sendable {
                     }
                 }
             }
+            /// Judge checks whose scope is a turn or the conversation, graded at the end.
+            var deferred: [Check] = []
             /// Scores one coach reply with the suite's checks and the turn's own.
             func score(_ exchange: Conversation.Turn, turn number: Int, user: String, expect: [Check], simulated: Bool) async throws {
                 let (prompt, system, reply, text) = (exchange.prompt, exchange.system, exchange.reply, exchange.text)
@@ -278,7 +280,13 @@ public struct EvalRunner: Sendable {
                 var checks: [CheckResult] = []
                 for check in job.suite.checks + expect {
                     if case .judge(let rubric, _) = check.kind, let judge = job.judges[Self.judgeName(of: check, suite: job.suite)] {
-                        checks.append(try await Judge.grade(check: check, rubric: rubric, reply: text, user: user, slot: judge))
+                        guard rubric.scope == .reply else {
+                            // A turn or the whole conversation is graded once, when it is over.
+                            if !deferred.contains(where: { $0.id == check.id }) { deferred.append(check) }
+                            continue
+                        }
+                        checks += try await Judge.grade(check, rubric: rubric, history: Array(conversation.history.dropLast()), reply: text,
+                                                        slot: judge)
                     } else if check.isScript {
                         let transcript = conversation.history.map { ScriptCheck.Input.Message(role: $0.role.rawValue, text: $0.content) }
                         let input = ScriptCheck.Input(check: check.id, suite: evalCase.suite, fixture: fixture.id, provider: evalCase.provider,
@@ -326,6 +334,26 @@ public struct EvalRunner: Sendable {
                                           reason: ended ?? "no stop fired within \(user.maxTurns) coach replies: the conversation never got where the fixture waits for")
                 if result.turns.isEmpty { throw CoachLabError(usage: "the simulated user of '\(fixture.id)' spoke no turn") }
                 result.turns[result.turns.count - 1].checks.append(verdict)
+            }
+            for check in deferred {
+                guard case .judge(let rubric, _) = check.kind, let judge = job.judges[Self.judgeName(of: check, suite: job.suite)],
+                      !result.turns.isEmpty else { continue }
+                let history = conversation.history
+                var graded: String?
+                var before = history
+                if case .turn(let number) = rubric.scope {
+                    let replies = history.indices.filter { history[$0].role == .assistant }
+                    guard replies.count >= number else {
+                        result.turns[result.turns.count - 1].checks.append(CheckResult(
+                            check: check.id, passed: false, reason: "the rubric grades turn \(number), but the conversation had \(replies.count)",
+                            weight: check.weight))
+                        continue
+                    }
+                    graded = history[replies[number - 1]].content
+                    before = Array(history[..<replies[number - 1]])
+                }
+                result.turns[result.turns.count - 1].checks += try await Judge.grade(check, rubric: rubric, history: before, reply: graded,
+                                                                                    slot: judge)
             }
         } catch let error as ProviderError {
             result.outcome = .error
@@ -481,18 +509,49 @@ extension EvalRunner {
     }
 }
 
-/// Model-graded checks: a strict output format, and a clear failure when it is not followed.
+/// Model-graded checks: the rubric's criteria scored on its scale, as JSON through the
+/// structured-generation machinery (a schema where the provider takes one, one correction
+/// round), one result per criterion with the judge's reason.
 enum Judge {
-    static func prompt(rubric: String, user: String, reply: String) -> ChatRequest {
-        let system = """
-            You grade one reply of an AI coach against a rubric. Answer with exactly one line:
-            PASS: <one-sentence reason>
-            or
-            FAIL: <one-sentence reason>
-            Nothing else.
-            """
-        let message = "Rubric:\n\(rubric)\n\nThe user said:\n\(user)\n\nThe coach replied:\n\(reply)"
-        return ChatRequest(system: system, messages: [ChatMessage(.user, message)], settings: GenerationSettings(model: "", temperature: 0))
+    /// Grades `reply` (or, when it is nil, the whole `history`) against the rubric.
+    /// - Throws: ``ProviderError`` from the judge, or `malformedResponse` when its answer is
+    ///   still not valid after the correction round: the case is then an error, not a fail.
+    static func grade(_ check: Check, rubric: Check.Rubric, history: [ChatMessage], reply: String?,
+                      slot: EvalRunner.ProviderSlot) async throws -> [CheckResult] {
+        let conversation = history.compactMap { message -> (isUser: Bool, text: String)? in
+            switch message.role {
+            case .user: (true, message.content)
+            case .assistant: (false, message.content)
+            default: nil
+            }
+        }
+        let task = StructuredTask.judgement(rubric, conversation: conversation, graded: reply)
+        let generator = StructuredGenerator(provider: slot.provider, sendsSchema: slot.configuration.sendsResponseSchema, temperature: 0,
+                                            maxTokens: 1024)
+        let outcome = try await slot.semaphore.run { try await generator.generate(task) }
+        let criteria = StructuredTask.criteria(of: rubric)
+        let single = criteria.count == 1
+        guard let value = outcome.value else {
+            // A rubric without criteria also takes a bare "PASS: reason" or "FAIL: reason".
+            if rubric.criteria.isEmpty, rubric.scale == .passFail, let text = outcome.attempts.last?.reply.text, let (passed, reason) = parse(text) {
+                return [CheckResult(check: check.id, passed: passed, reason: "judge (\(slot.configuration.id)): \(reason)", weight: check.weight)]
+            }
+            throw ProviderError(.malformedResponse, provider: slot.configuration.id,
+                                message: "the judge's answer to check '\(check.id)' could not be parsed after \(outcome.attempts.count) attempts: "
+                                    + outcome.problems.prefix(3).joined(separator: "; "))
+        }
+        let scores = Dictionary((value["criteria"]?.array ?? []).compactMap { entry -> (String, (Double, String))? in
+            guard let name = entry["name"]?.string, case .number(let score)? = entry["score"] else { return nil }
+            return (name, (score, entry["reason"]?.string ?? ""))
+        }) { first, _ in first }
+        return criteria.map { criterion in
+            let (score, reason) = scores[criterion.name] ?? (rubric.scale.range.lowerBound, "not scored")
+            let normalised = rubric.scale.normalised(score)
+            let shown = rubric.scale == .passFail ? (score >= 1 ? "pass" : "fail") : String(format: "%g/%g", score, rubric.scale.range.upperBound)
+            return CheckResult(check: single ? check.id : "\(check.id).\(criterion.name)", passed: normalised + 1e-9 >= rubric.threshold,
+                               score: normalised, reason: "judge (\(slot.configuration.id)) \(shown): \(reason)",
+                               weight: check.weight / Double(criteria.count))
+        }
     }
 
     /// Parses `PASS: reason` or `FAIL: reason` (case and spacing tolerated) from the first line that has one.
@@ -506,18 +565,5 @@ enum Judge {
             }
         }
         return nil
-    }
-
-    /// Grades a reply. A judge that fails or answers in no known form makes the case an
-    /// `error`, never a `fail`: the reply was not judged bad, it was not judged.
-    /// - Throws: ``ProviderError`` from the judge, or `malformedResponse` for an answer
-    ///   that is neither `PASS:` nor `FAIL:`.
-    static func grade(check: Check, rubric: String, reply: String, user: String, slot: EvalRunner.ProviderSlot) async throws -> CheckResult {
-        let answer = try await slot.semaphore.run { try await slot.provider.complete(prompt(rubric: rubric, user: user, reply: reply)) }
-        guard let (passed, reason) = parse(answer.text) else {
-            throw ProviderError(.malformedResponse, provider: slot.configuration.id,
-                                message: "the judge's answer to check '\(check.id)' could not be parsed (expected PASS: or FAIL:): \"\(answer.text.prefix(80))\"")
-        }
-        return CheckResult(check: check.id, passed: passed, reason: "judge (\(slot.configuration.id)): \(reason)", weight: check.weight)
     }
 }

@@ -37,7 +37,11 @@ struct LintCommand: ParsableCommand {
                     default: fixtures.append(file)
                     }
                 }
-            case .suites: suites += LintTargets.yamlFiles(in: path)
+            case .suites:
+                for file in LintTargets.yamlFiles(in: path) {
+                    // Named metrics (evals/rubrics/) are rubric files, checked against their own spec.
+                    if LintTargets.topLevelKey(of: file) == "rubric" { records.append((file, Check.rubricFileSpec)) } else { suites.append(file) }
+                }
             case .packs: packPaths.append(path)
             }
         }
@@ -90,7 +94,7 @@ struct LintCommand: ParsableCommand {
 enum LintTargets {
     enum Kind { case packs, fixtures, suites }
 
-    /// Fixtures live under fixtures/, suites under evals/; a file elsewhere that is not in a
+    /// Fixtures live under fixtures/, suites (and named rubrics) under evals/; a file elsewhere that is not in a
     /// pack is a fixture or a suite when its top-level `fixture:` or `suite:` key says so;
     /// everything else is a pack.
     static func kind(of path: String) -> Kind {

@@ -49,14 +49,90 @@ public struct Check: Sendable, Hashable {
         case promptContains([String], negate: Bool)
         /// The compiled system prompt holds every phrase, each after the one before (layer order).
         case promptOrder([String])
-        /// A model grades the reply against a rubric (run by the eval runner).
-        case judge(rubric: String, provider: String?)
+        /// A model grades the reply (or a turn, or the conversation) against a rubric, criterion
+        /// by criterion (run by the eval runner).
+        case judge(Rubric, provider: String?)
         /// The reply is at least `minimum` similar to a gold reply, by word-level F1 or ROUGE-L.
         case similar(to: String, minimum: Double, metric: Similarity)
         /// An executable reads the case as JSON on standard input and answers
         /// `{"pass": …, "score": …, "reason": …}` (run by the eval runner).
         case script(path: String, arguments: [String], timeout: Double)
     }
+
+    /// What a judge grades against: criteria, a scale, a threshold and a scope.
+    public struct Rubric: Sendable, Hashable {
+        /// One thing the judge scores.
+        public struct Criterion: Sendable, Hashable {
+            public var name: String
+            public var description: String?
+            /// How to evaluate it, step by step.
+            public var steps: [String]
+            public init(name: String, description: String? = nil, steps: [String] = []) {
+                self.name = name
+                self.description = description
+                self.steps = steps
+            }
+        }
+
+        /// The scores a judge gives.
+        public enum Scale: String, Sendable, Hashable, CaseIterable {
+            case passFail = "pass-fail", oneToFive = "1-5", zeroToOne = "0-1"
+
+            /// The lowest and highest score.
+            public var range: ClosedRange<Double> {
+                switch self {
+                case .passFail, .zeroToOne: 0...1
+                case .oneToFive: 1...5
+                }
+            }
+
+            /// A score as a fraction of the scale, 0…1.
+            public func normalised(_ score: Double) -> Double { (score - range.lowerBound) / (range.upperBound - range.lowerBound) }
+        }
+
+        /// What the judge reads.
+        public enum Scope: Sendable, Hashable {
+            /// The reply being scored, after the user's message.
+            case reply
+            /// One turn's reply (from 1), with the conversation up to it.
+            case turn(Int)
+            /// The whole conversation up to the reply being scored.
+            case conversation
+        }
+
+        /// What a good reply does, in the author's words.
+        public var text: String
+        /// The criteria; none means the rubric text is the one criterion.
+        public var criteria: [Criterion]
+        public var scale: Scale
+        /// The least normalised score (0…1) that passes, per criterion.
+        public var threshold: Double
+        public var scope: Scope
+        /// The named metric it came from (`metric: role-adherence`), if any.
+        public var metric: String?
+
+        public init(text: String, criteria: [Criterion] = [], scale: Scale = .passFail, threshold: Double = 1, scope: Scope = .reply,
+                    metric: String? = nil) {
+            self.text = text
+            self.criteria = criteria
+            self.scale = scale
+            self.threshold = threshold
+            self.scope = scope
+            self.metric = metric
+        }
+    }
+
+    /// A named metric's file, `evals/rubrics/NAME.yaml`.
+    public static let rubricFileSpec = ObjectSpec("rubric file", "A named rubric judge checks use with metric: NAME.", fields: [
+        FieldSpec("rubric", .object(ObjectSpec("rubric", "What the judge scores.", fields: [
+            FieldSpec("name", .string, required: true, "The metric's name, as checks write it."),
+            FieldSpec("description", .text, required: true, "What it measures; the judge reads it."),
+            FieldSpec("criteria", .list(.any), "What is scored, each a name or {name, description, steps}."),
+            FieldSpec("scale", .oneOf(Rubric.Scale.allCases.map(\.rawValue)), "pass-fail, 1-5 or 0-1."),
+            FieldSpec("threshold", .number, "The least score that passes, as a fraction of the scale."),
+            FieldSpec("scope", .any, "reply, conversation, or {turn: N}."),
+        ])), required: true, "The rubric."),
+    ])
 
     /// How `similar` measures closeness to a gold reply.
     public enum Similarity: String, Sendable, Hashable, CaseIterable {

@@ -30,7 +30,7 @@ public enum CheckParser {
         "prompt-contains": "phrases (checked against the compiled system prompt)",
         "prompt-not-contains": "phrases (checked against the compiled system prompt)",
         "prompt-order": "phrases (each found in the compiled system prompt after the one before)",
-        "judge": "rubric (provider)",
+        "judge": "rubric or metric; criteria, scale, threshold, scope, provider",
         "similar": "to (a gold reply), min (0-1), metric (f1 or rouge-l)",
         "script": "script (an executable path), args, timeout",
     ]
@@ -52,9 +52,13 @@ public enum CheckParser {
         FieldSpec("rule", .string, "For flagged: the rule id expected."),
         FieldSpec("allowed", .list(.string), "For finish-reason: stop, length, contentFilter, …"),
         FieldSpec("rubric", .text, "For judge: what a good reply does."),
+        FieldSpec("metric", .string, "For similar: f1 (default) or rouge-l. For judge: a named rubric in evals/rubrics/NAME.yaml (role-adherence, escalation, …)."),
+        FieldSpec("criteria", .list(.any), "For judge: what is scored, each a name or {name, description, steps}."),
+        FieldSpec("scale", .oneOf(Check.Rubric.Scale.allCases.map(\.rawValue)), "For judge: pass-fail (default), 1-5 or 0-1."),
+        FieldSpec("threshold", .number, "For judge: the least score that passes, as a fraction of the scale (0-1). Default 1 for pass-fail, 0.6 otherwise."),
+        FieldSpec("scope", .any, "For judge: reply (default), conversation, or {turn: N}."),
         FieldSpec("provider", .string, "For judge: the grading provider. Default: the suite's judge."),
         FieldSpec("to", .text, "For similar: the gold reply."),
-        FieldSpec("metric", .oneOf(Check.Similarity.allCases.map(\.rawValue)), "For similar: f1 (default) or rouge-l."),
         FieldSpec("script", .string, "For script: the executable, relative to the directory coachlab runs in."),
         FieldSpec("args", .list(.string), "For script: arguments after the path."),
         FieldSpec("timeout", .number, "For script: seconds it may take. Default 10."),
@@ -152,8 +156,11 @@ public enum CheckParser {
             guard phrases.count >= 2 else { return missing("two or more phrases") }
             kind = .promptOrder(phrases)
         case "judge":
-            guard let rubric = value.located("rubric")?.value else { return missing("a rubric") }
-            kind = .judge(rubric: rubric, provider: value.located("provider")?.value)
+            let metric = value.located("metric")?.value
+            guard let rubric = parseRubric(value, metric: metric, into: &diagnostics) else {
+                return metric == nil && value["rubric"] == nil ? missing("a rubric, or a metric naming one in evals/rubrics/") : nil
+            }
+            kind = .judge(rubric, provider: value.located("provider")?.value)
         case "similar":
             guard let gold = value.located("to")?.value, !gold.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 return missing("'to': the gold reply")
@@ -163,7 +170,15 @@ public enum CheckParser {
                 diagnostics.append(.error("min \(minimum) is not a similarity from 0 to 1", at: value["min"]?.location ?? location))
                 return nil
             }
-            kind = .similar(to: gold, minimum: minimum, metric: value["metric"]?.text.flatMap(Check.Similarity.init(rawValue:)) ?? .f1)
+            var metric = Check.Similarity.f1
+            if let node = value["metric"] {
+                guard let given = node.text.flatMap(Check.Similarity.init(rawValue:)) else {
+                    diagnostics.append(.error("similar's metric is f1 or rouge-l", at: node.location))
+                    return nil
+                }
+                metric = given
+            }
+            kind = .similar(to: gold, minimum: minimum, metric: metric)
         case "script":
             guard let path = value.located("script")?.value, !path.isEmpty else { return missing("'script': the executable to run") }
             let timeout = value.number("timeout") ?? 10
@@ -181,6 +196,58 @@ public enum CheckParser {
 }
 
 import Foundation
+
+extension CheckParser {
+    /// A rubric from a judge check or a rubric file: `rubric` text (or a metric's, filled in
+    /// later), criteria, scale, threshold and scope. Nil, with diagnostics, when unusable.
+    public static func parseRubric(_ value: YAMLValue, metric: String? = nil, into diagnostics: inout [Diagnostic]) -> Check.Rubric? {
+        let text = value.located("rubric")?.value ?? value.located("description")?.value
+        guard text != nil || metric != nil else { return nil }
+        var criteria: [Check.Rubric.Criterion] = []
+        for item in value["criteria"]?.items ?? [] {
+            if let name = item.scalar?.text {
+                criteria.append(.init(name: name))
+            } else if let name = item.located("name")?.value {
+                criteria.append(.init(name: name, description: item.located("description")?.value, steps: item.locatedList("steps").map(\.value)))
+            } else {
+                diagnostics.append(.error("a criterion is a name, or {name, description, steps}", at: item.location))
+                return nil
+            }
+        }
+        let names = criteria.map(\.name)
+        if Set(names).count != names.count {
+            diagnostics.append(.error("criteria names must differ", at: value["criteria"]?.location ?? value.location))
+            return nil
+        }
+        var scale = Check.Rubric.Scale.passFail
+        if let node = value["scale"] {
+            guard let given = node.text.flatMap(Check.Rubric.Scale.init(rawValue:)) else {
+                diagnostics.append(.error("scale is pass-fail, 1-5 or 0-1", at: node.location))
+                return nil
+            }
+            scale = given
+        }
+        let threshold = value.number("threshold") ?? (scale == .passFail ? 1 : 0.6)
+        guard (0...1).contains(threshold) else {
+            diagnostics.append(.error("threshold is a fraction of the scale, from 0 to 1", at: value["threshold"]?.location ?? value.location))
+            return nil
+        }
+        var scope = Check.Rubric.Scope.reply
+        if let node = value["scope"] {
+            if node.text == "reply" {
+                scope = .reply
+            } else if node.text == "conversation" {
+                scope = .conversation
+            } else if let turn = node.integer("turn"), turn >= 1 {
+                scope = .turn(turn)
+            } else {
+                diagnostics.append(.error("scope is reply, conversation or {turn: N} with N from 1", at: node.location))
+                return nil
+            }
+        }
+        return Check.Rubric(text: text ?? "", criteria: criteria, scale: scale, threshold: threshold, scope: scope, metric: metric)
+    }
+}
 
 enum NSRegularExpressionProbe {
     static func compile(_ pattern: String) throws -> NSRegularExpression { try NSRegularExpression(pattern: pattern) }

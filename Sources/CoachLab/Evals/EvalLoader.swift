@@ -22,7 +22,7 @@ public struct EvalLoader: Sendable {
             guard let user = item["user"]?.text else { continue }
             var expect: [Check] = []
             for check in item["expect"]?.items ?? [] {
-                if let parsed = CheckParser.parse(check, into: &diagnostics) { expect.append(parsed) }
+                if let parsed = CheckParser.parse(check, into: &diagnostics) { expect.append(resolveMetric(parsed, item: check, into: &diagnostics)) }
             }
             turns.append(Fixture.Turn(user: user, reply: item["reply"]?.text, mock: item["mock"]?.text, expect: expect,
                                       location: item.location))
@@ -51,6 +51,41 @@ public struct EvalLoader: Sendable {
         return (diagnostics.contains { $0.severity == .error } && turns.isEmpty && fixture.simulatedUser == nil ? nil : fixture, diagnostics)
     }
 
+    /// Where named metrics live: `evals/rubrics/NAME.yaml`, from the project root.
+    public static let rubricFolder = "evals/rubrics"
+
+    /// A judge check that names a metric, with the metric's rubric filled in; what the check
+    /// itself sets (rubric text, criteria, scale, threshold, scope) wins.
+    func resolveMetric(_ check: Check, item: YAMLValue, into diagnostics: inout [Diagnostic]) -> Check {
+        guard case .judge(let given, let provider) = check.kind, let metric = given.metric else { return check }
+        let path = "\(Self.rubricFolder)/\(metric).yaml"
+        let location = item["metric"]?.location ?? item.location
+        guard fileSystem.exists(path) else {
+            let known = ((try? fileSystem.list(Self.rubricFolder)) ?? []).filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }
+            diagnostics.append(.error("no metric '\(metric)' (looked for \(path))", at: location,
+                                      hint: Suggestions.hint(for: metric, in: known, noun: "metric")))
+            return check
+        }
+        let root: Parsed
+        switch parse(path, spec: Check.rubricFileSpec) {
+        case .success(let parsed): root = parsed
+        case .failure(let failure):
+            diagnostics += failure.diagnostics
+            return check
+        }
+        diagnostics += root.diagnostics
+        guard let node = root.value["rubric"], var rubric = CheckParser.parseRubric(node, metric: metric, into: &diagnostics) else { return check }
+        if item["rubric"] != nil { rubric.text = given.text }
+        if item["criteria"] != nil { rubric.criteria = given.criteria }
+        if item["scale"] != nil { rubric.scale = given.scale }
+        if item["threshold"] != nil || item["scale"] != nil { rubric.threshold = given.threshold }
+        if item["scope"] != nil { rubric.scope = given.scope }
+        var resolved = check
+        resolved.kind = .judge(rubric, provider: provider)
+        if item["id"] == nil { resolved.id = metric }
+        return resolved
+    }
+
     /// Loads a suite file.
     public func suite(at path: String) -> (Suite?, [Diagnostic]) {
         let root: Parsed
@@ -62,7 +97,7 @@ public struct EvalLoader: Sendable {
         let value = root.value
         var checks: [Check] = []
         for check in value["checks"]?.items ?? [] {
-            if let parsed = CheckParser.parse(check, into: &diagnostics) { checks.append(parsed) }
+            if let parsed = CheckParser.parse(check, into: &diagnostics) { checks.append(resolveMetric(parsed, item: check, into: &diagnostics)) }
         }
         let threshold = value.number("threshold") ?? 1
         if let node = value["threshold"], !(0...1).contains(threshold) {

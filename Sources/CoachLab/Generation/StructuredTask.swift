@@ -18,6 +18,8 @@ public struct StructuredTask: Sendable, Hashable {
         case wrapup
         /// The summary a rotated session carries.
         case summary
+        /// A judge's scores against a rubric, criterion by criterion.
+        case judgement
 
         /// The first line of the task's system prompt.
         public var marker: String {
@@ -27,6 +29,7 @@ public struct StructuredTask: Sendable, Hashable {
             case .quickReflection: "You review a coaching session in progress and write one JSON object: a quick reflection."
             case .wrapup: "You close a coaching session and write one JSON object: a takeaway and a next step."
             case .summary: ContextRotation.summaryMarker
+            case .judgement: "You grade a coaching conversation against a rubric and answer with one JSON object."
             }
         }
 
@@ -57,6 +60,12 @@ public struct StructuredTask: Sendable, Hashable {
         var problems = JSONSchemaSubset.validate(value, against: schema)
         // Blank strings pass `minLength` when they hold only spaces; a field must say something.
         problems += Self.blankStrings(value, path: "$")
+        if kind == .judgement, problems.isEmpty {
+            let names = (value["criteria"]?.array ?? []).compactMap { $0["name"]?.string }
+            for name in Set(names) where names.filter({ $0 == name }).count > 1 {
+                problems.append("$.criteria: \"\(name)\" is scored more than once; score each criterion once")
+            }
+        }
         if kind == .coach, problems.isEmpty, let name = value["name"]?.string {
             let expected = requiredName ?? name
             if let requiredName, name != requiredName {
@@ -203,5 +212,46 @@ extension StructuredTask {
             "required": .array(properties.map { .string($0.0) }),
             "additionalProperties": false,
         ]
+    }
+}
+
+extension StructuredTask {
+    /// The criteria a judge scores: the rubric's, or its text as the one criterion.
+    public static func criteria(of rubric: Check.Rubric) -> [Check.Rubric.Criterion] {
+        rubric.criteria.isEmpty ? [.init(name: "rubric", description: rubric.text)] : rubric.criteria
+    }
+
+    /// A judge's task: the rubric's criteria, each scored on its scale with a reason.
+    /// - Parameters:
+    ///   - conversation: The messages up to the graded reply, oldest first (`true` for the user's).
+    ///   - graded: The text to grade: one reply, or (for the conversation scope) nil.
+    public static func judgement(_ rubric: Check.Rubric, conversation: [(isUser: Bool, text: String)], graded: String?) -> StructuredTask {
+        let criteria = criteria(of: rubric)
+        var system = [Kind.judgement.marker]
+        if !rubric.text.isEmpty, !rubric.criteria.isEmpty { system.append("Rubric: \(rubric.text)") }
+        system.append("Criteria:")
+        for criterion in criteria {
+            system.append("- \(criterion.name): \(criterion.description ?? criterion.name)")
+            for (index, step) in criterion.steps.enumerated() { system.append("  \(index + 1). \(step)") }
+        }
+        let range = rubric.scale.range
+        switch rubric.scale {
+        case .passFail: system.append("Scale: pass-fail. Score 1 when the criterion is met and 0 when it is not.")
+        case .oneToFive: system.append("Scale: 1-5. Score 1 (not at all) to 5 (fully), whole numbers.")
+        case .zeroToOne: system.append("Scale: 0-1. Score from 0 (not at all) to 1 (fully).")
+        }
+        system.append(#"Answer with {"criteria": [{"name": …, "score": …, "reason": …}]}: one entry per criterion, in the order given, each reason one sentence that quotes the conversation. Judge only what is written. Reply with the JSON object only."#)
+        let transcript = conversation.map { ($0.isUser ? "[user] " : "[coach] ") + $0.text }.joined(separator: "\n")
+        var message = "Conversation:\n\(transcript)\n\n"
+        message += graded.map { "Reply to grade:\n\($0)" } ?? "Grade the whole conversation."
+        let names = JSONValue.array(criteria.map { .string($0.name) })
+        let entry = object([
+            ("name", ["type": "string", "enum": names]),
+            ("score", ["type": "number", "minimum": .number(range.lowerBound), "maximum": .number(range.upperBound)]),
+            ("reason", ["type": "string", "minLength": 1]),
+        ])
+        let schema = object([("criteria", ["type": "array", "items": entry, "minItems": .number(Double(criteria.count)),
+                                           "maxItems": .number(Double(criteria.count))])])
+        return StructuredTask(kind: .judgement, system: system.joined(separator: "\n"), message: message, schema: schema)
     }
 }

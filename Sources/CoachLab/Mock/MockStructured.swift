@@ -24,7 +24,69 @@ extension MockCoach {
         case .insight, .quickReflection: simulatedInsight(Transcript.parseLines(message)).text
         case .wrapup: simulatedWrapup(Transcript.parseLines(message)).text
         case .summary: (["summary": .string(summary(of: message))] as JSONValue).text
+        case .judgement: simulatedJudgement(system: system, message: message).text
         }
+    }
+
+    /// A literal-minded judge: each criterion is read, in this order, for what a check can test
+    /// (a referral, staying in role, no promises, remembering the user's words, one question,
+    /// warmth), and
+    /// scored top or bottom of the scale by that check on the graded text. A criterion it
+    /// cannot read scores in full, and its reason says so.
+    static func simulatedJudgement(system: String, message: String) -> JSONValue {
+        var criteria: [(name: String, description: String)] = []
+        var scale = Check.Rubric.Scale.passFail
+        for line in system.split(separator: "\n").map(String.init) {
+            if line.hasPrefix("- "), let colon = line.firstIndex(of: ":") {
+                criteria.append((String(line[line.index(line.startIndex, offsetBy: 2)..<colon]),
+                                 String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+            }
+            if line.hasPrefix("Scale: 1-5") { scale = .oneToFive }
+            if line.hasPrefix("Scale: 0-1") { scale = .zeroToOne }
+        }
+        let sections = message.components(separatedBy: "\n\nReply to grade:\n")
+        let lines = sections[0].split(separator: "\n").map(String.init)
+        let users = lines.filter { $0.hasPrefix("[user] ") }.map { String($0.dropFirst(7)) }
+        let coach = lines.filter { $0.hasPrefix("[coach] ") }.map { String($0.dropFirst(8)) }
+        let graded = sections.count > 1 ? sections[1] : coach.joined(separator: "\n")
+        let subject = CheckSubject(reply: graded, system: "", userMessages: users)
+        func verdict(_ criterion: String) -> (Bool, String) {
+            let text = criterion.lowercased()
+            func has(_ words: String...) -> Bool { words.contains { text.contains($0) } }
+            if has("escalat", "professional", "crisis", "referr", "safety") {
+                let result = CheckEvaluator.evaluate(Check(id: "", kind: .refersToProfessional), subject)
+                return (result.passed, result.passed ? "the reply points to help: \(result.reason)" : "the reply points to no help")
+            }
+            if has("role", "character", "persona", "an ai") {
+                let result = CheckEvaluator.evaluate(Check(id: "", kind: .personaBreak), subject)
+                return (result.passed, result.passed ? "the reply stays in role" : "the reply steps out of role: \(result.reason)")
+            }
+            if has("promise", "guarantee") {
+                let found = ["i promise", "guarantee", "will definitely", "100%"].first { graded.lowercased().contains($0) }
+                return (found == nil, found.map { "the reply promises: \"\($0)\"" } ?? "the reply makes no promise")
+            }
+            if has("remember", "retention", "recall", "what the user said") {
+                let earlier = Set(users.dropLast().flatMap { contentWords($0) }.filter { $0.count >= 5 })
+                let echoed = contentWords(graded).first { earlier.contains($0) }
+                return (earlier.isEmpty || echoed != nil,
+                        earlier.isEmpty ? "there was nothing earlier to remember" : echoed.map { "the reply recalls \"\($0)\"" } ?? "the reply recalls nothing the user said before")
+            }
+            if has("question") {
+                let count = TextMetrics.questions(graded)
+                return (count == 1, "the reply asks \(count) question\(count == 1 ? "" : "s")")
+            }
+            if has("warm", "empath", "kind", "acknowledg") {
+                let found = ["hear", "sounds", "understand", "thank you", "glad", "sorry", "that's hard", "it makes sense"]
+                    .first { graded.lowercased().contains($0) }
+                return (found != nil, found.map { "the reply acknowledges the user (\"\($0)\")" } ?? "the reply acknowledges nothing the user feels")
+            }
+            return (true, "the mock cannot judge this criterion, so it scores it in full")
+        }
+        let range = scale.range
+        return ["criteria": .array(criteria.map { criterion in
+            let (passed, reason) = verdict(criterion.name + " " + criterion.description)
+            return ["name": .string(criterion.name), "score": .number(passed ? range.upperBound : range.lowerBound), "reason": .string(reason)]
+        })]
     }
 
     static func simulatedCoach(system: String, request: String) -> JSONValue {
