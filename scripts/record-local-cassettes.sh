@@ -17,7 +17,7 @@ bin="$(swift build --show-bin-path)/coachlab"
 rm -rf fixtures/cassettes/local-gemma
 store=$(mktemp -d)/record.sqlite
 set +e
-"$bin" eval "${suites[@]}" --provider local-gemma --record --store "$store"
+"$bin" eval "${suites[@]}" --provider local-gemma --max-tokens 128 --record --store "$store"
 code=$?
 set -e
 # A base model fails most checks (exit 1); an error (exit 3) means something was not recorded.
