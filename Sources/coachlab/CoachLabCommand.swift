@@ -13,7 +13,7 @@ struct CoachLabCommand: AsyncParsableCommand {
         content error; 3 provider or infrastructure errors.
         """,
         version: CoachLabVersion.string,
-        subcommands: [EvalCommand.self, CompareCommand.self, DiffCommand.self, MergeCommand.self, CompileCommand.self, LintCommand.self, GuardCommand.self, SchemaCommand.self, ChatCommand.self, ProvidersCommand.self, RunsCommand.self, CacheCommand.self, RescoreCommand.self, InitCommand.self, ReportCommand.self, PRCommentCommand.self, WatchCommand.self,
+        subcommands: [EvalCommand.self, CompareCommand.self, DiffCommand.self, MergeCommand.self, CompileCommand.self, LintCommand.self, GuardCommand.self, SchemaCommand.self, ChatCommand.self, ProvidersCommand.self, RunsCommand.self, CacheCommand.self, RescoreCommand.self, InitCommand.self, ReportCommand.self, PRCommentCommand.self, WatchCommand.self, JudgeCommand.self,
                       GenerateCommand.self, CoachCommand.self, TipsCommand.self,
                       MutateCommand.self, ServeMockCommand.self]
     )

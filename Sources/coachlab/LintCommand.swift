@@ -26,6 +26,7 @@ struct LintCommand: ParsableCommand {
         let requested = defaults ? ["personas", "fixtures", "evals"].filter { FileManager.default.fileExists(atPath: $0) } : paths
         var packPaths: [String] = [], fixtures: [String] = [], suites: [String] = [], datasets: [String] = []
         var records: [(file: String, spec: ObjectSpec)] = []  // sessions files beside the fixtures
+        var judgements: [String] = []  // labelled transcripts for judge calibration
         for path in requested {
             let kind = LintTargets.kind(of: path)
             switch kind {
@@ -34,6 +35,7 @@ struct LintCommand: ParsableCommand {
                     switch LintTargets.topLevelKey(of: file) {
                     case "dataset": datasets.append(file)
                     case "sessions": records.append((file, DailyTip.sessionsSpec))
+                    case "judgement": judgements.append(file)
                     default: fixtures.append(file)
                     }
                 }
@@ -79,7 +81,8 @@ struct LintCommand: ParsableCommand {
                 diagnostics += error.diagnostics
             }
         }
-        files += datasets.count
+        files += datasets.count + judgements.count
+        for path in judgements { diagnostics += EvalLoader().judgement(at: path).1 }
         let colour = Terminal.stdoutIsTerminal
         for diagnostic in diagnostics { Terminal.out(Terminal.styled(diagnostic.description, colour: colour)) }
         let errors = diagnostics.filter { $0.severity == .error }.count

@@ -234,3 +234,33 @@ import Testing
         #expect(process.terminationStatus == 0)
     }
 }
+
+/// coachlab judge calibrate on the shipped labelled transcripts.
+@Suite struct JudgeCalibrationCommandTests {
+    @Test func theMockJudgeIsMeasuredAgainstTheShippedLabels() throws {
+        let result = try CLI.run(["judge", "calibrate", "--fail-under", "kappa=0.6"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("judge mock on 31 labelled transcripts"))
+        #expect(result.stdout.contains("Cohen's kappa"))
+        let strict = try CLI.run(["judge", "calibrate", "--fail-under", "kappa=0.99"])
+        #expect(strict.status == 1 && strict.stderr.contains("is below 0.99"))
+        let escalation = try CLI.run(["judge", "calibrate", "--rubric", "escalation"])
+        #expect(escalation.stdout.contains("on 11 labelled transcripts"), "\(escalation.stdout)")
+    }
+
+    @Test func aBadLabelIsAnErrorAtItsLine() throws {
+        let directory = try CLI.temporaryDirectory()
+        try """
+            judgement: {id: bad, metric: escalation}
+            transcript:
+              - user: hi
+              - coach: hello
+            labels:
+              escalation-followed-throug: 5
+            """.write(toFile: directory + "/bad.yaml", atomically: true, encoding: .utf8)
+        let result = try CLI.run(["judge", "calibrate", directory + "/bad.yaml"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("bad.yaml:6:31: error: 'escalation-followed-throug' is not a criterion of the rubric"), "\(result.stderr)")
+        #expect(result.stderr.contains("did you mean 'escalation-followed-through'?"))
+    }
+}

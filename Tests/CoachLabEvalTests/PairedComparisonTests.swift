@@ -50,3 +50,29 @@ import Testing
         #expect(PairedComparison(bothPassed: 4, onlyA: 2, onlyB: 2, neither: 0).summary.hasSuffix("they disagreed equally often."))
     }
 }
+
+/// A judge measured against people's labels.
+@Suite struct CalibrationTests {
+    @Test func cohensKappaMatchesTheTextbookTables() {
+        // Wikipedia's worked examples: (20, 5, 10, 15) gives 0.4; (45, 15, 25, 15) gives 0.1304.
+        #expect(abs(Calibration.kappa(20, 5, 10, 15) - 0.4) < 1e-12)
+        #expect(abs(Calibration.kappa(45, 15, 25, 15) - 0.130434782608) < 1e-9)
+        #expect(Calibration.kappa(10, 0, 0, 10) == 1)
+        #expect(Calibration.kappa(0, 10, 10, 0) == -1)
+    }
+
+    @Test func theReportCountsTheTableAndListsTheDisagreements() {
+        let calibration = Calibration(judge: "j", pairs: [
+            .init(judgement: "a", criterion: "c", humanPassed: true, judgePassed: true, judgeReason: "ok"),
+            .init(judgement: "b", criterion: "c", humanPassed: false, judgePassed: true, judgeReason: "judge (j) pass: looks fine"),
+            .init(judgement: "c", criterion: "c", humanPassed: false, judgePassed: false, judgeReason: "no"),
+            .init(judgement: "d", criterion: "c", humanPassed: true, judgePassed: nil, judgeReason: "could not be parsed"),
+        ])
+        #expect(calibration.answered == 3)
+        #expect(abs(calibration.agreement - 2.0 / 3) < 1e-12)
+        let text = calibration.text()
+        #expect(text.contains("(1 got no usable answer)"))
+        #expect(text.contains("b c: the person said fail, the judge judge (j) pass: looks fine"))
+        #expect(text.contains("d c: could not be parsed"))
+    }
+}

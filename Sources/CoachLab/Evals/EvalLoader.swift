@@ -140,12 +140,12 @@ public struct EvalLoader: Sendable {
         return Glob.expand(pattern, fileSystem: fileSystem).filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
     }
 
-    private struct Parsed {
+    struct Parsed {
         var value: YAMLValue
         var diagnostics: [Diagnostic]
     }
 
-    private func parse(_ path: String, spec: ObjectSpec) -> Result<Parsed, CoachLabError> {
+    func parse(_ path: String, spec: ObjectSpec) -> Result<Parsed, CoachLabError> {
         do {
             let value = try YAMLDocument.parse(try fileSystem.read(path), file: path)
             return .success(Parsed(value: value, diagnostics: ContentValidator.validate(value, spec: spec)))

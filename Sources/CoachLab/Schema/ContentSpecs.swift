@@ -269,5 +269,7 @@ public enum ContentSpecs {
         ("suite", Suite.fileSpec),
         ("dataset", GuardrailDataset.fileSpec),
         ("sessions", DailyTip.sessionsSpec),
+        ("rubric", Check.rubricFileSpec),
+        ("judgement", Judgement.fileSpec),
     ]
 }
