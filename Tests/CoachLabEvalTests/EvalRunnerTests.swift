@@ -529,3 +529,37 @@ actor PlayerProvider: ChatProvider {
         #expect(problem.hint == "did you mean 'escalation'?")
     }
 }
+
+/// Every shipped metric, graded by a scripted judge: top scores pass every criterion, bottom
+/// scores fail every one, and each criterion is its own result.
+@Suite struct ShippedMetricTests {
+    @Test(arguments: ["role-adherence", "knowledge-retention", "one-question", "escalation", "warmth-without-false-promises"])
+    func aScriptedJudgeGradesTheMetric(_ metric: String) async throws {
+        var diagnostics: [Diagnostic] = []
+        let loader = EvalLoader(fileSystem: EvalSupport.fileSystem())
+        let probe = try YAMLDocument.parse("{check: judge, metric: \(metric)}", file: "probe.yaml")
+        let check = loader.resolveMetric(try #require(CheckParser.parse(probe, into: &diagnostics)), item: probe, into: &diagnostics)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        guard case .judge(let rubric, _) = check.kind else { Issue.record("not a judge check"); return }
+        let names = StructuredTask.criteria(of: rubric).map(\.name)
+        #expect(!names.isEmpty && rubric.text.count > 20)
+        func answer(_ score: Double) -> String {
+            let entries = names.map { #"{"name": "\#($0)", "score": \#(score), "reason": "scripted"}"# }
+            return #"{"criteria": ["# + entries.joined(separator: ", ") + "]}"
+        }
+        let suite = """
+            suite: {id: judged}
+            fixtures: [fixtures/judged/*.yaml]
+            judge: player
+            checks: [{check: judge, metric: \(metric)}]
+            """
+        for (score, passes) in [(rubric.scale.range.upperBound, true), (rubric.scale.range.lowerBound, false)] {
+            let (report, problems) = try await RubricJudgeTests.run(suite: suite, fixtures: ["two": RubricJudgeTests.twoTurns],
+                                                                    judge: PlayerProvider(lines: [answer(score)]))
+            #expect(problems.filter { $0.severity == .error }.isEmpty, "\(problems)")
+            let results: [CheckResult] = try report.allCases().flatMap { $0.turns.flatMap { $0.checks } }
+            #expect(results.count == names.count, "one result per criterion")
+            #expect(results.allSatisfy { $0.passed == passes }, "\(metric) at \(score): \(results)")
+        }
+    }
+}

@@ -56,7 +56,7 @@ public struct EvalLoader: Sendable {
 
     /// A judge check that names a metric, with the metric's rubric filled in; what the check
     /// itself sets (rubric text, criteria, scale, threshold, scope) wins.
-    func resolveMetric(_ check: Check, item: YAMLValue, into diagnostics: inout [Diagnostic]) -> Check {
+    public func resolveMetric(_ check: Check, item: YAMLValue, into diagnostics: inout [Diagnostic]) -> Check {
         guard case .judge(let given, let provider) = check.kind, let metric = given.metric else { return check }
         let path = "\(Self.rubricFolder)/\(metric).yaml"
         let location = item["metric"]?.location ?? item.location
