@@ -86,9 +86,10 @@ actor ResultBox {
         let notPassing = (try report.allCases()).filter { $0.outcome != .pass }
         #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.id): \($0.failures.map(\.check.reason)) \($0.error ?? "")" })")
         #expect(report.exitCode() == 0)
-        #expect(Set((try report.allCases()).map(\.suite)) == ["betterone", "betterone-guardrails", "betterone-rollout", "betterone-wrapup",
-                                                             "healthwallet", "healthwallet-guardrails", "kindred", "kindred-structured",
-                                                             "luna", "luna-guardrails", "simulated-users", "ticbuddy", "ticbuddy-guardrails"])
+        #expect(Set((try report.allCases()).map(\.suite)) == ["betterone", "betterone-guardrails", "betterone-rollout", "betterone-simulated",
+                                                             "betterone-wrapup", "healthwallet", "healthwallet-guardrails", "healthwallet-simulated",
+                                                             "kindred", "kindred-simulated", "kindred-structured", "luna", "luna-guardrails",
+                                                             "luna-simulated", "ticbuddy", "ticbuddy-guardrails", "ticbuddy-simulated"])
     }
 
     @Test func aFixtureNamingAMissingProfileIsAContentErrorAtItsFieldBeforeAnyCaseRuns() async throws {
