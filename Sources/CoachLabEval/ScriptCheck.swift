@@ -88,6 +88,9 @@ public enum ScriptCheck {
         }
         let stdin: Data
         do { stdin = try JSONEncoder.sorted().encode(input) } catch { return failure("could not be given the case: \(error)") }
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        return failure("cannot run here: script checks need a platform that starts processes (macOS or Linux)")
+        #else
         let outcome: Outcome
         do { outcome = try await run(path: path, arguments: arguments, stdin: stdin, timeout: timeout) } catch {
             return failure("could not start: \(error.localizedDescription)")
@@ -98,6 +101,7 @@ public enum ScriptCheck {
             return failure("exited with status \(outcome.status)" + (lastErrorLine.map { ": \($0)" } ?? ""))
         }
         return parse(outcome.stdout, check: check, path: path)
+        #endif
     }
 
     /// Reads `{"pass": …, "score": …, "reason": …}`.
@@ -137,6 +141,7 @@ public enum ScriptCheck {
         var timedOut: Bool
     }
 
+    #if !(os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
     /// Runs an executable to completion or timeout, with its output read as it comes so a
     /// chatty script never blocks on a full pipe.
     static func run(path: String, arguments: [String], stdin: Data, timeout: Double) async throws -> Outcome {
@@ -224,4 +229,5 @@ public enum ScriptCheck {
             if !collected.append(chunk), process.isRunning { process.terminate() }
         }
     }
+    #endif
 }

@@ -40,15 +40,15 @@ final class FileEvents: @unchecked Sendable {
         }
         #else
         let queue = DispatchQueue(label: "coachlab.watch")
-        var last = DispatchTime(uptimeNanoseconds: 0)
+        let last = LastEvent()  // touched only on `queue`
         for folder in folders {
             let handle = open(folder, O_EVTONLY)
             guard handle >= 0 else { continue }
             let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: handle, eventMask: [.write, .rename, .delete], queue: queue)
-            source.setEventHandler { [continuation] in
+            source.setEventHandler { [continuation, settle] in
                 let now = DispatchTime.now()
-                guard now.uptimeNanoseconds - last.uptimeNanoseconds > UInt64(settle * 1e9) else { return }
-                last = now
+                guard now.uptimeNanoseconds - last.time.uptimeNanoseconds > UInt64(settle * 1e9) else { return }
+                last.time = now
                 queue.asyncAfter(deadline: now + settle) { continuation.yield() }
             }
             source.setCancelHandler { close(handle) }
@@ -57,6 +57,13 @@ final class FileEvents: @unchecked Sendable {
         }
         #endif
     }
+
+    #if !os(Linux)
+    /// When the last burst began; only the watch queue reads and writes it.
+    private final class LastEvent: @unchecked Sendable {
+        var time = DispatchTime(uptimeNanoseconds: 0)
+    }
+    #endif
 
     deinit {
         continuation.finish()
