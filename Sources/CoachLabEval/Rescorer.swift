@@ -43,6 +43,9 @@ public struct Rescorer {
         self.prompt = prompt
     }
 
+    /// Results the runner writes itself rather than a check.
+    static let runnerChecks: Set<String> = ["simulated-user"]
+
     /// The result with every reply scored again.
     public mutating func rescore(_ stored: CaseResult) async throws -> CaseResult {
         guard stored.outcome != .error else {
@@ -66,13 +69,19 @@ public struct Rescorer {
                                        finishReason: turn.finishReason, userMessages: users)
             let expected = fixture.turns.indices.contains(turn.turn - 1) ? fixture.turns[turn.turn - 1].expect : []
             var checks: [CheckResult] = []
+            let isLast = index == stored.turns.count - 1
             for check in loaded.suite.checks + expected {
+                if case .judge(let rubric, _) = check.kind, rubric.scope != .reply, !isLast {
+                    continue  // graded once, on the last turn
+                }
                 if check.isJudge {
-                    if let verdict = turn.checks.first(where: { $0.check == check.id }) {
-                        checks.append(verdict)
-                        summary.judgeCarried += 1
-                    } else {
+                    // A rubric with criteria stored one result per criterion (`id.criterion`).
+                    let verdicts = turn.checks.filter { $0.check == check.id || $0.check.hasPrefix(check.id + ".") }
+                    if verdicts.isEmpty {
                         summary.judgeUngraded += 1
+                    } else {
+                        checks += verdicts
+                        summary.judgeCarried += verdicts.count
                     }
                 } else if check.isScript {
                     let transcript = stored.turns.prefix(index + 1).filter { $0.turn > 0 }.flatMap {
@@ -86,6 +95,9 @@ public struct Rescorer {
                     checks.append(CheckEvaluator.evaluate(check, subject))
                 }
             }
+            // The runner's own verdicts (a simulated conversation reaching its stop) are not any
+            // check's to redo.
+            checks += turn.checks.filter { Self.runnerChecks.contains($0.check) }
             result.turns[index].checks = checks
         }
         result = EvalRunner.scored(result)

@@ -564,3 +564,22 @@ actor PlayerProvider: ChatProvider {
         }
     }
 }
+
+/// Rescoring keeps what it cannot redo: judge criteria and a simulated conversation's verdict.
+@Suite struct RescoreKeepsVerdictsTests {
+    @Test func judgeCriteriaAndTheSimulatedUserVerdictSurviveARescore() async throws {
+        let fileSystem = EvalSupport.fileSystem()
+        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/luna-simulated.yaml"], holdFixtures: true)
+        #expect(diagnostics.filter { $0.severity == .error }.isEmpty)
+        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem))
+        let stored = try #require(try report.allCases().first)
+        var rescorer = Rescorer(suites: suites, fileSystem: fileSystem) { _ in nil }
+        let rescored = try await rescorer.rescore(stored)
+        let before = Set(stored.turns.flatMap(\.checks).map(\.check))
+        let after = Set(rescored.turns.flatMap(\.checks).map(\.check))
+        #expect(before.isSuperset(of: ["simulated-user", "role-adherence", "knowledge-retention"]))
+        #expect(after == before, "lost: \(before.subtracting(after)), gained: \(after.subtracting(before))")
+        #expect(rescorer.summary.judgeUngraded == 0 && rescorer.summary.judgeCarried == 2)
+        #expect(rescored.outcome == stored.outcome)
+    }
+}
