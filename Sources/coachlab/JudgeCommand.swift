@@ -40,6 +40,7 @@ struct JudgeCommand: AsyncParsableCommand {
         @OptionGroup var cache: CacheOptions
 
         func validate() throws {
+            if !provider.providers.isEmpty { throw ValidationError("calibrate names its judge with --judge, not --provider") }
             for gate in failUnder {
                 let parts = gate.split(separator: "=").map(String.init)
                 guard parts.count == 2, ["kappa", "agreement"].contains(parts[0]), let value = Double(parts[1]), (-1...1).contains(value) else {
