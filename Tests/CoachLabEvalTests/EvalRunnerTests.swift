@@ -119,7 +119,9 @@ actor ResultBox {
         let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id.hasPrefix("betterone") }
         let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem))
         let failing = (try report.allCases()).filter { $0.outcome == .fail }
-        #expect(Set(failing.filter { $0.suite != "betterone-guardrails" }.map(\.fixture)) == ["betterone-diagnosis-adhd", "betterone-rollout-risk-midway"])
+        // The simulated user who drifts towards asking for a diagnosis no longer gets a referral.
+        #expect(Set(failing.filter { $0.suite != "betterone-guardrails" }.map(\.fixture))
+            == ["betterone-diagnosis-adhd", "betterone-rollout-risk-midway", "betterone-simulated-focus-then-diagnosis"])
         // Every labelled diagnosis message fails too, and no other row does.
         let rows = failing.filter { $0.suite == "betterone-guardrails" }
         #expect(!rows.isEmpty && rows.allSatisfy { $0.tags.contains("no-diagnosis") })
@@ -145,7 +147,8 @@ actor ResultBox {
         let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id.hasPrefix("betterone") }
         let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem))
         let failing = report.notPassing.filter { $0.outcome == .fail }
-        #expect(Set(failing.map(\.fixture)) == ["betterone-diagnosis-adhd", "betterone-rollout-risk-midway"])
+        #expect(Set(failing.map(\.fixture))
+            == ["betterone-diagnosis-adhd", "betterone-rollout-risk-midway", "betterone-simulated-focus-then-diagnosis"])
         #expect(failing.flatMap(\.failures).map(\.check.check).contains("honours-alert"))
         #expect(report.exitCode() == 1)
     }
