@@ -43,35 +43,6 @@ public struct Trends: Sendable {
     }
 
     public init(points: [Point]) { self.points = points }
-
-    /// The terminal table: one block per suite and provider, a row per run.
-    public func text() -> String {
-        var out = ""
-        for (suite, provider, points) in series {
-            out += "\(suite) on \(provider)\n"
-            var rows = [["RUN", "STARTED", "CASES", "PASS RATE (95% CI)", "", "ERRORS", "COST", "LATENCY p95"]]
-            var previous: Double?
-            for point in points {
-                let rate = point.passRate
-                let change = previous.map { rate.total == 0 ? "" : String(format: "%+.1f", (rate.rate - $0) * 100) } ?? ""
-                rows.append([point.run, String(point.startedAt.prefix(16)).replacingOccurrences(of: "T", with: " "), "\(point.cases)",
-                             rate.total == 0 ? "–" : String(format: "%.1f%% (%.0f-%.0f%%)", rate.rate * 100, rate.wilson.low * 100, rate.wilson.high * 100),
-                             change, "\(point.errors)", point.cost.map { String(format: "$%.4f", $0) } ?? "–",
-                             point.p95Latency.map { String(format: "%.2f s", $0) } ?? "–"])
-                if rate.total > 0 { previous = rate.rate }
-            }
-            out += Self.table(rows).map { "  " + $0 }.joined(separator: "\n") + "\n\n"
-        }
-        return out.isEmpty ? "no runs in the store yet; coachlab eval makes one\n" : out
-    }
-
-    static func table(_ rows: [[String]]) -> [String] {
-        let widths = (0..<(rows.first?.count ?? 0)).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }
-    }
 }
 
 extension ResultStore {

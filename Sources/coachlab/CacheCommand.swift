@@ -20,27 +20,9 @@ struct CacheCommand: ParsableCommand {
         defaultSubcommand: Stats.self
     )
 
-    struct Location: ParsableArguments {
-        @Option(help: "The response cache's folder. Default: $COACHLAB_CACHE, or .coachlab/cache.")
-        var cacheDir: String?
-        @Option(help: "How long an answer stays fresh (90s, 30m, 12h, 7d); older ones count as expired.")
-        var cacheTtl: String?
-
-        func validate() throws {
-            if let cacheTtl, ResponseCache.duration(cacheTtl) == nil {
-                throw ValidationError("--cache-ttl takes a duration such as 90s, 30m, 12h or 7d; got '\(cacheTtl)'")
-            }
-        }
-
-        var cache: ResponseCache {
-            ResponseCache(directory: Terminal.cachePath(cacheDir),
-                          timeToLive: cacheTtl.flatMap(ResponseCache.duration) ?? ResponseCache.defaultTimeToLive)
-        }
-    }
-
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Entries, size and age per provider.")
-        @OptionGroup var location: Location
+        @OptionGroup var location: CacheLocation
 
         func run() throws {
             let cache = location.cache
@@ -61,7 +43,7 @@ struct CacheCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Every entry, oldest first, with its model and last user message.")
-        @OptionGroup var location: Location
+        @OptionGroup var location: CacheLocation
         @Option(help: "Only this provider's entries.")
         var provider: String?
 
@@ -80,7 +62,7 @@ struct CacheCommand: ParsableCommand {
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove cached answers (only files the cache wrote).")
-        @OptionGroup var location: Location
+        @OptionGroup var location: CacheLocation
         @Option(help: "Only this provider's entries.")
         var provider: String?
         @Flag(help: "Only entries older than the time to live.")

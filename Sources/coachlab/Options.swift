@@ -104,10 +104,9 @@ struct ProviderOptions: ParsableArguments {
     }
 }
 
-/// The response cache's flags, shared by `eval` and `compare`.
-struct CacheOptions: ParsableArguments {
-    @Flag(help: "Ask live providers again instead of reading answers from the response cache.")
-    var noCache = false
+/// Where the response cache lives and how long its answers stay fresh, shared by the
+/// commands that use it and by `coachlab cache`.
+struct CacheLocation: ParsableArguments {
     @Option(help: "The response cache's folder. Default: $COACHLAB_CACHE, or .coachlab/cache.")
     var cacheDir: String?
     @Option(help: "How long a cached answer stays fresh: 90s, 30m, 12h or 7d (the default).")
@@ -119,12 +118,20 @@ struct CacheOptions: ParsableArguments {
         }
     }
 
-    /// The cache, or nil with --no-cache.
-    func cache() -> ResponseCache? {
-        guard !noCache else { return nil }
-        return ResponseCache(directory: Terminal.cachePath(cacheDir),
-                             timeToLive: cacheTtl.flatMap(ResponseCache.duration) ?? ResponseCache.defaultTimeToLive)
+    var cache: ResponseCache {
+        ResponseCache(directory: Terminal.cachePath(cacheDir),
+                      timeToLive: cacheTtl.flatMap(ResponseCache.duration) ?? ResponseCache.defaultTimeToLive)
     }
+}
+
+/// The response cache's flags, shared by `eval`, `compare`, `guard` and `judge calibrate`.
+struct CacheOptions: ParsableArguments {
+    @Flag(help: "Ask live providers again instead of reading answers from the response cache.")
+    var noCache = false
+    @OptionGroup var location: CacheLocation
+
+    /// The cache, or nil with --no-cache.
+    func cache() -> ResponseCache? { noCache ? nil : location.cache }
 }
 
 /// The line a live run prints about each remote provider's limits, so a slow run can be
