@@ -79,7 +79,7 @@ for _ in $(seq 1 100); do
 done
 http=$(coachlab_suite "$http_cases")
 timed "coachlab $http_cases cases, HTTP c=64 200 ms" "$bin/coachlab" eval "$http" --provider serve-mock \
-  --base-url "http://127.0.0.1:$port/v1" -j 64 --store "$work/http.sqlite"
+  --base-url "http://127.0.0.1:$port/v1" -j 64 --no-cache --store "$work/http.sqlite"
 timed "inspect $http_cases cases, HTTP c=64 200 ms" $(inspect_eval "$http_cases" --model openai/coachlab-mock-1 \
   --model-base-url "http://127.0.0.1:$port/v1" --max-connections 64 -M responses_api=false)
 
