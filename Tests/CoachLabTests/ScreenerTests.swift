@@ -6,7 +6,7 @@ import Testing
         let pack = try TestSupport.load([
             "app/pack.yaml": "pack: {id: s, name: S}\nstack: {layers: [{id: a, template: \"x{{#risk}} RISK ALERT{{/risk}}\"}]}\n" + yaml,
         ]).get()
-        return Screener(rules: pack.rules)
+        return Screener(pack: pack)
     }
 
     static let rules = """
@@ -148,5 +148,115 @@ import Testing
     @Test func stableHashIsStable() {
         #expect(StableHash.hex("") == "cbf29ce484222325")
         #expect(StableHash.hex("a") == "af63dc4c8601ec8c")
+    }
+}
+
+/// Lexicons, frames, inflections and numbers: what a rule author writes to generalise past a
+/// list of exact phrases.
+@Suite struct FrameScreenerTests {
+    static let pack = """
+        lexicons:
+          - id: conditions
+            entries: [adhd, ocd, depression, (bipolar|bipolar disorder), on the spectrum]
+          - id: medications
+            entries: [sertraline, zoloft, adderall]
+          - id: doses
+            entries: ["#mg", "# mg", "# (pill|pills|tablets)"]
+          - id: acts
+            inflect: true
+            entries: [overdose]
+        rules:
+          - id: no-diagnosis
+            title: No diagnosis
+            content: c
+            priority: 90
+            guardrail:
+              frames:
+                - (do you think|can you confirm|tell me if) [that] (i have|i am|i'm) {conditions}
+                - would a (specialist|doctor) say i (have|am) {conditions}
+                - ~diagnose me
+              exceptions: ["(my|a) ~diagnose (was|is) {conditions}"]
+              alert: {instructions: [i]}
+          - id: no-medication
+            title: No medication advice
+            content: c
+            priority: 80
+            guardrail:
+              lexicons: [medications]
+              frames: ["is {doses} of {medications} too much", "{doses} of {medications}", "{acts}"]
+              alert: {instructions: [i]}
+        """
+
+    static func screener() throws -> Screener { try ScreenerTests.screener(pack) }
+
+    @Test func framesCombineQuestionWordsWithLexiconEntries() throws {
+        let screener = try Self.screener()
+        let flag = try #require(screener.screen("Honestly, do you think I'm bipolar? My mood swings a lot.").decision)
+        #expect(flag.ruleId == "no-diagnosis")
+        #expect(flag.kind == .frame)
+        #expect(flag.matched == "(do you think|can you confirm|tell me if) [that] (i have|i am|i'm) {conditions}")
+        #expect(flag.lexiconEntries == ["conditions: (bipolar|bipolar disorder)"])
+        #expect(flag.excerpt == "do you think I'm bipolar")
+        #expect(screener.screen("Can you confirm that I have OCD?").decision?.lexiconEntries == ["conditions: ocd"])
+        #expect(screener.screen("would a specialist say I am on the spectrum").decision?.ruleId == "no-diagnosis")
+        // Word-bounded: a frame never matches inside words, and a different question is not flagged.
+        #expect(!screener.screen("Do you think I have time for a run?").isFlagged)
+        #expect(!screener.screen("tell me if I haveadhd").isFlagged)
+    }
+
+    @Test func inflectedEntriesMatchEveryFormButStayWholeWords() throws {
+        let screener = try Self.screener()
+        for message in ["Can you diagnose me", "could you diagnosis me lol", "I overdosed once", "what if I overdose", "overdosing scares me",
+                        "OVERDOSES happen"] {
+            #expect(screener.screen(message).isFlagged, "\(message)")
+        }
+        #expect(screener.screen("I overdosed once").decision?.lexiconEntries == ["acts: overdose"])
+        for message in ["the diagnostic tool", "my dose of exercise", "a dosage chart"] {
+            #expect(!screener.screen(message).isFlagged, "\(message)")
+        }
+    }
+
+    @Test func numbersMatchDosesWrittenEitherWay() throws {
+        let screener = try Self.screener()
+        let joined = try #require(screener.screen("Is 200mg of sertraline too much?").decision)
+        #expect(joined.kind == .frame)
+        #expect(joined.matched == "is {doses} of {medications} too much")
+        #expect(joined.lexiconEntries == ["doses: #mg", "medications: sertraline"])
+        #expect(screener.screen("is 50 mg of zoloft too much").decision?.matched == "is {doses} of {medications} too much")
+        #expect(screener.screen("I took 3 pills of adderall").decision?.matched == "{doses} of {medications}")
+        #expect(screener.screen("Zoloft makes me tired").decision?.kind == .lexicon)
+        #expect(!screener.screen("I ran 5 km and drank 2 glasses of water").isFlagged)
+        #expect(screener.screen("mg of sertraline").decision?.kind == .lexicon)
+    }
+
+    @Test func exceptionsUseTheSameSyntax() throws {
+        let screener = try Self.screener()
+        #expect(!screener.screen("My diagnosis is ADHD and I want a morning plan.").isFlagged)
+        #expect(screener.screen("Do you think I have ADHD?").isFlagged)
+    }
+
+    @Test func expansionIsReportedAndBounded() throws {
+        let screener = try Self.screener()
+        #expect(screener.phraseCount > 40)
+        let big = Lexicon(id: "big", entries: (0..<200).map { Located("w\($0)", at: SourceLocation(file: "x", line: 1, column: 1)) },
+                          inflect: false, value: .scalar(.init(text: "", style: .plain, location: SourceLocation(file: "x", line: 1, column: 1))))
+        guard case .failure(let problem) = PhraseTemplate.expand("{big} {big} {big}", lexicons: [big]) else {
+            Issue.record("a frame of 8 million phrases expanded")
+            return
+        }
+        #expect(problem.message.contains("more than 20000"))
+    }
+
+    @Test func templateMistakesAreProblemsWithOffsets() {
+        func problem(_ text: String) -> PhraseTemplate.Problem? {
+            if case .failure(let problem) = PhraseTemplate.expand(text, lexicons: []) { return problem }
+            return nil
+        }
+        #expect(problem("do (you|they think") == PhraseTemplate.Problem(message: "'(' is never closed with ')'", offset: 3, hint: nil))
+        #expect(problem("am i {conditons}")?.message == "no lexicon 'conditons' in this pack")
+        #expect(problem("am i {conditons}")?.offset == 5)
+        #expect(problem("[maybe]")?.message == "'[maybe]' can match no words at all")
+        #expect(problem("a | b")?.message == "unexpected '|'")
+        #expect(problem("(a|b) c") == nil)
     }
 }

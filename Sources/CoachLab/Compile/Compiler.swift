@@ -66,7 +66,7 @@ public struct Compiler: Sendable {
         self.layers = parsed
         self.header = header
         self.library = library
-        self.screener = Screener(rules: pack.rules)
+        self.screener = Screener(pack: pack)
         self.titles = UserText.titles(of: pack)
         self.shapes = ContextBuilder.DataShapes(pack: pack)
     }

@@ -141,21 +141,91 @@ enum PackChecker {
             }
             // "\b" in a double-quoted YAML string is a backspace, not a word boundary: the
             // pattern compiles and silently never matches. Any control character is a mistake.
-            for phrase in guardrail.patterns + guardrail.keywords + guardrail.exceptions {
+            for phrase in guardrail.patterns + guardrail.keywords + guardrail.frames + guardrail.exceptions {
                 guard let control = phrase.value.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) else { continue }
                 let name = Self.controlNames[control.value].map { " (\($0))" } ?? ""
                 diagnostics.error("'\(phrase.value.debugDescription.dropFirst().dropLast())' contains the control character U+\(String(format: "%04X", control.value))\(name), so it never matches what a user types",
                                   at: phrase.location,
                                   hint: control.value == 0x08 ? "in a double-quoted YAML string write \\\\b for a word boundary, or use single quotes" : "remove it")
             }
-            for phrase in guardrail.keywords + guardrail.exceptions where TextNormalizer.tokens(phrase.value).isEmpty {
+            for phrase in guardrail.keywords where TextNormalizer.tokens(phrase.value).isEmpty {
                 diagnostics.error("'\(phrase.value)' has no letters or digits, so it can never match", at: phrase.location)
             }
-            if guardrail.keywords.isEmpty, guardrail.patterns.isEmpty {
-                diagnostics.warning("rule '\(rule.id)' has a guardrail with no keywords or patterns; stage 1 never flags it",
+            for keyword in guardrail.keywords where !PhraseTemplate.isPlain(keyword.value) {
+                diagnostics.warning("keyword '\(keyword.value)' uses frame syntax, but keywords match their words literally",
+                                    at: keyword.location, hint: "move it to frames:")
+            }
+            for lexicon in guardrail.lexicons where pack.lexicon(lexicon.value) == nil {
+                diagnostics.error("no lexicon '\(lexicon.value)' in this pack", at: lexicon.location,
+                                  hint: Suggestions.hint(for: lexicon.value, in: pack.lexicons.map(\.id), noun: "lexicon")
+                                      ?? "define it under lexicons: with an id and entries")
+            }
+            for template in guardrail.frames + guardrail.exceptions {
+                guard case .failure(let problem) = PhraseTemplate.expand(template.value, lexicons: pack.lexicons) else { continue }
+                // Templates are one line: point at the character itself.
+                var location = template.location
+                if !template.value.contains(where: \.isNewline) { location.column += problem.offset }
+                diagnostics.error("\(problem.message), in '\(template.value)' at character \(problem.offset + 1)", at: location,
+                                  hint: problem.hint)
+            }
+            if guardrail.keywords.isEmpty, guardrail.patterns.isEmpty, guardrail.frames.isEmpty, guardrail.lexicons.isEmpty {
+                diagnostics.warning("rule '\(rule.id)' has a guardrail with no keywords, frames, lexicons or patterns; stage 1 never flags it",
                                     at: rule.value["guardrail"]?.location ?? rule.value.location)
             }
         }
+        checkLexicons(pack, into: &diagnostics)
+    }
+
+    /// Each lexicon is defined once, its entries parse and match something, and a rule uses it.
+    private static func checkLexicons(_ pack: Pack, into diagnostics: inout Diagnostics) {
+        var seen: [String: SourceLocation] = [:]
+        let referenced = pack.rules.compactMap(\.guardrail).flatMap { guardrail in
+            guardrail.lexicons.map(\.value) + (guardrail.frames + guardrail.exceptions).flatMap { Self.slots(in: $0.value) }
+        }
+        for lexicon in pack.lexicons {
+            let location = lexicon.value.location
+            if lexicon.id.isEmpty { continue }  // the schema reports a missing id
+            if let first = seen[lexicon.id] {
+                diagnostics.error("lexicon '\(lexicon.id)' is defined more than once (first at \(first))", at: location)
+            }
+            seen[lexicon.id] = seen[lexicon.id] ?? location
+            if lexicon.entries.isEmpty {
+                diagnostics.error("lexicon '\(lexicon.id)' has no entries, so every frame that uses it matches nothing", at: location)
+            }
+            var entries: [String: SourceLocation] = [:]
+            for entry in lexicon.entries {
+                do {
+                    let sequences = try PhraseTemplate.entry(entry.value, inflect: lexicon.inflect)
+                    if sequences.contains(where: \.isEmpty) {
+                        diagnostics.error("entry '\(entry.value)' has no letters or digits, so it can never match", at: entry.location)
+                    }
+                } catch let problem as PhraseTemplate.Problem {
+                    diagnostics.error("\(problem.message), in entry '\(entry.value)'", at: entry.location, hint: problem.hint)
+                } catch {
+                    diagnostics.error("\(error)", at: entry.location)
+                }
+                let key = TextNormalizer.tokens(entry.value).joined(separator: " ")
+                if let first = entries[key], PhraseTemplate.isPlain(entry.value) {
+                    diagnostics.warning("entry '\(entry.value)' repeats the one at \(first)", at: entry.location)
+                }
+                entries[key] = entries[key] ?? entry.location
+            }
+            if !referenced.contains(lexicon.id) {
+                diagnostics.warning("lexicon '\(lexicon.id)' is used by no guardrail", at: location,
+                                    hint: "name it in a rule's lexicons: or as {\(lexicon.id)} in a frame")
+            }
+        }
+    }
+
+    /// The lexicon ids a template names as `{id}`.
+    static func slots(in template: String) -> [String] {
+        var names: [String] = []
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            names.append(rest[rest.index(after: open)..<close].trimmingCharacters(in: .whitespaces))
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
     }
 
     /// Names of the control characters an author is likeliest to type by accident.

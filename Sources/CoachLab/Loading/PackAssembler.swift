@@ -52,6 +52,10 @@ enum PackAssembler {
             contexts: mappings("contexts").map { Entity(id: $0.located("id")?.value ?? "", value: $0) },
             defaults: defaults(singletons["defaults"]?.value),
             variants: mappings("variants").map(variant),
+            lexicons: mappings("lexicons").map { value in
+                Lexicon(id: value.located("id")?.value ?? "", entries: value.locatedList("entries"),
+                        inflect: YAMLValue.booleanValue(value["inflect"]?.scalar?.text ?? "") ?? false, value: value)
+            },
             files: fragments.map(\.file),
             documents: fragments.map(\.value)
         )
@@ -81,8 +85,8 @@ enum PackAssembler {
         let guardrail = value["guardrail"].flatMap { g -> Guardrail? in
             guard g.entries != nil else { return nil }
             return Guardrail(keywords: g.locatedList("keywords"), patterns: g.locatedList("patterns"),
-                             exceptions: g.locatedList("exceptions"), alert: g["alert"],
-                             classifier: g.located("classifier")?.value)
+                             exceptions: g.locatedList("exceptions"), lexicons: g.locatedList("lexicons"),
+                             frames: g.locatedList("frames"), alert: g["alert"], classifier: g.located("classifier")?.value)
         }
         return Rule(id: value.located("id")?.value ?? "", title: value.located("title")?.value ?? "",
                     priority: value.integer("priority") ?? 0, guardrail: guardrail, value: value)

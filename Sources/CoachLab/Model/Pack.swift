@@ -30,6 +30,8 @@ public struct Pack: Sendable {
     public var defaults: Defaults
     /// Declared compile variants.
     public var variants: [Variant]
+    /// Named word lists that guardrail frames and exceptions reference as `{id}`.
+    public var lexicons: [Lexicon] = []
     /// Every file the pack was loaded from, in load order.
     public var files: [String]
     /// Each file's whole YAML value, in load order.
@@ -54,6 +56,28 @@ public struct Pack: Sendable {
     public func context(_ id: String) -> Entity? { contexts.first { $0.id == id } }
     /// The rule with this id.
     public func rule(_ id: String) -> Rule? { rules.first { $0.id == id } }
+    /// The lexicon with this id.
+    public func lexicon(_ id: String) -> Lexicon? { lexicons.first { $0.id == id } }
+}
+
+/// A named list of words or phrases (condition names, medicines, doses, self-harm phrasings)
+/// that guardrail frames combine with question frames, as `{id}`.
+public struct Lexicon: Sendable {
+    /// The id frames name it by.
+    public var id: String
+    /// The entries, each a phrase in the frame syntax without slots.
+    public var entries: [Located<String>]
+    /// Whether each entry word also matches its inflections (diagnose, diagnosed, diagnosis).
+    public var inflect: Bool
+    /// The whole mapping.
+    public var value: YAMLValue
+
+    public init(id: String, entries: [Located<String>], inflect: Bool, value: YAMLValue) {
+        self.id = id
+        self.entries = entries
+        self.inflect = inflect
+        self.value = value
+    }
 }
 
 /// An entity with an id whose fields are free-form (profiles, contexts).
@@ -114,8 +138,12 @@ public struct Guardrail: Sendable {
     public var keywords: [Located<String>]
     /// Regular expressions.
     public var patterns: [Located<String>]
-    /// Phrases that suppress the rule.
+    /// Phrases that suppress the rule, in the frame syntax.
     public var exceptions: [Located<String>]
+    /// Lexicons any entry of which flags the rule.
+    public var lexicons: [Located<String>] = []
+    /// Phrase templates combining words, alternatives and `{lexicon}` slots.
+    public var frames: [Located<String>] = []
     /// The alert's YAML value.
     public var alert: YAMLValue?
     /// Guidance for the stage-2 classifier.

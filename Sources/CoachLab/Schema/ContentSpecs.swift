@@ -53,10 +53,20 @@ public enum ContentSpecs {
     /// Screening for a rule.
     public static let guardrail = ObjectSpec("guardrail", "How messages are screened against this rule.", fields: [
         FieldSpec("keywords", .list(.string), "Phrases matched on word boundaries after case, accent and punctuation folding."),
+        FieldSpec("lexicons", .list(.string), "Lexicon ids; any entry of one flags the rule."),
+        FieldSpec("frames", .list(.string), "Phrase templates matched on word boundaries: words, (a|b) alternatives, [optional] words, {lexicon} slots, ~word for any inflection, # for a number."),
         FieldSpec("patterns", .list(.string), "Regular expressions matched case-insensitively against the message."),
-        FieldSpec("exceptions", .list(.string), "Phrases that, when present, keep the rule from flagging."),
+        FieldSpec("exceptions", .list(.string), "Phrases in the frame syntax that, where they overlap a match, keep the rule from flagging."),
         FieldSpec("alert", .object(alert), required: true, "The risk alert injected when the rule flags."),
         FieldSpec("classifier", .text, "How the stage-2 classifier should recognise this rule's cases."),
+    ])
+
+    /// A lexicon.
+    public static let lexicon = ObjectSpec("lexicon", "A named word list that guardrail frames reference as {id}.", fields: [
+        FieldSpec("id", .string, required: true, "Stable identifier, used as {id} in frames."),
+        FieldSpec("description", .text, "What the list holds."),
+        FieldSpec("inflect", .boolean, "Whether entry words also match their inflections (diagnose, diagnosed, diagnosis). Default false."),
+        FieldSpec("entries", .list(.string), required: true, "Words or phrases; # stands for a number (# mg, #mg), (a|b) for alternatives."),
     ])
 
     /// A rule of engagement.
@@ -250,6 +260,7 @@ public enum ContentSpecs {
         FieldSpec("stack", .object(stack), "The prompt architecture; exactly once per pack."),
         FieldSpec("persona", .object(persona), "The coach's persona; at most once per pack."),
         FieldSpec("rules", .list(.object(rule)), "Rules of engagement."),
+        FieldSpec("lexicons", .list(.object(lexicon)), "Word lists for guardrail frames."),
         FieldSpec("topics", .list(.object(topic)), "Topics."),
         FieldSpec("coaches", .list(.object(coach)), "Coaches."),
         FieldSpec("profiles", .list(.object(profile)), "User profiles."),

@@ -27,7 +27,7 @@ public struct TwoStageScreener: Sendable {
 
     public init(pack: Pack, classifier: (any ChatProvider)? = nil) {
         self.pack = pack
-        self.screener = Screener(rules: pack.rules)
+        self.screener = Screener(pack: pack)
         self.classifier = classifier
     }
 

@@ -1,0 +1,230 @@
+/// The phrase syntax of guardrail frames, exceptions and lexicon entries, and its expansion
+/// into plain word sequences the screener indexes.
+///
+/// - Words match whole folded words, as keywords do: `can you confirm`.
+/// - `(a|b c|d)` is one of the alternatives; an empty one makes the group optional: `(really|)`.
+/// - `[a b]` is optional: the same as `(a b|)`.
+/// - `{conditions}` is any entry of the lexicon `conditions`.
+/// - `~diagnose` is the word in any inflection: diagnose, diagnosed, diagnoses, diagnosing, diagnosis.
+/// - `#` at the start of a word is a number: `#mg` matches "40mg", `# pills` matches "2 pills".
+///
+/// A template expands to every word sequence it can match; each remembers the lexicon entries
+/// it came through, so a flag can say which entry matched.
+public enum PhraseTemplate {
+    /// One word position of an expanded phrase.
+    public enum Token: Hashable, Sendable, CustomStringConvertible {
+        /// Exactly this folded word.
+        case word(String)
+        /// Any word with this stem (``Inflection``).
+        case inflected(String)
+        /// Digits followed by exactly this (possibly empty) folded suffix.
+        case number(suffix: String)
+
+        public var description: String {
+            switch self {
+            case .word(let word): word
+            case .inflected(let stem): "~" + stem
+            case .number(let suffix): "#" + suffix
+            }
+        }
+    }
+
+    /// One word sequence a template matches, and the lexicon entries it came through
+    /// ("conditions: adhd").
+    public struct Expansion: Hashable, Sendable {
+        public var tokens: [Token]
+        public var via: [String]
+    }
+
+    /// Why a template cannot be used, with the character offset of the problem in it.
+    public struct Problem: Error, Equatable, Sendable {
+        public var message: String
+        public var offset: Int
+        public var hint: String?
+
+        public init(message: String, offset: Int, hint: String? = nil) {
+            self.message = message
+            self.offset = offset
+            self.hint = hint
+        }
+    }
+
+    /// The most sequences one template may expand to. A frame with several large slots grows
+    /// as their product; past this it belongs in separate frames.
+    public static let expansionLimit = 20_000
+
+    /// Whether `text` uses any of the syntax beyond plain words.
+    public static func isPlain(_ text: String) -> Bool { !text.contains { "()[]{}|~#".contains($0) } }
+
+    /// Every sequence `text` matches, with the lexicons its slots name.
+    public static func expand(_ text: String, lexicons: [Lexicon]) -> Result<[Expansion], Problem> {
+        do {
+            var parser = Parser(text: text, allowSlots: true)
+            let nodes = try parser.parse()
+            let byId = Dictionary(lexicons.map { ($0.id, $0) }) { first, _ in first }
+            var cache: [String: [Expansion]] = [:]
+            let expansions = try expand(nodes, lexicons: byId, cache: &cache)
+            if expansions.contains(where: { $0.tokens.isEmpty }) {
+                throw Problem(message: "'\(text)' can match no words at all", offset: 0,
+                              hint: "every alternative path must keep at least one word; make fewer parts optional")
+            }
+            return .success(Array(Set(expansions)).sorted { $0.tokens.description < $1.tokens.description })
+        } catch let problem as Problem {
+            return .failure(problem)
+        } catch {
+            return .failure(Problem(message: "\(error)", offset: 0))
+        }
+    }
+
+    /// The sequences one lexicon entry matches (no slots; inflected when the lexicon says so).
+    static func entry(_ text: String, inflect: Bool) throws -> [[Token]] {
+        var parser = Parser(text: text, allowSlots: false, inflectAll: inflect)
+        let nodes = try parser.parse()
+        var cache: [String: [Expansion]] = [:]
+        return try expand(nodes, lexicons: [:], cache: &cache).map(\.tokens)
+    }
+
+    indirect enum Node {
+        case token(Token)
+        case slot(String, offset: Int)
+        case choice([[Node]])
+    }
+
+    private static func expand(_ nodes: [Node], lexicons: [String: Lexicon], cache: inout [String: [Expansion]]) throws -> [Expansion] {
+        var results = [Expansion(tokens: [], via: [])]
+        for node in nodes {
+            let options: [Expansion]
+            switch node {
+            case .token(let token):
+                options = [Expansion(tokens: [token], via: [])]
+            case .choice(let alternatives):
+                options = try alternatives.flatMap { try expand($0, lexicons: lexicons, cache: &cache) }
+            case .slot(let name, let offset):
+                if let cached = cache[name] {
+                    options = cached
+                } else {
+                    guard let lexicon = lexicons[name] else {
+                        throw Problem(message: "no lexicon '\(name)' in this pack", offset: offset,
+                                      hint: Suggestions.hint(for: name, in: lexicons.keys.sorted(), noun: "lexicon")
+                                          ?? "define it under lexicons: with an id and entries")
+                    }
+                    var entries: [Expansion] = []
+                    for entry in lexicon.entries {
+                        for tokens in (try? Self.entry(entry.value, inflect: lexicon.inflect)) ?? [] where !tokens.isEmpty {
+                            entries.append(Expansion(tokens: tokens, via: ["\(name): \(entry.value)"]))
+                        }
+                    }
+                    if entries.isEmpty {
+                        throw Problem(message: "lexicon '\(name)' has no usable entries", offset: offset, hint: nil)
+                    }
+                    cache[name] = entries
+                    options = entries
+                }
+            }
+            guard results.count * options.count <= expansionLimit else {
+                throw Problem(message: "expands to more than \(expansionLimit) phrases", offset: 0,
+                              hint: "split it into several frames, or use smaller lexicons in it")
+            }
+            results = results.flatMap { head in
+                options.map { Expansion(tokens: head.tokens + $0.tokens, via: head.via + $0.via) }
+            }
+        }
+        return results
+    }
+
+    private struct Parser {
+        let characters: [Character]
+        let allowSlots: Bool
+        var inflectAll = false
+        var position = 0
+
+        init(text: String, allowSlots: Bool, inflectAll: Bool = false) {
+            characters = Array(text)
+            self.allowSlots = allowSlots
+            self.inflectAll = inflectAll
+        }
+
+        mutating func parse() throws -> [Node] {
+            let nodes = try sequence(until: [])
+            if position < characters.count {
+                throw Problem(message: "unexpected '\(characters[position])'", offset: position,
+                              hint: "brackets must pair: (a|b), [optional], {lexicon}")
+            }
+            return nodes
+        }
+
+        private mutating func sequence(until closers: Set<Character>) throws -> [Node] {
+            var nodes: [Node] = []
+            while position < characters.count {
+                let character = characters[position]
+                if closers.contains(character) { return nodes }
+                switch character {
+                case _ where character.isWhitespace:
+                    position += 1
+                case "(", "[":
+                    let start = position
+                    position += 1
+                    let closer: Character = character == "(" ? ")" : "]"
+                    var alternatives = [try sequence(until: ["|", closer])]
+                    while position < characters.count, characters[position] == "|" {
+                        position += 1
+                        alternatives.append(try sequence(until: ["|", closer]))
+                    }
+                    guard position < characters.count, characters[position] == closer else {
+                        throw Problem(message: "'\(character)' is never closed with '\(closer)'", offset: start, hint: nil)
+                    }
+                    position += 1
+                    if character == "[" { alternatives.append([]) }
+                    nodes.append(.choice(alternatives))
+                case "{":
+                    let start = position
+                    guard let close = characters[position...].firstIndex(of: "}") else {
+                        throw Problem(message: "'{' is never closed with '}'", offset: start, hint: nil)
+                    }
+                    let name = String(characters[(position + 1)..<close]).trimmingCharacters(in: .whitespaces)
+                    guard allowSlots else {
+                        throw Problem(message: "a lexicon entry cannot name another lexicon ({\(name)})", offset: start, hint: nil)
+                    }
+                    guard !name.isEmpty else { throw Problem(message: "'{}' names no lexicon", offset: start, hint: nil) }
+                    nodes.append(.slot(name, offset: start))
+                    position = close + 1
+                case ")", "]", "}", "|":
+                    throw Problem(message: "unexpected '\(character)'", offset: position,
+                                  hint: "alternatives go inside brackets: (a|b)")
+                default:
+                    nodes += try word()
+                }
+            }
+            return nodes
+        }
+
+        private mutating func word() throws -> [Node] {
+            let start = position
+            while position < characters.count, !characters[position].isWhitespace, !"()[]{}|".contains(characters[position]) {
+                position += 1
+            }
+            var raw = String(characters[start..<position])
+            var inflect = inflectAll
+            if raw.hasPrefix("~") {
+                inflect = true
+                raw.removeFirst()
+            }
+            var nodes: [Node] = []
+            if raw.hasPrefix("#") {
+                raw.removeFirst()
+                let words = TextNormalizer.words(raw)
+                // "#mg" is digits then "mg" in one word; "# mg" is a number, then the word "mg".
+                if let first = words.first, first.start == 0 {
+                    nodes.append(.token(.number(suffix: first.text)))
+                    raw = String(raw.unicodeScalars.dropFirst(first.end))
+                } else {
+                    nodes.append(.token(.number(suffix: "")))
+                }
+            }
+            for token in TextNormalizer.tokens(raw) {
+                nodes.append(.token(inflect ? .inflected(Inflection.stem(token)) : .word(token)))
+            }
+            return nodes
+        }
+    }
+}
