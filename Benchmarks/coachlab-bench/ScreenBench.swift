@@ -18,7 +18,7 @@ enum ScreenBench {
             rulesYAML += phrases.map { "        - \"\($0)\"\n" }.joined()
             rulesYAML += "      alert: {instructions: [i]}\n"
         }
-        let pack = try PackLoader(fileSystem: .inMemory(["bench/pack.yaml": "pack: {id: bench, name: Bench}\nstack: {layers: [{id: a, template: x}]}\n" + rulesYAML]))
+        let pack = try PackLoader(fileSystem: .inMemory(["bench/pack.yaml": "pack: {id: bench, name: Bench}\nstack: {layers: [{id: a, template: \"x{{#risk}}{{risk.alert.reason}}{{/risk}}\"}]}\n" + rulesYAML]))
             .load("bench").get()
         let screener = Screener(rules: pack.rules)
         // About 1 MB of messages: ordinary words, with a keyword in roughly one message in twenty.

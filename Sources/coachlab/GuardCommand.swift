@@ -26,14 +26,15 @@ struct GuardScreenCommand: AsyncParsableCommand {
 
         --dataset scores a labelled set (YAML with dataset: and items:, or JSONL lines of
         {"message", "expected", "about"}), printing precision, recall and F1 per rule and overall,
-        the confusion counts, and every false negative and false positive. --fail-under gates it:
-        RATE (F1) or METRIC=RATE with METRIC precision, recall or f1, applied to every rule and
-        overall; exit 1 when one misses.
+        the confusion counts, and every false negative and false positive. Repeat it to score a
+        dev and a test split side by side; each set is reported and gated on its own, under its
+        split. --fail-under gates them: RATE (F1) or METRIC=RATE with METRIC precision, recall or
+        f1, applied to every rule and overall; exit 1 when one misses.
 
         Examples:
           coachlab guard "Do I have ADHD? I can't focus on anything." --pack personas/betterone
           coachlab guard "Should I stop my medication?" --pack personas/betterone --stage2 --provider mock --format json
-          coachlab guard --dataset fixtures/guardrails/betterone.yaml --pack personas/betterone --fail-under recall=0.9
+          coachlab guard --dataset fixtures/guardrails/betterone-test.yaml --fail-under precision=0.9 --fail-under recall=0.9
         """
     )
 
@@ -44,8 +45,8 @@ struct GuardScreenCommand: AsyncParsableCommand {
     @Flag(help: "Run the stage-2 classifier too.")
     var stage2 = false
     @OptionGroup var provider: ProviderOptions
-    @Option(help: "A labelled dataset to score (YAML or JSONL).")
-    var dataset: String?
+    @Option(name: .customLong("dataset"), help: "A labelled dataset to score (YAML or JSONL); repeatable.")
+    var datasets: [String] = []
     @Option(help: "With --dataset: RATE (F1) or precision=|recall=|f1=RATE; repeatable.")
     var failUnder: [String] = []
     @Option(help: "text or json.")
@@ -55,8 +56,8 @@ struct GuardScreenCommand: AsyncParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument { case text, json }
 
     func validate() throws {
-        if (message == nil) == (dataset == nil) { throw ValidationError("give a message or --dataset FILE (one of them)") }
-        if !failUnder.isEmpty, dataset == nil { throw ValidationError("--fail-under applies to --dataset") }
+        if (message == nil) == datasets.isEmpty { throw ValidationError("give a message or --dataset FILE (one of them)") }
+        if !failUnder.isEmpty, datasets.isEmpty { throw ValidationError("--fail-under applies to --dataset") }
         for gate in failUnder where Gate(gate) == nil {
             throw ValidationError("--fail-under '\(gate)' is not RATE or precision=|recall=|f1=RATE with RATE from 0 to 1")
         }
@@ -83,33 +84,58 @@ struct GuardScreenCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded = try dataset.map { try GuardrailDataset.load($0) }
-        guard let packPath = pack ?? loaded?.pack else {
-            throw CoachLabError(usage: "name the pack with --pack", hint: "for example --pack personas/betterone")
-        }
-        let pack = try PackLoader().load(packPath).get()
-        var classifier: (any ChatProvider)?
-        var classifierName: String?
-        if stage2 {
-            let registry = try provider.registry()
-            let configuration = try registry.configuration(for: provider.providers.first ?? "mock", baseURL: provider.baseURL,
-                                                           apiKeyVariable: provider.apiKeyEnv)
-            // A labelled set is classified again after every rule edit: answers already paid for
-            // come from the response cache.
-            classifier = try registry.provider(configuration, cache: cache.cache())
-            classifierName = configuration.id
-        }
-        let screener = TwoStageScreener(pack: pack, classifier: classifier)
+        let loaded = try datasets.map { try GuardrailDataset.load($0) }
+        var scores: [GuardrailScore] = []
         do {
-            if let loaded {
-                try await score(loaded, pack: pack, screener: screener)
-            } else if let message {
-                try await screenOne(message, screener: screener, classifierName: classifierName)
+            if loaded.isEmpty, let message {
+                let (screener, classifierName) = try screener(pack: try loadPack(pack))
+                return try await screenOne(message, screener: screener, classifierName: classifierName)
+            }
+            for dataset in loaded {
+                let pack = try loadPack(pack ?? dataset.pack)
+                scores.append(try await score(dataset, pack: pack, screener: try screener(pack: pack).screener))
             }
         } catch var error as ProviderError {
             error.message = "the stage-2 classifier failed: " + error.message
             throw error
         }
+        if format == .json {
+            let encoder = JSONEncoder.sorted(pretty: true)
+            let data = scores.count == 1 ? try encoder.encode(scores[0]) : try encoder.encode(scores)
+            Terminal.out(String(decoding: data, as: UTF8.self))
+        } else {
+            Terminal.out(scores.map(Self.render).joined(separator: "\n"), terminator: "")
+        }
+        var missed: [String] = []
+        for score in scores {
+            let name = score.dataset + (score.split.map { " (\($0.rawValue))" } ?? "")
+            for gate in failUnder.compactMap(Gate.init) {
+                for row in score.rules + [score.overall] where gate.value(row) + 1e-9 < gate.rate {
+                    missed.append(String(format: "%@: %@ %@ %.3f is below %.3f", name, row.rule, gate.metric, gate.value(row), gate.rate))
+                }
+            }
+        }
+        if !missed.isEmpty {
+            for line in missed { Terminal.error("fail-under: \(line)") }
+            throw ExitCode(Exit.failed)
+        }
+    }
+
+    private func loadPack(_ path: String?) throws -> Pack {
+        guard let path else { throw CoachLabError(usage: "name the pack with --pack", hint: "for example --pack personas/betterone") }
+        return try PackLoader().load(path).get()
+    }
+
+    /// Stage 1, and stage 2 when asked, for one pack.
+    private func screener(pack: Pack) throws -> (screener: TwoStageScreener, classifierName: String?) {
+        guard stage2 else { return (TwoStageScreener(pack: pack, classifier: nil), nil) }
+        let registry = try provider.registry()
+        let configuration = try registry.configuration(for: provider.providers.first ?? "mock", baseURL: provider.baseURL,
+                                                       apiKeyVariable: provider.apiKeyEnv)
+        // A labelled set is classified again after every rule edit: answers already paid for
+        // come from the response cache.
+        let classifier = try registry.provider(configuration, cache: cache.cache())
+        return (TwoStageScreener(pack: pack, classifier: classifier), configuration.id)
     }
 
     private func screenOne(_ message: String, screener: TwoStageScreener, classifierName: String?) async throws {
@@ -132,6 +158,7 @@ struct GuardScreenCommand: AsyncParsableCommand {
         }
         if let decision {
             Terminal.out("flagged: \(decision.ruleId) \"\(decision.ruleTitle)\" (stage \(decision.stage), \(decision.kind.rawValue) \"\(decision.matched)\")")
+            if let entries = decision.lexiconEntries { Terminal.out("lexicon: \(entries.joined(separator: "; "))") }
             if decision.stage == 1 { Terminal.out("span: \(decision.start)-\(decision.end) \"\(decision.excerpt)\"") }
             for other in outcome.screening.flags.dropFirst() {
                 Terminal.out("also: \(other.ruleId) (stage \(other.stage), priority \(other.priority), \"\(other.matched)\")")
@@ -157,31 +184,16 @@ struct GuardScreenCommand: AsyncParsableCommand {
     static func json(_ flag: GuardrailFlag) -> JSONValue {
         .object(["rule": .string(flag.ruleId), "title": .string(flag.ruleTitle), "stage": .number(Double(flag.stage)),
                  "kind": .string(flag.kind.rawValue), "matched": .string(flag.matched), "excerpt": .string(flag.excerpt),
-                 "start": .number(Double(flag.start)), "end": .number(Double(flag.end)), "priority": .number(Double(flag.priority))])
+                 "start": .number(Double(flag.start)), "end": .number(Double(flag.end)), "priority": .number(Double(flag.priority)),
+                 "lexicon": flag.lexiconEntries.map { .array($0.map(JSONValue.string)) } ?? .null])
     }
 
-    private func score(_ dataset: GuardrailDataset, pack: Pack, screener: TwoStageScreener) async throws {
+    private func score(_ dataset: GuardrailDataset, pack: Pack, screener: TwoStageScreener) async throws -> GuardrailScore {
         let problems = dataset.problems(for: pack)
         if !problems.isEmpty { throw CoachLabError(.content, problems) }
-        let score = try await GuardrailScore.score(dataset, rules: pack.rules.filter { $0.guardrail != nil }.map(\.id)) { message in
+        return try await GuardrailScore.score(dataset, rules: pack.rules.filter { $0.guardrail != nil }.map(\.id)) { message in
             let outcome = try await screener.screen(message)
             return (outcome.screening.decision, outcome.isUnknown)
-        }
-        if format == .json {
-            let encoder = JSONEncoder.sorted(pretty: true)
-            Terminal.out(String(decoding: try encoder.encode(score), as: UTF8.self))
-        } else {
-            Terminal.out(Self.render(score), terminator: "")
-        }
-        var missed: [String] = []
-        for gate in failUnder.compactMap(Gate.init) {
-            for row in score.rules + [score.overall] where gate.value(row) + 1e-9 < gate.rate {
-                missed.append(String(format: "%@ %@ %.3f is below %.3f", row.rule, gate.metric, gate.value(row), gate.rate))
-            }
-        }
-        if !missed.isEmpty {
-            for line in missed { Terminal.error("fail-under: \(line)") }
-            throw ExitCode(Exit.failed)
         }
     }
 
@@ -192,7 +204,7 @@ struct GuardScreenCommand: AsyncParsableCommand {
                          "\(row.nearMissesPassed)/\(row.nearMisses)", String(format: "%.3f", row.precision),
                          String(format: "%.3f", row.recall), String(format: "%.3f", row.f1)])
         }
-        var out = "\(score.dataset): \(score.items) messages\n\n" + table(rows)
+        var out = "\(score.dataset)" + (score.split.map { " (\($0.rawValue) split)" } ?? "") + ": \(score.items) messages\n\n" + table(rows)
         let labels = Array(Set(score.confusion.keys).union(score.confusion.values.flatMap(\.keys))).sorted { a, b in
             a == "none" ? false : b == "none" ? true : a < b
         }

@@ -229,6 +229,27 @@ import Testing
         #expect(screener.screen("mg of sertraline").decision?.kind == .lexicon)
     }
 
+    @Test func wildcardsAndGapsBridgeWords() throws {
+        let screener = try ScreenerTests.screener("""
+            lexicons:
+              - {id: money, inflect: true, entries: [loan, invest, stocks]}
+            rules:
+              - id: money
+                title: No money advice
+                content: c
+                guardrail:
+                  frames: ["should i ... {money}", "could my * be a loan"]
+                  alert: {instructions: [i]}
+            """)
+        #expect(screener.screen("Should I take out a loan?").decision?.excerpt == "Should I take out a loan")
+        #expect(screener.screen("should i be investing now").decision?.lexiconEntries == ["money: invest"])
+        #expect(screener.screen("should I invest").isFlagged)
+        // Four words at most between them.
+        #expect(!screener.screen("should i ask my brother about his new loan").isFlagged)
+        #expect(screener.screen("could my mortgage be a loan").isFlagged)
+        #expect(!screener.screen("could my be a loan").isFlagged)
+    }
+
     @Test func exceptionsUseTheSameSyntax() throws {
         let screener = try Self.screener()
         #expect(!screener.screen("My diagnosis is ADHD and I want a morning plan.").isFlagged)
@@ -237,11 +258,17 @@ import Testing
 
     @Test func expansionIsReportedAndBounded() throws {
         let screener = try Self.screener()
-        #expect(screener.phraseCount > 40)
+        #expect(screener.phraseCount == 7)  // three diagnosis frames, one lexicon and three medication frames
         let big = Lexicon(id: "big", entries: (0..<200).map { Located("w\($0)", at: SourceLocation(file: "x", line: 1, column: 1)) },
                           inflect: false, value: .scalar(.init(text: "", style: .plain, location: SourceLocation(file: "x", line: 1, column: 1))))
-        guard case .failure(let problem) = PhraseTemplate.expand("{big} {big} {big}", lexicons: [big]) else {
-            Issue.record("a frame of 8 million phrases expanded")
+        // Slots side by side are matched element by element, never multiplied out.
+        guard case .success = PhraseTemplate.compile("{big} {big} {big}", lexicons: [big]) else {
+            Issue.record("three slots in a row did not compile")
+            return
+        }
+        // Inside one group they are alternatives of one element, which does multiply.
+        guard case .failure(let problem) = PhraseTemplate.compile("x ({big} {big} {big}|y)", lexicons: [big]) else {
+            Issue.record("a group of 8 million phrases expanded")
             return
         }
         #expect(problem.message.contains("more than 20000"))
@@ -249,7 +276,7 @@ import Testing
 
     @Test func templateMistakesAreProblemsWithOffsets() {
         func problem(_ text: String) -> PhraseTemplate.Problem? {
-            if case .failure(let problem) = PhraseTemplate.expand(text, lexicons: []) { return problem }
+            if case .failure(let problem) = PhraseTemplate.compile(text, lexicons: []) { return problem }
             return nil
         }
         #expect(problem("do (you|they think") == PhraseTemplate.Problem(message: "'(' is never closed with ')'", offset: 3, hint: nil))
@@ -258,5 +285,8 @@ import Testing
         #expect(problem("[maybe]")?.message == "'[maybe]' can match no words at all")
         #expect(problem("a | b")?.message == "unexpected '|'")
         #expect(problem("(a|b) c") == nil)
+        #expect(problem("* of adhd")?.message == "'* of adhd' can start with '*' or '...'")
+        #expect(problem("[really] ... adhd")?.message == "'[really] ... adhd' can start with '*' or '...'")
+        #expect(problem("[really] do i have adhd") == nil)
     }
 }

@@ -161,7 +161,7 @@ enum PackChecker {
                                       ?? "define it under lexicons: with an id and entries")
             }
             for template in guardrail.frames + guardrail.exceptions {
-                guard case .failure(let problem) = PhraseTemplate.expand(template.value, lexicons: pack.lexicons) else { continue }
+                guard case .failure(let problem) = PhraseTemplate.compile(template.value, lexicons: pack.lexicons) else { continue }
                 // Templates are one line: point at the character itself.
                 var location = template.location
                 if !template.value.contains(where: \.isNewline) { location.column += problem.offset }

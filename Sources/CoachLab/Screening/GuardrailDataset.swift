@@ -21,9 +21,14 @@ public struct GuardrailDataset: Sendable {
         }
     }
 
+    /// Which split a set is: `dev` is what rules are tuned on; `test` is held out and reported.
+    public enum Split: String, Sendable, Codable, CaseIterable { case dev, test }
+
     public var id: String
     /// The pack the set is for, when the file names one.
     public var pack: String?
+    /// The split, when the file says.
+    public var split: Split?
     public var items: [Item]
     public var file: String
 
@@ -32,6 +37,7 @@ public struct GuardrailDataset: Sendable {
         FieldSpec("dataset", .object(ObjectSpec("dataset", "The set's identity.", fields: [
             FieldSpec("id", .string, required: true, "Stable identifier."),
             FieldSpec("pack", .string, "The pack it is for, relative to the project root."),
+            FieldSpec("split", .string, "dev (rules are tuned on it) or test (held out: written before tuning, never tuned on, reported)."),
             FieldSpec("description", .text, "What the set covers."),
         ])), required: true, "The set's identity."),
         FieldSpec("items", .list(.object(ObjectSpec("item", "One labelled message.", fields: [
@@ -58,13 +64,21 @@ public struct GuardrailDataset: Sendable {
         let root = try YAMLDocument.parse(data, file: path)
         let problems = ContentValidator.validate(root, spec: fileSpec).filter { $0.severity == .error }
         if !problems.isEmpty { throw CoachLabError(.content, problems) }
+        var split: Split?
+        if let value = root["dataset"]?.located("split") {
+            guard let known = Split(rawValue: value.value) else {
+                throw CoachLabError(.content, [.error("split '\(value.value)' is not dev or test", at: value.location,
+                                                      hint: "dev is tuned on; test is held out and reported")])
+            }
+            split = known
+        }
         let items = (root["items"]?.items ?? []).compactMap { item -> Item? in
             guard let message = item["message"]?.text, let expected = item["expected"]?.text else { return nil }
             return Item(message: message, expected: expected == "none" ? nil : expected, about: item["about"]?.text,
                         location: item.location)
         }
         return GuardrailDataset(id: root["dataset"]?.located("id")?.value ?? Paths.lastComponent(path),
-                                pack: root["dataset"]?.located("pack")?.value, items: items, file: path)
+                                pack: root["dataset"]?.located("pack")?.value, split: split, items: items, file: path)
     }
 
     private static func jsonLines(_ data: Data, path: String) throws -> GuardrailDataset {
@@ -82,7 +96,7 @@ public struct GuardrailDataset: Sendable {
                               location: location))
         }
         if !problems.isEmpty { throw CoachLabError(.content, problems) }
-        return GuardrailDataset(id: Paths.lastComponent(path), pack: nil, items: items, file: path)
+        return GuardrailDataset(id: Paths.lastComponent(path), pack: nil, split: nil, items: items, file: path)
     }
 
     /// Problems with the labels for `pack`: expected or `about` rules it does not have.
@@ -153,6 +167,8 @@ public struct GuardrailScore: Sendable, Encodable {
     }
 
     public var dataset: String
+    /// The set's split, when it has one.
+    public var split: GuardrailDataset.Split?
     public var items: Int
     public var rules: [Counts]
     public var overall: Counts
@@ -174,7 +190,8 @@ public struct GuardrailScore: Sendable, Encodable {
             let (flag, isUnknown) = try await decide(item.message)
             let decided = flag?.ruleId
             let miss = Miss(message: item.message, expected: item.expected, decided: decided, stage: flag?.stage,
-                            matched: flag?.matched, location: item.location.description)
+                            matched: flag.map { flag in flag.matched + (flag.lexiconEntries.map { " [\($0.joined(separator: ", "))]" } ?? "") },
+                            location: item.location.description)
             if isUnknown { unknown.append(miss) }
             confusion[item.expected ?? "none", default: [:]][decided ?? "none", default: 0] += 1
             if let about = item.about, item.expected == nil {
@@ -204,7 +221,7 @@ public struct GuardrailScore: Sendable, Encodable {
             overall.nearMissesPassed += row.nearMissesPassed
         }
         overall.trueNegatives = dataset.items.filter { $0.expected == nil }.count - falsePositives.filter { $0.expected == nil }.count
-        return GuardrailScore(dataset: dataset.id, items: dataset.items.count, rules: exercised, overall: overall, confusion: confusion,
+        return GuardrailScore(dataset: dataset.id, split: dataset.split, items: dataset.items.count, rules: exercised, overall: overall, confusion: confusion,
                               falseNegatives: falseNegatives, falsePositives: falsePositives, unknown: unknown)
     }
 }

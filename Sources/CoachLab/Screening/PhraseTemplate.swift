@@ -7,6 +7,8 @@
 /// - `{conditions}` is any entry of the lexicon `conditions`.
 /// - `~diagnose` is the word in any inflection: diagnose, diagnosed, diagnoses, diagnosing, diagnosis.
 /// - `#` at the start of a word is a number: `#mg` matches "40mg", `# pills` matches "2 pills".
+/// - `*` is any one word: `could my * be {conditions}`. A phrase may not start with it.
+/// - `...` is a gap of up to four words: `should i ... {money}` matches "should I take out a loan".
 ///
 /// A template expands to every word sequence it can match; each remembers the lexicon entries
 /// it came through, so a flag can say which entry matched.
@@ -19,12 +21,15 @@ public enum PhraseTemplate {
         case inflected(String)
         /// Digits followed by exactly this (possibly empty) folded suffix.
         case number(suffix: String)
+        /// Any one word.
+        case any
 
         public var description: String {
             switch self {
             case .word(let word): word
             case .inflected(let stem): "~" + stem
             case .number(let suffix): "#" + suffix
+            case .any: "*"
             }
         }
     }
@@ -49,26 +54,52 @@ public enum PhraseTemplate {
         }
     }
 
-    /// The most sequences one template may expand to. A frame with several large slots grows
-    /// as their product; past this it belongs in separate frames.
+    /// The most sequences one part of a template may expand to: a group holding several
+    /// large slots grows as their product; past this it belongs in separate frames.
     public static let expansionLimit = 20_000
 
-    /// Whether `text` uses any of the syntax beyond plain words.
-    public static func isPlain(_ text: String) -> Bool { !text.contains { "()[]{}|~#".contains($0) } }
+    /// The most words a `...` gap stands for.
+    public static let gapLimit = 4
 
-    /// Every sequence `text` matches, with the lexicons its slots name.
-    public static func expand(_ text: String, lexicons: [Lexicon]) -> Result<[Expansion], Problem> {
+    /// One position of a compiled template: the sequences that may fill it. An empty sequence
+    /// makes the position optional.
+    public typealias Element = [Expansion]
+
+    /// A template ready to match: each variant is a run of elements, matched left to right.
+    /// A template whose first elements are optional has one variant per possible first word
+    /// position, so every variant starts with a required word that the screener indexes.
+    public struct Compiled: Sendable {
+        public var variants: [[Element]]
+    }
+
+    /// Whether `text` uses any of the syntax beyond plain words.
+    public static func isPlain(_ text: String) -> Bool { !text.contains { "()[]{}|~#*".contains($0) } && !text.contains("...") }
+
+    /// Compiles `text` with the lexicons its slots name.
+    public static func compile(_ text: String, lexicons: [Lexicon]) -> Result<Compiled, Problem> {
         do {
             var parser = Parser(text: text, allowSlots: true)
             let nodes = try parser.parse()
             let byId = Dictionary(lexicons.map { ($0.id, $0) }) { first, _ in first }
             var cache: [String: [Expansion]] = [:]
-            let expansions = try expand(nodes, lexicons: byId, cache: &cache)
-            if expansions.contains(where: { $0.tokens.isEmpty }) {
+            let elements = try nodes.map { try expand([$0], lexicons: byId, cache: &cache) }
+            var variants: [[Element]] = []
+            var rest = elements[...]
+            while let first = rest.first {
+                let required = first.filter { !$0.tokens.isEmpty }
+                if required.contains(where: { $0.tokens.first == .any }) {
+                    throw Problem(message: "'\(text)' can start with '*' or '...'", offset: 0,
+                                  hint: "a phrase is found by its first word; start it with a word, a slot or a number")
+                }
+                if !required.isEmpty { variants.append([required] + rest.dropFirst()) }
+                guard required.count < first.count else { break }  // the first element is optional: also try without it
+                rest = rest.dropFirst()
+            }
+            if variants.isEmpty || rest.isEmpty && elements.allSatisfy({ $0.contains { $0.tokens.isEmpty } }) {
                 throw Problem(message: "'\(text)' can match no words at all", offset: 0,
                               hint: "every alternative path must keep at least one word; make fewer parts optional")
             }
-            return .success(Array(Set(expansions)).sorted { $0.tokens.description < $1.tokens.description })
+            return .success(Compiled(variants: variants))
         } catch let problem as Problem {
             return .failure(problem)
         } catch {
@@ -204,6 +235,10 @@ public enum PhraseTemplate {
                 position += 1
             }
             var raw = String(characters[start..<position])
+            if raw == "*" { return [.token(.any)] }
+            if raw == "..." || raw == "\u{2026}" {
+                return [.choice((0...PhraseTemplate.gapLimit).map { Array(repeating: Node.token(.any), count: $0) })]
+            }
             var inflect = inflectAll
             if raw.hasPrefix("~") {
                 inflect = true

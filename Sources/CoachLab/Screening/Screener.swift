@@ -74,21 +74,22 @@ public struct Screener: Sendable {
                                           .map { (pattern.value, $0) }
                                   }))
             for keyword in guardrail.keywords {
-                phrases.add(PhraseIndex.Phrase(tokens: TextNormalizer.tokens(keyword.value).map { .word($0) }, rule: index,
-                                               text: keyword.value, kind: .keyword, via: []))
+                let tokens = TextNormalizer.tokens(keyword.value).map { PhraseTemplate.Token.word($0) }
+                phrases.add(PhraseIndex.Phrase(elements: tokens.map { [PhraseTemplate.Expansion(tokens: [$0], via: [])] }, rule: index,
+                                               text: keyword.value, kind: .keyword))
             }
             let templates = guardrail.lexicons.map { ("{\($0.value)}", $0.value, GuardrailFlag.Kind.lexicon) }
                 + guardrail.frames.map { ($0.value, $0.value, GuardrailFlag.Kind.frame) }
             for (template, text, kind) in templates {
-                guard case .success(let expansions) = PhraseTemplate.expand(template, lexicons: lexicons) else { continue }
-                for expansion in expansions {
-                    phrases.add(PhraseIndex.Phrase(tokens: expansion.tokens, rule: index, text: text, kind: kind, via: expansion.via))
+                guard case .success(let compiled) = PhraseTemplate.compile(template, lexicons: lexicons) else { continue }
+                for variant in compiled.variants {
+                    phrases.add(PhraseIndex.Phrase(elements: variant, rule: index, text: text, kind: kind))
                 }
             }
             for exception in guardrail.exceptions {
-                guard case .success(let expansions) = PhraseTemplate.expand(exception.value, lexicons: lexicons) else { continue }
-                for expansion in expansions {
-                    exceptions.add(PhraseIndex.Phrase(tokens: expansion.tokens, rule: index, text: exception.value, kind: .keyword, via: []))
+                guard case .success(let compiled) = PhraseTemplate.compile(exception.value, lexicons: lexicons) else { continue }
+                for variant in compiled.variants {
+                    exceptions.add(PhraseIndex.Phrase(elements: variant, rule: index, text: exception.value, kind: .keyword))
                 }
             }
         }
@@ -100,7 +101,7 @@ public struct Screener: Sendable {
     /// Builds the screener of a pack: its rules and lexicons.
     public init(pack: Pack) { self.init(rules: pack.rules, lexicons: pack.lexicons) }
 
-    /// How many word sequences stage 1 indexes, frames and lexicons expanded.
+    /// How many phrases stage 1 matches: keywords, and frame variants.
     public var phraseCount: Int { phrases.phrases.count }
 
     /// Screens one message.
@@ -118,8 +119,8 @@ public struct Screener: Sendable {
         var suppressed: [Int: [(Int, Int)]] = [:]
         if !exceptions.isEmpty {
             let words = PhraseIndex.Words(text, stems: exceptions.hasStems)
-            for (phrase, start, end) in exceptions.matches(in: words) {
-                suppressed[exceptions.phrases[phrase].rule, default: []].append((start, end))
+            for found in exceptions.matches(in: words) {
+                suppressed[exceptions.phrases[found.phrase].rule, default: []].append((found.start, found.end))
             }
         }
         func isSuppressed(_ rule: Int, _ start: Int, _ end: Int) -> Bool {
@@ -129,15 +130,15 @@ public struct Screener: Sendable {
         var best: [Int: GuardrailFlag] = [:]
         if !phrases.isEmpty {
             let words = PhraseIndex.Words(text, stems: phrases.hasStems)
-            for (index, start, end) in phrases.matches(in: words) {
-                let phrase = phrases.phrases[index]
-                guard best[phrase.rule] == nil, !isSuppressed(phrase.rule, start, end) else { continue }
+            for match in phrases.matches(in: words) {
+                let phrase = phrases.phrases[match.phrase]
+                guard best[phrase.rule] == nil, !isSuppressed(phrase.rule, match.start, match.end) else { continue }
                 let info = rules[phrase.rule]
-                let found = span(start, end)
+                let found = span(match.start, match.end)
                 best[phrase.rule] = GuardrailFlag(ruleId: info.id, ruleTitle: info.title, priority: info.priority, stage: 1,
                                                   kind: phrase.kind, matched: phrase.text, excerpt: found.excerpt,
                                                   start: found.start, end: found.end,
-                                                  lexiconEntries: phrase.via.isEmpty ? nil : phrase.via)
+                                                  lexiconEntries: match.via.isEmpty ? nil : match.via)
             }
         }
         let nsMessage = message as NSString
@@ -163,24 +164,45 @@ public struct Screener: Sendable {
     }
 }
 
-/// Word sequences indexed by their first token, matched against a folded message.
+/// Phrases indexed by their first token, matched against a folded message. A phrase is a run
+/// of elements, each a set of word sequences (a keyword's words, a group's alternatives, a
+/// lexicon's entries); the first element's sequences are indexed, and the rest are matched
+/// left to right from there, trying alternatives in order.
 private struct PhraseIndex: Sendable {
     struct Phrase: Sendable {
-        var tokens: [PhraseTemplate.Token]
+        var elements: [PhraseTemplate.Element]
         var rule: Int
         var text: String
         var kind: GuardrailFlag.Kind
-        var via: [String]
     }
 
     /// A token as bytes and their hash.
     struct Key: Sendable {
+        var token: PhraseTemplate.Token
         var bytes: [UInt8]
         var hash: UInt64
-        init(_ text: String) {
-            bytes = Array(text.utf8)
+        init(_ token: PhraseTemplate.Token) {
+            self.token = token
+            switch token {
+            case .word(let text), .inflected(let text), .number(let text): bytes = Array(text.utf8)
+            case .any: bytes = []
+            }
             hash = ScreeningWords.hash(bytes)
         }
+    }
+
+    /// One alternative of an element, ready to compare.
+    struct Alternative: Sendable {
+        var keys: [Key]
+        var via: [String]
+    }
+
+    /// A match: the phrase, its scalar range, and the lexicon entries it went through.
+    struct Match {
+        var phrase: Int
+        var start: Int
+        var end: Int
+        var via: [String]
     }
 
     /// A message's words, with their stems when the index needs them.
@@ -194,63 +216,84 @@ private struct PhraseIndex: Sendable {
     }
 
     private(set) var phrases: [Phrase] = []
-    private var keys: [[Key]] = []
-    private var byWord: [UInt64: [Int]] = [:]
-    private var byStem: [UInt64: [Int]] = [:]
-    private var byNumber: [UInt64: [Int]] = [:]
+    /// Each phrase's elements as compared: alternatives of keys.
+    private var compiled: [[[Alternative]]] = []
+    /// First-element alternatives by the hash of their first token: (phrase, alternative).
+    private var byWord: [UInt64: [(Int, Int)]] = [:]
+    private var byStem: [UInt64: [(Int, Int)]] = [:]
+    private var byNumber: [UInt64: [(Int, Int)]] = [:]
     private(set) var hasStems = false
 
     var isEmpty: Bool { phrases.isEmpty }
 
     mutating func add(_ phrase: Phrase) {
-        guard let first = phrase.tokens.first else { return }
+        guard let first = phrase.elements.first, !first.isEmpty else { return }
         let id = phrases.count
         phrases.append(phrase)
-        keys.append(phrase.tokens.map { token in
-            switch token {
-            case .word(let text), .inflected(let text), .number(let text): Key(text)
+        let elements = phrase.elements.map { element in element.map { Alternative(keys: $0.tokens.map(Key.init), via: $0.via) } }
+        compiled.append(elements)
+        for (index, alternative) in elements[0].enumerated() {
+            guard let key = alternative.keys.first else { continue }
+            switch key.token {
+            case .word: byWord[key.hash, default: []].append((id, index))
+            case .inflected: byStem[key.hash, default: []].append((id, index))
+            case .number: byNumber[key.hash, default: []].append((id, index))
+            case .any: break  // refused by PhraseTemplate; never indexed
             }
-        })
-        let key = keys[id][0]
-        switch first {
-        case .word: byWord[key.hash, default: []].append(id)
-        case .inflected: byStem[key.hash, default: []].append(id)
-        case .number: byNumber[key.hash, default: []].append(id)
         }
-        if phrase.tokens.contains(where: { if case .inflected = $0 { true } else { false } }) { hasStems = true }
+        if elements.joined().contains(where: { $0.keys.contains { if case .inflected = $0.token { true } else { false } } }) {
+            hasStems = true
+        }
     }
 
-    /// Every phrase that matches, as (phrase, first scalar, scalar past the end), in message
-    /// order, and in the order phrases were added at one position.
-    func matches(in words: Words) -> [(Int, Int, Int)] {
+    /// Every phrase that matches, in message order, and in the order phrases were added at one
+    /// position; at most one match per phrase and position.
+    func matches(in words: Words) -> [Match] {
         let text = words.text
         let count = text.words.count
-        var found: [(Int, Int, Int)] = []
-        var candidates: [Int] = []
+        var found: [Match] = []
+        var candidates: [(Int, Int)] = []
         for position in 0..<count {
             candidates.removeAll(keepingCapacity: true)
             if let ids = byWord[text.words[position].hash] { candidates += ids }
             if !byStem.isEmpty, let ids = byStem[words.stems[position].hash] { candidates += ids }
             if !byNumber.isEmpty, let suffix = text.numberSuffix(position), let ids = byNumber[ScreeningWords.hash(suffix)] { candidates += ids }
             if candidates.isEmpty { continue }
-            if !byStem.isEmpty || !byNumber.isEmpty { candidates.sort() }
-            for id in candidates where position + keys[id].count <= count {
-                let tokens = phrases[id].tokens
-                var matched = true
-                for offset in tokens.indices where !token(tokens[offset], keys[id][offset], matches: position + offset, in: words) {
-                    matched = false
-                    break
-                }
-                if matched {
-                    found.append((id, text.words[position].start, text.words[position + tokens.count - 1].end))
-                }
+            if !byStem.isEmpty || !byNumber.isEmpty { candidates.sort { $0 < $1 } }
+            var last = -1
+            for (phrase, alternative) in candidates where phrase != last {
+                let first = compiled[phrase][0][alternative]
+                guard let end = match(first.keys, at: position, in: words),
+                      let rest = match(compiled[phrase], element: 1, at: end, in: words) else { continue }
+                last = phrase
+                found.append(Match(phrase: phrase, start: text.words[position].start, end: text.words[rest.end - 1].end,
+                                   via: first.via + rest.via))
             }
         }
         return found
     }
 
-    private func token(_ token: PhraseTemplate.Token, _ key: Key, matches index: Int, in words: Words) -> Bool {
-        switch token {
+    /// Matches elements `element...` from word `position`: the first way through, trying each
+    /// element's alternatives in order. Returns the word index just past the match.
+    private func match(_ elements: [[Alternative]], element: Int, at position: Int, in words: Words) -> (end: Int, via: [String])? {
+        guard element < elements.count else { return (position, []) }
+        for alternative in elements[element] {
+            guard let end = match(alternative.keys, at: position, in: words),
+                  let rest = match(elements, element: element + 1, at: end, in: words) else { continue }
+            return (rest.end, alternative.via + rest.via)
+        }
+        return nil
+    }
+
+    /// Matches one sequence of tokens from word `position`; the word index just past it.
+    private func match(_ keys: [Key], at position: Int, in words: Words) -> Int? {
+        guard position + keys.count <= words.text.words.count else { return nil }
+        for (offset, key) in keys.enumerated() where !token(key, matches: position + offset, in: words) { return nil }
+        return position + keys.count
+    }
+
+    private func token(_ key: Key, matches index: Int, in words: Words) -> Bool {
+        switch key.token {
         case .word:
             return words.text.words[index].hash == key.hash && words.text.word(index, equals: key.bytes)
         case .inflected:
@@ -260,6 +303,8 @@ private struct PhraseIndex: Sendable {
             return words.text.bytes[word.byteStart..<(word.byteStart + stem.length)].elementsEqual(key.bytes)
         case .number:
             return words.text.numberSuffix(index).map { $0.elementsEqual(key.bytes) } ?? false
+        case .any:
+            return true
         }
     }
 }
