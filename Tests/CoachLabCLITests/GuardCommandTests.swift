@@ -46,12 +46,34 @@ import Testing
     }
 
     @Test func theShippedDatasetsMeetTheBars() throws {
-        for app in ["betterone", "ticbuddy", "luna"] {
-            let result = try CLI.run(["guard", "--dataset", "fixtures/guardrails/\(app).yaml", "--fail-under", "recall=0.9",
-                                      "--fail-under", "precision=0.9"])
+        for app in ["betterone", "ticbuddy", "luna", "healthwallet"] {
+            let result = try CLI.run(["guard", "--dataset", "fixtures/guardrails/\(app).yaml", "--dataset", "fixtures/guardrails/\(app)-test.yaml",
+                                      "--fail-under", "recall=0.85", "--fail-under", "precision=0.85"])
             #expect(result.status == 0, "\(app): \(result.stdout)\(result.stderr)")
+            let dev = try CLI.run(["guard", "--dataset", "fixtures/guardrails/\(app).yaml", "--fail-under", "recall=0.95", "--fail-under", "precision=0.95"])
+            #expect(dev.status == 0, "\(app): \(dev.stdout)\(dev.stderr)")
             #expect(result.stdout.contains("NEAR-MISSES OK"))
+            // Both splits are reported, each under its name.
+            #expect(result.stdout.contains("(dev split)"))
+            #expect(result.stdout.contains("(test split)"))
         }
+    }
+
+    @Test func eachSplitIsGatedOnItsOwn() throws {
+        // TicBuddy's held-out child-in-danger recall is below 0.9 today: the gate names the split.
+        let result = try CLI.run(["guard", "--dataset", "fixtures/guardrails/ticbuddy.yaml", "--dataset", "fixtures/guardrails/ticbuddy-test.yaml",
+                                  "--fail-under", "recall=0.9", "--format", "json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("fail-under: ticbuddy-test (test): child-in-danger recall"))
+        #expect(!result.stderr.contains("ticbuddy-guardrails (dev)"))
+        let scores = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(scores.map { $0["split"] as? String } == ["dev", "test"])
+
+        let directory = try CLI.temporaryDirectory()
+        try "dataset: {id: x, pack: personas/luna, split: holdout}\nitems: [{message: hi, expected: none}]\n".write(toFile: directory + "/x.yaml", atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["guard", "--dataset", directory + "/x.yaml"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("x.yaml:1:46: error: split 'holdout' is not dev or test"), "\(bad.stderr)")
     }
 
     @Test func aDatasetGateNamesTheRuleThatMissesAndListsTheMisses() throws {
@@ -64,7 +86,7 @@ import Testing
         try (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/set.jsonl", atomically: true, encoding: .utf8)
         let result = try CLI.run(["guard", "--dataset", directory + "/set.jsonl", "--pack", "personas/betterone", "--fail-under", "recall=0.9"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("fail-under: no-diagnosis recall 0.500 is below 0.900"))
+        #expect(result.stderr.contains("fail-under: set.jsonl: no-diagnosis recall 0.500 is below 0.900"))
         #expect(result.stdout.contains("set.jsonl:2:1: expected no-diagnosis, decided none"))
         #expect(result.stdout.contains("no-diagnosis  1   0   1   1   1/1"), "\(result.stdout)")
         try #"{"message": "hi", "expected": "no-diagnoses"}"#.write(toFile: directory + "/bad.jsonl", atomically: true, encoding: .utf8)
