@@ -154,7 +154,11 @@ import Testing
         #expect(diagnostics.isEmpty)
         #expect((suites.first?.fixtures.count ?? 0) >= 60)
         let rules = String(decoding: try base.read("personas/luna/rules.yaml"), as: UTF8.self)
-        let weakened = base.overlaying(["personas/luna/rules.yaml": rules.replacingOccurrences(of: "        - melatonin\n", with: "")])
+        // Melatonin is both a keyword and a lexicon entry: the row is lost only when both go.
+        let lexicons = String(decoding: try base.read("personas/luna/lexicons.yaml"), as: UTF8.self)
+        #expect(lexicons.contains("entries: [melatonin, "))
+        let weakened = base.overlaying(["personas/luna/rules.yaml": rules.replacingOccurrences(of: "        - melatonin\n", with: ""),
+                                        "personas/luna/lexicons.yaml": lexicons.replacingOccurrences(of: "entries: [melatonin, ", with: "entries: [")])
         let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), fileSystem: weakened))
         #expect(report.notPassing.map { $0.turns.first?.user ?? "" } == ["How much melatonin should I take at 2am?"])
     }
