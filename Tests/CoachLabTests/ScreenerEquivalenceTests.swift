@@ -129,7 +129,7 @@ import Testing
         #expect(flagged < compared * 9 / 10)
     }
 
-    @Test func wordsAndSpansMatchOnGeneratedText() throws {
+    @Test func flagsAndSpansMatchOnGeneratedText() throws {
         let pieces = ["Do", "I", "have", "ADHD", "can't", "it’s", "café", "naïve", "ÉCOLE", "e\u{301}cole", "40mg", "2", "pills", "—", "...",
                       "self-harm", "self", "harm", "ß", "ﬁne", "Ｗｉｄｅ", "😀", "don'’t", "'quoted'", "x", "\n", "  ", "dose", "DOSE."]
         var generator = SystemRandomNumberGenerator()
@@ -140,11 +140,6 @@ import Testing
         for _ in 0..<500 {
             let message = (0..<Int.random(in: 1...14, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
                 .joined(separator: Bool.random(using: &generator) ? " " : "")
-            let folded = ScreeningWords(message)
-            let words = TextNormalizer.words(message)
-            #expect(folded.words.indices.map { folded.text($0) } == words.map(\.text), "\(message.debugDescription)")
-            #expect(folded.words.map(\.start) == words.map(\.start))
-            #expect(folded.words.map(\.end) == words.map(\.end))
             #expect(Self.describe(screener.screen(message), message: message, order: order) == reference.screen(message))
         }
     }

@@ -1,7 +1,7 @@
 /// A message folded for screening, without a `String` per word: the folded bytes of every word
 /// in one buffer, and for each word its byte range, its Unicode-scalar range in the original,
-/// and a hash. The words are exactly ``TextNormalizer/words(_:)``'s; stage 1 runs this on
-/// every message, so it is built for throughput.
+/// and a hash. It is the folding ``TextNormalizer`` describes, and ``TextNormalizer/words(_:)``
+/// is built on it; stage 1 runs this on every message, so it is built for throughput.
 struct ScreeningWords {
     struct Word {
         /// The folded word's bytes in ``ScreeningWords/bytes``.
