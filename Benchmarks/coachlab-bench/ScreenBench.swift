@@ -21,6 +21,7 @@ enum ScreenBench {
         let pack = try PackLoader(fileSystem: .inMemory(["bench/pack.yaml": "pack: {id: bench, name: Bench}\nstack: {layers: [{id: a, template: \"x{{#risk}}{{risk.alert.reason}}{{/risk}}\"}]}\n" + rulesYAML]))
             .load("bench").get()
         let screener = Screener(rules: pack.rules)
+        let strict = Screener(rules: pack.rules, typos: false)
         // About 1 MB of messages: ordinary words, with a keyword in roughly one message in twenty.
         let filler = ["I", "keep", "putting", "off", "my", "plans", "and", "the", "week", "feels", "long", "Can", "we", "talk", "about",
                       "focus", "today", "because", "work", "is", "busy", "café", "naïve", "it’s", "fine"]
@@ -44,6 +45,7 @@ enum ScreenBench {
             return (best, flagged)
         }
         let ours = time { messages.reduce(0) { $0 + (screener.screen($1).isFlagged ? 1 : 0) } }
+        let exact = time { messages.reduce(0) { $0 + (strict.screen($1).isFlagged ? 1 : 0) } }
         let lowered = keywords.map { $0.lowercased() }
         let naive = time {
             messages.reduce(0) { count, message in
@@ -55,10 +57,12 @@ enum ScreenBench {
         print(String(format: """
             stage-1 screening: %d messages, %.2f MB, %d keywords over 10 rules (best of %d, release build)
               Screener (word-index matcher)   %8.1f MB/s  %7.0f messages/s  flagged %d
+              Screener, typos: false          %8.1f MB/s  %7.0f messages/s  flagged %d
               naive lowercased() + contains   %8.1f MB/s  %7.0f messages/s  flagged %d (substring matches, no word boundaries)
 
             """, messages.count, megabytes, keywords.count, iterations,
                      megabytes / ours.seconds, Double(messages.count) / ours.seconds, ours.flagged,
+                     megabytes / exact.seconds, Double(messages.count) / exact.seconds, exact.flagged,
                      megabytes / naive.seconds, Double(messages.count) / naive.seconds, naive.flagged))
     }
 }

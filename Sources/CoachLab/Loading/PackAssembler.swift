@@ -135,6 +135,9 @@ enum PackAssembler {
             defaults.summarizeLast = context.integer("summarizeLast")
         }
         defaults.stage2Always = value["screening"]?.located("stage2")?.value == "always"
+        if let typos = value["screening"]?["typos"]?.scalar.flatMap({ YAMLValue.booleanValue($0.text) }) {
+            defaults.screeningTypos = typos
+        }
         if let limits = value["coachLimits"] {
             func range(_ key: String) -> Defaults.CountRange? {
                 guard let node = limits[key], let min = node.integer("min"), let max = node.integer("max") else { return nil }

@@ -249,6 +249,8 @@ public struct Defaults: Sendable {
     public var summarizeLast: Int?
     /// Whether the stage-2 classifier, when enabled, runs even after keywords flagged.
     public var stage2Always = false
+    /// Whether stage 1 reads a word one edit from a screen word as that word ("myslef").
+    public var screeningTypos = true
     /// Kindred's count limits for rich coach templates.
     public var phases = CountRange(min: 3, max: 5)
     /// Rules per rich template.

@@ -234,6 +234,8 @@ public enum ContentSpecs {
         FieldSpec("screening", .object(ObjectSpec("screening", "How messages are screened.", fields: [
             FieldSpec("stage2", .oneOf(["when-unflagged", "always"]),
                       "When the stage-2 classifier runs, if enabled: only when keywords found nothing (default), or always."),
+            FieldSpec("typos", .boolean,
+                      "Whether stage 1 reads a word of five or more letters one edit from a screen word (same first letter) as that word: myslef, suiccide. Default true."),
         ])), "How messages are screened."),
         FieldSpec("coachLimits", .object(coachLimits), "Count limits for rich coach templates."),
         FieldSpec("timezone", .string, "Time zone used when --now has no offset, such as Europe/London."),

@@ -60,6 +60,19 @@ public struct GuardrailDataset: Sendable {
         return path.hasSuffix(".jsonl") ? try jsonLines(data, path: path) : try yaml(data, path: path)
     }
 
+    /// The labelled sets in `directory` (YAML and JSONL, not recursive) that name `pack` as
+    /// theirs, sorted by path. A set that does not load is an error: it would silently shrink
+    /// what is measured.
+    /// - Throws: ``CoachLabError`` from the first set that does not load.
+    public static func discover(for pack: String, in directory: String = "fixtures/guardrails",
+                                fileSystem: FileSystem = .live) throws -> [GuardrailDataset] {
+        guard fileSystem.isDirectory(directory) else { return [] }
+        let wanted = fileSystem.realPath(Paths.normalize(pack))
+        return try fileSystem.list(directory).filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0.hasSuffix(".jsonl") }.sorted()
+            .map { try load(Paths.join(directory, $0), fileSystem: fileSystem) }
+            .filter { dataset in dataset.pack.map { fileSystem.realPath(Paths.normalize($0)) == wanted } ?? false }
+    }
+
     private static func yaml(_ data: Data, path: String) throws -> GuardrailDataset {
         let root = try YAMLDocument.parse(data, file: path)
         let problems = ContentValidator.validate(root, spec: fileSpec).filter { $0.severity == .error }

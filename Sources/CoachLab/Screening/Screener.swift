@@ -51,6 +51,7 @@ public struct Screener: Sendable {
     private let rules: [RuleInfo]
     private let phrases: PhraseIndex
     private let exceptions: PhraseIndex
+    private let speller: Speller
 
     private struct RuleInfo: Sendable {
         var id: String
@@ -60,8 +61,9 @@ public struct Screener: Sendable {
     }
 
     /// Builds a screener from the rules that have guardrails, with the pack's lexicons for their
-    /// frames. Invalid patterns and templates are skipped here; lint reports them.
-    public init(rules: [Rule], lexicons: [Lexicon] = []) {
+    /// frames. Invalid patterns and templates are skipped here; lint reports them. With `typos`,
+    /// a word one edit from a word of the screen reads as that word (``Speller``).
+    public init(rules: [Rule], lexicons: [Lexicon] = [], typos: Bool = true) {
         var infos: [RuleInfo] = []
         var phrases = PhraseIndex()
         var exceptions = PhraseIndex()
@@ -93,20 +95,31 @@ public struct Screener: Sendable {
                 }
             }
         }
+        phrases.seal()
+        exceptions.seal()
         self.rules = infos
         self.phrases = phrases
         self.exceptions = exceptions
+        var speller = Speller()
+        if typos {
+            phrases.addVocabulary(to: &speller)
+            exceptions.addVocabulary(to: &speller)
+            speller.seal()
+        }
+        self.speller = speller
     }
 
-    /// Builds the screener of a pack: its rules and lexicons.
-    public init(pack: Pack) { self.init(rules: pack.rules, lexicons: pack.lexicons) }
+    /// Builds the screener of a pack: its rules and lexicons, with typo tolerance unless the
+    /// pack turns it off (`defaults.screening.typos: false`).
+    public init(pack: Pack) { self.init(rules: pack.rules, lexicons: pack.lexicons, typos: pack.defaults.screeningTypos) }
 
     /// How many phrases stage 1 matches: keywords, and frame variants.
     public var phraseCount: Int { phrases.phrases.count }
 
     /// Screens one message.
     public func screen(_ message: String) -> ScreeningResult {
-        let text = ScreeningWords(message)
+        var text = ScreeningWords(message)
+        if !speller.isEmpty { speller.correct(&text) }
         let scalars = message.unicodeScalars
         /// Word offsets count scalars; flags report the excerpt and its offsets in characters.
         func span(_ start: Int, _ end: Int) -> (excerpt: String, start: Int, end: Int) {
@@ -219,12 +232,37 @@ private struct PhraseIndex: Sendable {
     /// Each phrase's elements as compared: alternatives of keys.
     private var compiled: [[[Alternative]]] = []
     /// First-element alternatives by the hash of their first token: (phrase, alternative).
-    private var byWord: [UInt64: [(Int, Int)]] = [:]
-    private var byStem: [UInt64: [(Int, Int)]] = [:]
-    private var byNumber: [UInt64: [(Int, Int)]] = [:]
+    private var byWord: [(key: UInt64, value: (Int, Int))] = []
+    private var byStem: [(key: UInt64, value: (Int, Int))] = []
+    private var byNumber: [(key: UInt64, value: (Int, Int))] = []
+    /// The same, sealed into flat tables once every phrase is added.
+    private var wordIndex = HashIndex<(Int, Int)>()
+    private var stemIndex = HashIndex<(Int, Int)>()
+    private var numberIndex = HashIndex<(Int, Int)>()
     private(set) var hasStems = false
 
     var isEmpty: Bool { phrases.isEmpty }
+
+    /// Builds the look-up tables once every phrase is added.
+    mutating func seal() {
+        wordIndex = HashIndex(byWord)
+        stemIndex = HashIndex(byStem)
+        numberIndex = HashIndex(byNumber)
+        byWord = []
+        byStem = []
+        byNumber = []
+    }
+
+    /// Every word and stem the phrases compare, for typo correction.
+    func addVocabulary(to speller: inout Speller) {
+        for key in compiled.joined().joined().flatMap(\.keys) {
+            switch key.token {
+            case .word(let text): speller.add(text, stem: false)
+            case .inflected(let text): speller.add(text, stem: true)
+            case .number, .any: break
+            }
+        }
+    }
 
     mutating func add(_ phrase: Phrase) {
         guard let first = phrase.elements.first, !first.isEmpty else { return }
@@ -235,9 +273,9 @@ private struct PhraseIndex: Sendable {
         for (index, alternative) in elements[0].enumerated() {
             guard let key = alternative.keys.first else { continue }
             switch key.token {
-            case .word: byWord[key.hash, default: []].append((id, index))
-            case .inflected: byStem[key.hash, default: []].append((id, index))
-            case .number: byNumber[key.hash, default: []].append((id, index))
+            case .word: byWord.append((key.hash, (id, index)))
+            case .inflected: byStem.append((key.hash, (id, index)))
+            case .number: byNumber.append((key.hash, (id, index)))
             case .any: break  // refused by PhraseTemplate; never indexed
             }
         }
@@ -255,11 +293,13 @@ private struct PhraseIndex: Sendable {
         var candidates: [(Int, Int)] = []
         for position in 0..<count {
             candidates.removeAll(keepingCapacity: true)
-            if let ids = byWord[text.words[position].hash] { candidates += ids }
-            if !byStem.isEmpty, let ids = byStem[words.stems[position].hash] { candidates += ids }
-            if !byNumber.isEmpty, let suffix = text.numberSuffix(position), let ids = byNumber[ScreeningWords.hash(suffix)] { candidates += ids }
+            if let found = wordIndex.find(text.words[position].hash) { candidates += wordIndex.values[found] }
+            if !stemIndex.isEmpty, let found = stemIndex.find(words.stems[position].hash) { candidates += stemIndex.values[found] }
+            if !numberIndex.isEmpty, let suffix = text.numberSuffix(position), let found = numberIndex.find(ScreeningWords.hash(suffix)) {
+                candidates += numberIndex.values[found]
+            }
             if candidates.isEmpty { continue }
-            if !byStem.isEmpty || !byNumber.isEmpty { candidates.sort { $0 < $1 } }
+            if !stemIndex.isEmpty || !numberIndex.isEmpty { candidates.sort { $0 < $1 } }
             var last = -1
             for (phrase, alternative) in candidates where phrase != last {
                 let first = compiled[phrase][0][alternative]

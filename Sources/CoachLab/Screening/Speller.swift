@@ -1,0 +1,135 @@
+/// Typo tolerance for stage 1: a message word of five or more letters that is not one of the
+/// screen's words, but is one edit away from one (a letter swapped with its neighbour, doubled,
+/// dropped, or in words of six or more letters mistyped: "myslef", "suiccide", "overdse",
+/// "thnik"), is read as that word. Stems of inflected tokens are corrected the same way
+/// ("diagnsoed" reads as "diagnosed").
+///
+/// Only words of the screen's own vocabulary are candidates, the first letter must agree (few
+/// typos touch it, and it keeps "billing" from reading as "killing"), and a word that is itself
+/// in the vocabulary is never changed. Look-up is by hashed deletions (each vocabulary word is
+/// indexed under every one-letter deletion of it), so a message word costs a few hash probes,
+/// not a scan of the vocabulary.
+struct Speller: Sendable {
+    /// The shortest word that is corrected; shorter words have too many real neighbours.
+    static let minimumLength = 5
+    /// The shortest word in which a mistyped letter is corrected; "stick" is not "stock".
+    static let substitutionLength = 6
+
+    private var entries: [[UInt8]] = []
+    /// While the vocabulary is added: each entry by its hash, and under each of its deletions.
+    private var building: [UInt64: Int] = [:]
+    private var buildingDeletions: [(key: UInt64, value: Int)] = []
+    /// Once sealed, the same as flat hash tables.
+    private var exact = HashIndex<Int>()
+    private var deletions = HashIndex<Int>()
+    /// Whether an entry is a whole word of the screen, and whether it is a stem of one.
+    private var asWord: [Bool] = []
+    private var asStem: [Bool] = []
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// Adds a whole word, or a stem, to the vocabulary.
+    mutating func add(_ text: String, stem: Bool) {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= (stem ? Self.minimumLength - 1 : Self.minimumLength), bytes.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A })
+        else { return }
+        let hash = ScreeningWords.hash(bytes)
+        if let known = building[hash], entries[known] == bytes {
+            if stem { asStem[known] = true } else { asWord[known] = true }
+            return
+        }
+        let index = entries.count
+        entries.append(bytes)
+        asWord.append(!stem)
+        asStem.append(stem)
+        building[hash] = index
+        for position in 1..<bytes.count {
+            buildingDeletions.append((Self.hash(bytes[...], without: position), index))
+        }
+    }
+
+    /// Builds the look-up tables once every word is added.
+    mutating func seal() {
+        exact = HashIndex(building.map { ($0.key, $0.value) })
+        deletions = HashIndex(buildingDeletions)
+        building = [:]
+        buildingDeletions = []
+    }
+
+    /// Replaces each misspelt word of `text` by the vocabulary word it stands for.
+    func correct(_ text: inout ScreeningWords) {
+        for index in text.words.indices {
+            let word = text.words[index]
+            let length = word.byteEnd - word.byteStart
+            guard length >= Self.minimumLength, exact.find(word.hash) == nil else { continue }
+            let bytes = text.bytes[word.byteStart..<word.byteEnd]
+            guard bytes.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { continue }
+            let stem = Inflection.stemLength(bytes)
+            if stem < length, let known = exact.find(ScreeningWords.hash(bytes.prefix(stem))), known.contains(where: { asStem[exact.values[$0]] }) {
+                continue  // an inflection of a stem the screen knows
+            }
+            if let fixed = candidate(for: bytes, stems: false) {
+                text.replace(index, with: entries[fixed])
+            } else if stem < length, stem >= Self.minimumLength - 1, let fixed = candidate(for: bytes.prefix(stem), stems: true) {
+                text.replace(index, with: entries[fixed] + bytes.dropFirst(stem))
+            }
+        }
+    }
+
+    /// The first vocabulary entry one edit from `word`, with the same first letter.
+    private func candidate(for word: ArraySlice<UInt8>, stems: Bool) -> Int? {
+        var best: Int?
+        let first = word[word.startIndex]
+        let stem = word.prefix(Inflection.stemLength(word))
+        func check(_ index: Int) {
+            guard stems ? asStem[index] : asWord[index], best.map({ index < $0 }) ?? true, entries[index][0] == first,
+                  Self.oneEditApart(word, entries[index][...], substitution: word.count >= Self.substitutionLength) else { return }
+            // "diagnosed" is not a typo of the keyword "diagnose" but another form of it: a
+            // keyword is exact, and only `~` or an inflected lexicon matches its forms.
+            if !stems, entries[index].prefix(Inflection.stemLength(entries[index][...])).elementsEqual(stem) { return }
+            best = index
+        }
+        // A letter dropped: the word is one of an entry's deletions.
+        if let found = deletions.find(ScreeningWords.hash(word)) { for slot in found { check(deletions.values[slot]) } }
+        for position in 1..<word.count {
+            let shorter = Self.hash(word, without: position)
+            // A letter added or doubled: a deletion of the word is an entry.
+            if let found = exact.find(shorter) { for slot in found { check(exact.values[slot]) } }
+            // A letter mistyped, or two swapped: the word and an entry share a deletion.
+            if let found = deletions.find(shorter) { for slot in found { check(deletions.values[slot]) } }
+        }
+        return best
+    }
+
+    private static func hash(_ bytes: ArraySlice<UInt8>, without position: Int) -> UInt64 {
+        var hash = ScreeningWords.seed
+        for (offset, byte) in bytes.enumerated() where offset != position { hash = (hash ^ UInt64(byte)) &* ScreeningWords.prime }
+        return hash
+    }
+
+    /// Whether one insertion, deletion or swap of neighbours turns `a` into `b`, or, when
+    /// `substitution` allows, one changed letter.
+    static func oneEditApart(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>, substitution: Bool = true) -> Bool {
+        let a = Array(a), b = Array(b)
+        if a == b { return false }
+        if a.count == b.count {
+            let differ = a.indices.filter { a[$0] != b[$0] }
+            if differ.count == 1 { return substitution }
+            return differ.count == 2 && differ[1] == differ[0] + 1 && a[differ[0]] == b[differ[1]] && a[differ[1]] == b[differ[0]]
+        }
+        guard abs(a.count - b.count) == 1 else { return false }
+        let (long, short) = a.count > b.count ? (a, b) : (b, a)
+        var skipped = false, i = 0, j = 0
+        while i < long.count, j < short.count {
+            if long[i] == short[j] {
+                i += 1
+                j += 1
+            } else {
+                if skipped { return false }
+                skipped = true
+                i += 1
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,176 @@
+import ArgumentParser
+import CoachLab
+import CoachLabProviders
+import Foundation
+
+/// `coachlab redteam`: how much of each guardrail rule's recall survives rewritten messages.
+struct RedTeamCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "redteam",
+        abstract: "Measure how each guardrail rule holds up when its flagged messages are rewritten.",
+        discussion: """
+        Every labelled message the screen catches as written is rewritten in deterministic ways,
+        and screened again; the report gives each rule's recall under each rewrite, and how many
+        harmless messages a rewrite makes a rule flag. The rewrites:
+        \(Perturbation.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
+
+        The messages come from the labelled sets in fixtures/guardrails/ that name the pack
+        (dataset.pack), or from --dataset; --split keeps one split (tune on dev, report test).
+        Perturbations aim at the words that flagged each message. With --stage2, a second table gives stage 1 and the
+        classifier together (--provider, the mock by default).
+
+        --fail-under gates it: RATE applies to every rule under every rewrite, and
+        REWRITE=RATE to one rewrite; exit 1 when a rule falls below.
+
+        Examples:
+          coachlab redteam personas/betterone
+          coachlab redteam personas/luna --perturbation homoglyph --perturbation leetspeak --format json
+          coachlab redteam personas/ticbuddy --fail-under 0.5 --fail-under case=1 --fail-under homoglyph=0.95
+        """
+    )
+
+    @Argument(help: "The pack whose guardrails are tested.")
+    var pack: String
+    @Option(name: .customLong("dataset"), help: "A labelled set (YAML or JSONL); repeatable. Default: the sets in fixtures/guardrails/ for the pack.")
+    var datasets: [String] = []
+    @Option(help: "Only the sets of this split (dev or test). Default: every set.")
+    var split: GuardrailDataset.Split?
+    @Option(name: .customLong("perturbation"), help: "Only this rewrite; repeatable. Default: all.")
+    var perturbations: [Perturbation] = []
+    @Option(help: "RATE or REWRITE=RATE; repeatable.")
+    var failUnder: [String] = []
+    @Flag(help: "Also measure stage 1 and the stage-2 classifier together.")
+    var stage2 = false
+    @OptionGroup var provider: ProviderOptions
+    @Option(help: "text or json.")
+    var format: GuardScreenCommand.OutputFormat = .text
+    @OptionGroup var cache: CacheOptions
+
+    func validate() throws {
+        for gate in failUnder where Gate(gate) == nil {
+            throw ValidationError("--fail-under '\(gate)' is not RATE or REWRITE=RATE (REWRITE one of \(Perturbation.allCases.map(\.rawValue).joined(separator: ", ")), RATE from 0 to 1)")
+        }
+    }
+
+    struct Gate {
+        var perturbation: Perturbation?
+        var rate: Double
+
+        init?(_ text: String) {
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 {
+                guard let known = Perturbation(rawValue: parts[0]) else { return nil }
+                perturbation = known
+            }
+            guard let rate = Double(parts.last ?? ""), (0...1).contains(rate) else { return nil }
+            self.rate = rate
+        }
+    }
+
+    func run() async throws {
+        let pack = try PackLoader().load(self.pack).get()
+        let sets = (datasets.isEmpty ? try GuardrailDataset.discover(for: self.pack) : try datasets.map { try GuardrailDataset.load($0) })
+            .filter { split == nil || $0.split == split }
+        let guarded = pack.rules.filter { $0.guardrail != nil }.map(\.id)
+        guard !guarded.isEmpty else {
+            Terminal.out("\(self.pack) has no guardrail rules; nothing to red-team.")
+            return
+        }
+        guard !sets.isEmpty else {
+            throw CoachLabError(usage: "no labelled set\(split.map { " of the \($0.rawValue) split" } ?? "") names \(self.pack) in fixtures/guardrails/",
+                                hint: "give one with --dataset, or set dataset.pack (and dataset.split) in a set")
+        }
+        for set in sets {
+            let problems = set.problems(for: pack)
+            if !problems.isEmpty { throw CoachLabError(.content, problems) }
+        }
+        let items = sets.flatMap(\.items)
+        let rules = guarded.filter { rule in items.contains { $0.expected == rule } }
+        let names = sets.map { $0.id + ($0.split.map { " \($0.rawValue)" } ?? "") }
+        let chosen = perturbations.isEmpty ? Perturbation.allCases : perturbations
+
+        let screener = Screener(pack: pack)
+        var reports = [("stage 1", await RedTeam.run(items, rules: rules, datasets: names, perturbations: chosen) {
+            screener.screen($0).decision
+        })]
+        if stage2 {
+            let both = try twoStage(pack)
+            do {
+                reports.append(("stage 1 + 2 (\(both.name))", try await RedTeam.run(items, rules: rules, datasets: names, perturbations: chosen) {
+                    try await both.screener.screen($0).screening.decision
+                }))
+            } catch var error as ProviderError {
+                error.message = "the stage-2 classifier failed: " + error.message
+                throw error
+            }
+        }
+
+        if format == .json {
+            var object: [String: JSONValue] = ["pack": .string(self.pack)]
+            for (title, report) in reports {
+                let data = try JSONEncoder.sorted(pretty: false).encode(report)
+                object[title == "stage 1" ? "stage1" : "combined"] = try JSONDecoder().decode(JSONValue.self, from: data)
+            }
+            Terminal.out(JSONValue.object(object).prettyText)
+        } else {
+            Terminal.out(reports.map { Self.render($0.1, title: $0.0, pack: self.pack) }.joined(separator: "\n"), terminator: "")
+        }
+
+        var missed: [String] = []
+        for gate in failUnder.compactMap(Gate.init) {
+            for (perturbation, cell) in reports[reports.count - 1].1.cells(below: gate.rate, perturbation: gate.perturbation) {
+                missed.append(String(format: "%@ under %@: recall %.3f (%d/%d) is below %.3f", cell.rule, perturbation.rawValue,
+                                     cell.recall, cell.kept, cell.trials, gate.rate))
+            }
+        }
+        if !missed.isEmpty {
+            for line in Array(Set(missed)).sorted() { Terminal.error("fail-under: \(line)") }
+            throw ExitCode(Exit.failed)
+        }
+    }
+
+    private func twoStage(_ pack: Pack) throws -> (screener: TwoStageScreener, name: String) {
+        let registry = try provider.registry()
+        let configuration = try registry.configuration(for: provider.providers.first ?? "mock", baseURL: provider.baseURL,
+                                                       apiKeyVariable: provider.apiKeyEnv)
+        return (TwoStageScreener(pack: pack, classifier: try registry.provider(configuration, cache: cache.cache())), configuration.id)
+    }
+
+    static func render(_ report: RedTeamReport, title: String, pack: String) -> String {
+        let written = report.asWrittenOverall
+        var out = "\(pack), \(title): \(report.rules.count) rules, \(written.kept) of \(written.trials) labelled messages caught as written"
+            + " (\(report.datasets.joined(separator: ", ")))\n\n"
+        func cell(_ cell: RedTeamReport.Cell) -> String {
+            cell.trials == 0 ? "-" : String(format: "%.3f %d/%d", cell.recall, cell.kept, cell.trials)
+        }
+        var rows = [["REWRITE"] + report.rules + ["OVERALL", "HARMLESS FLAGGED"]]
+        rows.append(["as written"] + report.asWritten.map(cell) + [cell(written), ""])
+        for row in report.rows {
+            rows.append([row.perturbation.rawValue] + row.cells.map(cell) + [cell(row.overall), "\(row.falseAlarms)/\(row.harmlessTrials)"])
+        }
+        out += Terminal.table(rows).joined(separator: "\n") + "\n"
+        let weak = report.cells(below: 0.9)
+        if !weak.isEmpty {
+            out += "\nbelow 0.9, weakest first (recall is of the messages caught as written):\n"
+            for (perturbation, cell) in weak {
+                out += String(format: "  %@ under %@: %.3f (%d/%d)\n", cell.rule, perturbation.rawValue, cell.recall, cell.kept, cell.trials)
+                for miss in cell.misses {
+                    out += "    \(miss.location): \"\(miss.rewritten)\" → \(miss.decided ?? "not flagged")\n"
+                }
+            }
+        }
+        let alarms = report.rows.filter { $0.falseAlarms > 0 }
+        if !alarms.isEmpty {
+            out += "\nharmless messages a rewrite made flag:\n"
+            for row in alarms {
+                for miss in row.falseAlarmExamples {
+                    out += "  \(row.perturbation.rawValue): \(miss.location): \"\(miss.rewritten)\" → \(miss.decided ?? "")\n"
+                }
+            }
+        }
+        return out
+    }
+}
+
+extension Perturbation: ExpressibleByArgument {}
+extension GuardrailDataset.Split: ExpressibleByArgument {}
