@@ -20,7 +20,8 @@ struct RedTeamCommand: AsyncParsableCommand {
         classifier together (--provider, the mock by default).
 
         --fail-under gates it: RATE applies to every rule under every rewrite, and
-        REWRITE=RATE to one rewrite; exit 1 when a rule falls below.
+        REWRITE=RATE to one rewrite; exit 1 when a rule falls below. With --stage2 the gate
+        applies to both stages together.
 
         Examples:
           coachlab redteam personas/betterone
