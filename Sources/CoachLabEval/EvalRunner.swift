@@ -57,6 +57,13 @@ public struct LoadedSuite: Sendable {
         fixtures = references + held.map(FixtureReference.init)
         self.held = Dictionary(held.map { ($0.id, $0) }) { first, _ in first }
     }
+
+    /// Fixtures in order, those given in `held` kept in memory by id.
+    init(suite: Suite, fixtures: [FixtureReference], held: [String: Fixture]) {
+        self.suite = suite
+        self.fixtures = fixtures
+        self.held = held
+    }
 }
 
 /// One unit of work: a fixture on a provider, one repeat.

@@ -6,6 +6,9 @@ public struct SuiteCatalog: Sendable {
     /// Where files come from.
     public var fileSystem: FileSystem
 
+    /// The default of ``load(_:heldFixtures:)``: about 12 MB of parsed fixtures.
+    public static let heldFixtureLimit = 4096
+
     public init(fileSystem: FileSystem) {
         self.fileSystem = fileSystem
     }
@@ -18,20 +21,23 @@ public struct SuiteCatalog: Sendable {
 
     /// Loads `paths`: each suite with its fixtures and its datasets' messages as fixtures.
     /// Fixture ids must be unique across suites' files.
-    /// - Parameter holdFixtures: Keep every fixture in memory (for runs that repeat the suites,
-    ///   such as mutation testing); by default fixtures are read again when their cases run, so
-    ///   memory stays flat however many there are.
-    public func load(_ paths: [String], holdFixtures: Bool = false) -> (suites: [LoadedSuite], diagnostics: [Diagnostic]) {
+    /// - Parameter heldFixtures: How many fixtures, over all suites, are kept as parsed here,
+    ///   so their cases never parse them again. Fixtures past the limit are read again when
+    ///   their cases run, so memory stays flat however many a generated suite has. Runs that
+    ///   repeat the suites (mutation testing) pass `.max`.
+    public func load(_ paths: [String], heldFixtures: Int = SuiteCatalog.heldFixtureLimit)
+        -> (suites: [LoadedSuite], diagnostics: [Diagnostic]) {
         let loader = EvalLoader(fileSystem: fileSystem)
         var diagnostics: [Diagnostic] = []
         var loaded: [LoadedSuite] = []
         var fixtureIds: [String: String] = [:]
+        var budget = heldFixtures
         for file in paths {
             let (suite, problems) = loader.suite(at: file)
             diagnostics += problems
             guard let suite else { continue }
             var fixtures: [FixtureReference] = []
-            var held: [Fixture] = []
+            var held: [String: Fixture] = [:]
             var parsed: [Fixture] = []
             var all: [Fixture] = []
             for path in loader.fixtureFiles(of: suite) {
@@ -45,7 +51,11 @@ public struct SuiteCatalog: Sendable {
                 all.append(fixture)
                 guard suite.tags.isEmpty || !Set(suite.tags).isDisjoint(with: fixture.tags) else { continue }
                 parsed.append(fixture)
-                if holdFixtures { held.append(fixture) } else { fixtures.append(FixtureReference(fixture)) }
+                fixtures.append(FixtureReference(fixture))
+                if budget > 0 {
+                    held[fixture.id] = held[fixture.id] ?? fixture
+                    budget -= 1
+                }
             }
             for path in suite.datasets {
                 do {
@@ -55,7 +65,11 @@ public struct SuiteCatalog: Sendable {
                                                   hint: "add 'pack: personas/<app>' under dataset:"))
                         continue
                     }
-                    held += dataset.items.enumerated().map { Fixture(item: $1, index: $0 + 1, of: dataset, pack: pack) }
+                    for (index, item) in dataset.items.enumerated() {
+                        let fixture = Fixture(item: item, index: index + 1, of: dataset, pack: pack)
+                        fixtures.append(FixtureReference(fixture))
+                        held[fixture.id] = held[fixture.id] ?? fixture
+                    }
                 } catch let error as CoachLabError {
                     diagnostics += error.diagnostics
                 } catch {
@@ -66,7 +80,7 @@ public struct SuiteCatalog: Sendable {
             // The same for a judge check no provider can grade, and tags that select nothing.
             diagnostics += EvalLinter(fileSystem: fileSystem).scriptProblems(suite, fixtures: parsed)
             diagnostics += EvalLinter.lint(suite, fixtures: all)
-            loaded.append(LoadedSuite(suite: suite, references: fixtures, held: held))
+            loaded.append(LoadedSuite(suite: suite, fixtures: fixtures, held: held))
         }
         return (loaded, Array(Set(diagnostics)).sorted())
     }

@@ -304,13 +304,13 @@ actor Progress {
 
 /// Loads suites and their fixtures, reporting content errors like lint.
 enum EvalContent {
-    static func load(suites paths: [String], holdFixtures: Bool = false) throws -> [LoadedSuite] {
+    static func load(suites paths: [String], heldFixtures: Int = SuiteCatalog.heldFixtureLimit) throws -> [LoadedSuite] {
         let catalog = SuiteCatalog(fileSystem: .live)
         let files = paths.isEmpty ? catalog.suiteFiles() : paths
         guard !files.isEmpty else {
             throw CoachLabError(usage: "no suites in evals/", hint: "run from the project root, or name suite files")
         }
-        let (loaded, diagnostics) = catalog.load(files, holdFixtures: holdFixtures)
+        let (loaded, diagnostics) = catalog.load(files, heldFixtures: heldFixtures)
         for diagnostic in diagnostics { Terminal.error(diagnostic.description) }
         if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(Exit.usage) }
         return loaded

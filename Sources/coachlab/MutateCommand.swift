@@ -53,7 +53,7 @@ struct MutateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded = try EvalContent.load(suites: suites, holdFixtures: true)
+        let loaded = try EvalContent.load(suites: suites, heldFixtures: .max)
         let tester = MutationTester(suites: loaded, registry: ProviderRegistry(), fileSystem: .live,
                                     concurrency: concurrency ?? ProcessInfo.processInfo.activeProcessorCount)
         let mutants = try tester.mutants(packs: pack.isEmpty ? nil : Set(pack), operators: operators.isEmpty ? nil : Set(operators.compactMap(Mutant.Operator.init)))

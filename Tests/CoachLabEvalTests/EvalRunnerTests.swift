@@ -26,7 +26,7 @@ enum EvalSupport {
     /// Every shipped suite, its fixtures and datasets held in memory.
     static func suites(_ fileSystem: FileSystem = fileSystem()) throws -> [LoadedSuite] {
         let catalog = SuiteCatalog(fileSystem: fileSystem)
-        let (suites, diagnostics) = catalog.load(catalog.suiteFiles(), holdFixtures: true)
+        let (suites, diagnostics) = catalog.load(catalog.suiteFiles(), heldFixtures: .max)
         #expect(!diagnostics.contains { $0.severity == .error }, "\(diagnostics)")
         return suites
     }
@@ -268,7 +268,7 @@ final class TestcaseCounter: NSObject, XMLParserDelegate {
 @Suite struct JudgeProviderTests {
     static func run(_ suiteYAML: String) async throws -> RunReport {
         let fileSystem = EvalSupport.fileSystem(overriding: ["evals/judged.yaml": suiteYAML])
-        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/judged.yaml"], holdFixtures: true)
+        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/judged.yaml"], heldFixtures: .max)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         let registry = ProviderRegistry(configurations: [
             ProviderConfiguration(id: "kind-judge", kind: .canned, model: "", replies: ["PASS: the reply is warm"]),
@@ -353,7 +353,7 @@ actor PlayerProvider: ChatProvider {
         var files = ["evals/sim.yaml": suite]
         for (name, text) in fixtures { files["fixtures/sim/\(name).yaml"] = text }
         let fileSystem = EvalSupport.fileSystem(overriding: files)
-        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/sim.yaml"], holdFixtures: true)
+        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/sim.yaml"], heldFixtures: .max)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         var runner = EvalRunner(registry: ProviderRegistry(configurations: [
             ProviderConfiguration(id: "player", kind: .openaiCompatible, model: "player-1", baseURL: "http://127.0.0.1:1/v1"),
@@ -431,7 +431,7 @@ actor PlayerProvider: ChatProvider {
         var files = ["evals/judged.yaml": suite]
         for (name, text) in fixtures { files["fixtures/judged/\(name).yaml"] = text }
         let fileSystem = EvalSupport.fileSystem(overriding: files)
-        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/judged.yaml"], holdFixtures: true)
+        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/judged.yaml"], heldFixtures: .max)
         guard !diagnostics.contains(where: { $0.severity == .error }) else {
             return (try RunReport(run: "none", suites: [], results: []), diagnostics)
         }
@@ -572,7 +572,7 @@ actor PlayerProvider: ChatProvider {
 @Suite struct RescoreKeepsVerdictsTests {
     @Test func judgeCriteriaAndTheSimulatedUserVerdictSurviveARescore() async throws {
         let fileSystem = EvalSupport.fileSystem()
-        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/luna-simulated.yaml"], holdFixtures: true)
+        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/luna-simulated.yaml"], heldFixtures: .max)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty)
         let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem))
         let stored = try #require(try report.allCases().first)

@@ -122,7 +122,7 @@ import Testing
         }
         let before = try snapshot()
         let fileSystem = FileSystem.rooted(at: directory)
-        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/stride.yaml"], holdFixtures: true)
+        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/stride.yaml"], heldFixtures: .max)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
         let tester = MutationTester(suites: suites, registry: ProviderRegistry(), fileSystem: fileSystem, concurrency: 2)
         let mutants = try tester.mutants()
@@ -150,7 +150,7 @@ import Testing
 
     @Test func aDatasetSuiteFailsTheRowAKeywordCarried() async throws {
         let base = EvalSupport.fileSystem()
-        let (suites, diagnostics) = SuiteCatalog(fileSystem: base).load(["evals/luna-guardrails.yaml"], holdFixtures: true)
+        let (suites, diagnostics) = SuiteCatalog(fileSystem: base).load(["evals/luna-guardrails.yaml"], heldFixtures: .max)
         #expect(diagnostics.isEmpty)
         #expect((suites.first?.fixtures.count ?? 0) >= 60)
         let rules = String(decoding: try base.read("personas/luna/rules.yaml"), as: UTF8.self)

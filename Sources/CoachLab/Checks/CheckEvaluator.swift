@@ -256,20 +256,13 @@ public enum CheckEvaluator {
         return found
     }
 
-    /// The longest run of consecutive words the two texts share.
+    /// The longest run of consecutive words the two texts share (the earliest in the reply
+    /// when several are as long), in time linear in the reply.
     static func longestSharedRun(_ reply: String, _ system: String) -> [String] {
-        let a = TextNormalizer.words(reply).map(\.text)
-        let (b, positions) = SystemWords.shared.index(of: system)
-        guard !a.isEmpty, !b.isEmpty else { return [] }
-        var best = (start: 0, length: 0)
-        for start in a.indices {
-            for position in positions[a[start]] ?? [] {
-                var length = 0
-                while start + length < a.count, position + length < b.count, a[start + length] == b[position + length] { length += 1 }
-                if length > best.length { best = (start, length) }
-            }
-        }
-        return Array(a[best.start..<(best.start + best.length)])
+        let words = TextNormalizer.words(reply).map(\.text)
+        let index = SystemWords.shared.index(of: system)
+        let run = index.automaton.longestCommonRun(words.map { index.ids[$0] ?? -1 })
+        return Array(words[run])
     }
 
     static func quote(_ text: String) -> String { "\"\(text)\"" }
@@ -281,19 +274,29 @@ public enum CheckEvaluator {
 /// mock's paraphrasing do not split the same prompt again for every reply: a run's cases
 /// share a few prompts. Bounded; it starts again when full.
 final class SystemWords: @unchecked Sendable {
+    /// A prompt's words as numbers, and the automaton over them.
+    struct Index {
+        var ids: [String: Int]
+        var automaton: SuffixAutomaton
+    }
+
     static let shared = SystemWords()
     private let lock = NSLock()
-    private var indexes: [String: (words: [String], positions: [String: [Int]])] = [:]
+    private var indexes: [String: Index] = [:]
 
-    func index(of system: String) -> (words: [String], positions: [String: [Int]]) {
+    func index(of system: String) -> Index {
         if let known = lock.withLock({ indexes[system] }) { return known }
-        let words = TextNormalizer.words(system).map(\.text)
-        var positions: [String: [Int]] = [:]
-        for (index, word) in words.enumerated() { positions[word, default: []].append(index) }
+        var ids: [String: Int] = [:]
+        let tokens = TextNormalizer.words(system).map { word in
+            if let id = ids[word.text] { return id }
+            ids[word.text] = ids.count
+            return ids.count - 1
+        }
+        let index = Index(ids: ids, automaton: SuffixAutomaton(tokens))
         lock.withLock {
             if indexes.count >= 64 { indexes.removeAll(keepingCapacity: true) }
-            indexes[system] = (words, positions)
+            indexes[system] = index
         }
-        return (words, positions)
+        return index
     }
 }

@@ -164,10 +164,8 @@ struct MockComposer {
     /// shares any.
     private func dataLine(about instruction: String = "") -> String? {
         let words = Set(TextNormalizer.words((message + " " + instruction).replacingOccurrences(of: "'s ", with: " ")).map(\.text).filter { ($0.count >= 4 || $0 == "d") && !Self.stopWords.contains($0) })
-        let best = reading.all(.data).map { line -> (Int, String) in
-            // A line is read under its section's title ("SUPPLEMENT PROTOCOL").
-            let title = reading.lines[..<(line.line - 1)].last(where: MockReading.isHeader) ?? ""
-            return (Set(TextNormalizer.words(line.value + " " + title).map(\.text)).intersection(words).count, line.value)
+        let best = zip(reading.all(.data), reading.dataWords).map { line, known -> (Int, String) in
+            (known.intersection(words).count, line.value)
         }.filter { $0.0 > 0 }.reduce(nil) { (best: (Int, String)?, line: (Int, String)) in (best?.0 ?? 0) >= line.0 ? best : line }  // the first best
         return best.map { lowercasedFirst(MockDirective.clipped($0.1.replacingOccurrences(of: #"^\d+\.\s+"#, with: "", options: .regularExpression).replacingOccurrences(of: ":", with: ","), words: 8)) }
     }
@@ -186,29 +184,20 @@ struct MockComposer {
     /// Knowledge items, best match for the message first.
     private func rankedKnowledge() -> [String] {
         let words = Set(TextNormalizer.words(message).map(\.text).filter { $0.count >= 3 && !Self.stopWords.contains($0) })
-        // An item is matched with the lines above it that are not other items, up to a blank
-        // line (its title and core idea, in most packs), as a reader takes a tip to belong to
-        // the heading it sits under.
-        let scored = reading.all(.knowledge).enumerated().map { index, item -> (Int, Int, String) in
-            var context = item.text
-            var line = item.line - 2
-            while line >= 0, !reading.lines[line].trimmingCharacters(in: .whitespaces).isEmpty, !MockReading.isHeader(reading.lines[line]) {
-                // Sibling bullets belong to other items; the lines between them title this one.
-                if !reading.lines[line].trimmingCharacters(in: .whitespaces).hasPrefix("- ") { context += " " + reading.lines[line] }
-                line -= 1
-            }
-            func shared(_ text: String) -> Int {
-                let stems = Set(TextNormalizer.words(text).map { String($0.text.prefix(4)) })
-                return words.filter { stems.contains(String($0.prefix(4))) }.count
-            }
+        let stems = words.map { String($0.prefix(4)) }
+        let scored = zip(reading.all(.knowledge), reading.knowledgeStems).enumerated().map { index, pair -> (Int, Int, String) in
+            let (item, known) = pair
             // The item's own words count most; its title and siblings' lines break ties.
-            return (-(shared(item.text) * 10 + shared(context)), index, item.value)
+            let own = stems.count { known.own.contains($0) }
+            let context = stems.count { known.context.contains($0) }
+            return (-(own * 10 + context), index, item.value)
         }
         return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
     }
 
     private func ideas() -> [Part] {
-        var ideas = rankedKnowledge().map { lowercasedFirst(MockDirective.clipped($0)) }
+        // At most three are said; only they are clipped.
+        var ideas = rankedKnowledge().prefix(3).map { lowercasedFirst(MockDirective.clipped($0)) }
         if ideas.isEmpty {
             guard reading.all(.data).isEmpty else { return [] }  // a data assistant answers from the data
             ideas = ["write down the one thing that matters most this week"]

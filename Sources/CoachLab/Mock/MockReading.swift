@@ -34,6 +34,13 @@ public struct MockReading: Sendable, Equatable {
     let lines: [String]
     /// The line range of the RISK ALERT block, when the prompt has one.
     let alertRange: Range<Int>?
+    /// The four-letter stems of each knowledge item, in ``all(_:)`` order: its own text's, and
+    /// those of the lines that title it. They depend on the prompt alone, so they are found
+    /// once per reading rather than once per reply.
+    private(set) var knowledgeStems: [KnowledgeStems] = []
+    /// The words of each data line, in ``all(_:)`` order, read under its section's title
+    /// ("SUPPLEMENT PROTOCOL"); found once per reading too.
+    private(set) var dataWords: [Set<String>] = []
 
     /// The reading of `system`, from a small cache: suites send the same compiled prompt many
     /// times (every turn, repeat and mutant that leaves it unchanged).
@@ -46,6 +53,31 @@ public struct MockReading: Sendable, Equatable {
         lines = system.components(separatedBy: "\n")
         alertRange = Self.alertRange(in: lines)
         read()
+        knowledgeStems = all(.knowledge).map(stems(of:))
+        dataWords = all(.data).map { line in
+            let title = lines[..<(line.line - 1)].last(where: Self.isHeader) ?? ""
+            return Set(TextNormalizer.words(line.value + " " + title).map(\.text))
+        }
+    }
+
+    /// An item is read with the lines above it that are not other items, up to a blank line
+    /// or a header (its title and core idea, in most packs), as a reader takes a tip to belong
+    /// to the heading it sits under.
+    private func stems(of item: Instruction) -> KnowledgeStems {
+        var context = item.text
+        var line = item.line - 2
+        while line >= 0, !lines[line].trimmingCharacters(in: .whitespaces).isEmpty, !Self.isHeader(lines[line]) {
+            // Sibling bullets belong to other items; the lines between them title this one.
+            if !lines[line].trimmingCharacters(in: .whitespaces).hasPrefix("- ") { context += " " + lines[line] }
+            line -= 1
+        }
+        func stems(_ text: String) -> Set<String> { Set(TextNormalizer.words(text).map { String($0.text.prefix(4)) }) }
+        return KnowledgeStems(own: stems(item.text), context: stems(context))
+    }
+
+    struct KnowledgeStems: Sendable, Equatable {
+        var own: Set<String>
+        var context: Set<String>
     }
 
     // MARK: - What the reply must obey

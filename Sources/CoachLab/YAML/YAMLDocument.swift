@@ -35,8 +35,10 @@ public enum YAMLDocument {
     /// Parses YAML text. See ``parse(_:file:)-(Data,String)``.
     public static func parse(_ text: String, file: String) throws -> YAMLValue {
         let start = SourceLocation(file: file, line: 1, column: 1)
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-            || text.split(whereSeparator: \.isNewline).allSatisfy({ $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") || $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+        // Empty when every line is blank or a comment; the first line with content decides.
+        if text.split(whereSeparator: \.isNewline).allSatisfy({ line in
+            line.first { !$0.isWhitespace }.map { $0 == "#" } ?? true
+        }) {
             throw CoachLabError(.content, "file is empty", at: start, hint: "an empty file defines nothing; delete it or add content")
         }
         if let tab = firstIndentingTab(in: text) {
@@ -46,7 +48,10 @@ public enum YAMLDocument {
         }
         let node: Node?
         do {
-            let parser = try Parser(yaml: text)
+            // Content is text: no scalar is resolved to a number, a date or a merge key, so the
+            // basic resolver saves a dozen regular expressions per scalar, and keys that differ
+            // only in quoting are duplicates.
+            let parser = try Parser(yaml: text, resolver: .basic)
             node = try parser.singleRoot()
         } catch let error as YamlError {
             throw CoachLabError(.content, [diagnostic(for: error, text: text, file: file)])
@@ -209,6 +214,7 @@ public enum YAMLDocument {
     }
 
     private static func firstIndentingTab(in text: String) -> (line: Int, column: Int)? {
+        guard text.utf8.contains(UInt8(ascii: "\t")) else { return nil }
         var lineNumber = 0
         var inBlockScalar = false
         var blockIndent = 0
