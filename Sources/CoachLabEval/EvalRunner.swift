@@ -188,12 +188,19 @@ public struct EvalRunner: Sendable {
             slots[name] = slot
             return slot
         }
+        // Every pack the suites use, in order of first use, loaded and checked on every core.
+        var seen = Set<String>()
+        let used = suites.flatMap { $0.fixtures.lazy.map(\.pack).filter { seen.insert($0).inserted } }
+        let (preloaded, fileSystem) = (packs, fileSystem)
+        let built = used.concurrentMap { path in
+            Result { try Compiler(pack: preloaded[path] ?? PackLoader(fileSystem: fileSystem).load(path).get()) }
+        }
+        for (path, compiler) in zip(used, built) {
+            compilers[path] = try compiler.get()
+            prompts[path] = PromptCache()
+        }
         var problems: [Diagnostic] = []
         let jobs = try suites.map { loaded in
-            for fixture in loaded.fixtures where compilers[fixture.pack] == nil {
-                compilers[fixture.pack] = try Compiler(pack: packs[fixture.pack] ?? PackLoader(fileSystem: fileSystem).load(fixture.pack).get())
-                prompts[fixture.pack] = PromptCache()
-            }
             // A fixture naming a profile, coach or file that does not exist is the author's
             // mistake, not the provider's: report it at its field before any case runs.
             for reference in loaded.fixtures {

@@ -38,19 +38,24 @@ public struct SuiteCatalog: Sendable {
             guard let suite else { continue }
             var fixtures: [FixtureReference] = []
             var held: [String: Fixture] = [:]
-            var parsed: [Fixture] = []
-            var all: [Fixture] = []
-            for path in loader.fixtureFiles(of: suite) {
-                let (fixture, problems) = loader.fixture(at: path)
+            var summary = EvalLinter.FixtureSummary()
+            // Parsing is most of loading and each file stands alone: parse on every core, a
+            // slice at a time, so fixtures that are not held never all live at once.
+            let files = loader.fixtureFiles(of: suite)
+            let parsed = stride(from: 0, to: files.count, by: 256).lazy.flatMap { start in
+                let slice = Array(files[start..<min(start + 256, files.count)])
+                return zip(slice, slice.concurrentMap(loader.fixture(at:)))
+            }
+            for (path, (fixture, problems)) in parsed {
                 diagnostics += problems
                 guard let fixture else { continue }
                 if let other = fixtureIds[fixture.id], other != path {
                     diagnostics.append(.error("fixture id '\(fixture.id)' is also used by \(other)", at: fixture.location))
                 }
                 fixtureIds[fixture.id] = path
-                all.append(fixture)
-                guard suite.tags.isEmpty || !Set(suite.tags).isDisjoint(with: fixture.tags) else { continue }
-                parsed.append(fixture)
+                let selected = suite.selects(fixture)
+                summary.add(fixture, selected: selected)
+                guard selected else { continue }
                 fixtures.append(FixtureReference(fixture))
                 if budget > 0 {
                     held[fixture.id] = held[fixture.id] ?? fixture
@@ -78,8 +83,8 @@ public struct SuiteCatalog: Sendable {
             }
             // A missing script would fail every case it scores; say so once, before any runs.
             // The same for a judge check no provider can grade, and tags that select nothing.
-            diagnostics += EvalLinter(fileSystem: fileSystem).scriptProblems(suite, fixtures: parsed)
-            diagnostics += EvalLinter.lint(suite, fixtures: all)
+            diagnostics += EvalLinter(fileSystem: fileSystem).scriptProblems(suite, checks: summary.selectedChecks)
+            diagnostics += EvalLinter.lint(suite, summary: summary)
             loaded.append(LoadedSuite(suite: suite, fixtures: fixtures, held: held))
         }
         return (loaded, Array(Set(diagnostics)).sorted())

@@ -51,7 +51,7 @@ public struct EvalLinter: Sendable {
             }
             diagnostics += Self.lint(suite, fixtures: fixtures)
             diagnostics += scriptProblems(suite, fixtures: fixtures)
-            for fixture in fixtures where suite.tags.isEmpty || !Set(fixture.tags).isDisjoint(with: suite.tags) {
+            for fixture in fixtures where suite.selects(fixture) {
                 modes[fixture.location.file, default: []].append((suite.mode, suite.file))
             }
         }
@@ -87,16 +87,18 @@ public struct EvalLinter: Sendable {
     /// What a suite asks for that its fixtures cannot give: tags no fixture has, and judge
     /// checks with no provider to grade them.
     public static func lint(_ suite: Suite, fixtures: [Fixture]) -> [Diagnostic] {
+        lint(suite, summary: FixtureSummary(fixtures, of: suite))
+    }
+
+    /// ``lint(_:fixtures:)`` from a summary, for loaders that do not keep every fixture.
+    public static func lint(_ suite: Suite, summary: FixtureSummary) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        let known = Set(fixtures.flatMap(\.tags))
-        for tag in suite.tagLocations where !known.contains(tag.value) {
-            diagnostics.append(.error("tag '\(tag.value)' matches none of the suite's \(fixtures.count) fixtures, so it selects nothing",
-                                      at: tag.location, hint: Suggestions.hint(for: tag.value, in: known.sorted(), noun: "tag")))
+        for tag in suite.tagLocations where !summary.tags.contains(tag.value) {
+            diagnostics.append(.error("tag '\(tag.value)' matches none of the suite's \(summary.count) fixtures, so it selects nothing",
+                                      at: tag.location, hint: Suggestions.hint(for: tag.value, in: summary.tags.sorted(), noun: "tag")))
         }
         guard suite.judge == nil else { return diagnostics }
-        let selected = suite.tags.isEmpty ? fixtures : fixtures.filter { !Set($0.tags).isDisjoint(with: suite.tags) }
-        let checks = suite.checks + selected.flatMap { $0.turns.flatMap(\.expect) }
-        for check in checks {
+        for check in suite.checks + summary.selectedChecks {
             guard case .judge(_, let provider) = check.kind, provider == nil else { continue }
             diagnostics.append(.error("a judge check needs a model to grade it, but neither the check nor the suite names one",
                                       at: check.location ?? suite.location,
@@ -107,12 +109,47 @@ public struct EvalLinter: Sendable {
 
     /// Script checks whose executable is not there: an error at the check, before anything runs.
     public func scriptProblems(_ suite: Suite, fixtures: [Fixture]) -> [Diagnostic] {
-        let checks = suite.checks + fixtures.flatMap { $0.turns.flatMap(\.expect) }
-        return checks.compactMap { check -> Diagnostic? in
+        scriptProblems(suite, checks: fixtures.flatMap { $0.turns.flatMap(\.expect) })
+    }
+
+    /// ``scriptProblems(_:fixtures:)`` for the suite's checks and `checks` of its fixtures.
+    public func scriptProblems(_ suite: Suite, checks: [Check]) -> [Diagnostic] {
+        (suite.checks + checks).compactMap { check -> Diagnostic? in
             guard case .script(let path, _, _) = check.kind else { return nil }
             if fileSystem.exists(path), !fileSystem.isDirectory(path) { return nil }
             return .error("the script '\(path)' does not exist", at: check.location ?? suite.location,
                           hint: "script paths are relative to the directory coachlab runs in (the project root)")
+        }
+    }
+
+    /// What the suite-level checks need to know of a suite's fixtures, gathered one fixture
+    /// at a time, so a loader need not keep them all in memory.
+    public struct FixtureSummary: Sendable {
+        /// How many fixtures the suite's patterns found.
+        public private(set) var count = 0
+        /// Every tag they carry.
+        public private(set) var tags: Set<String> = []
+        /// The judge and script checks of the fixtures the suite's tags select.
+        public private(set) var selectedChecks: [Check] = []
+
+        public init() {}
+
+        init(_ fixtures: [Fixture], of suite: Suite) {
+            for fixture in fixtures { add(fixture, selected: suite.selects(fixture)) }
+        }
+
+        public mutating func add(_ fixture: Fixture, selected: Bool) {
+            count += 1
+            tags.formUnion(fixture.tags)
+            guard selected else { return }
+            for turn in fixture.turns {
+                selectedChecks += turn.expect.filter { check in
+                    switch check.kind {
+                    case .judge, .script: true
+                    default: false
+                    }
+                }
+            }
         }
     }
 

@@ -187,6 +187,14 @@ public struct Suite: Sendable {
     ])
 }
 
+extension Suite {
+    /// Whether the suite runs a fixture its patterns found: every one when it names no tags,
+    /// else those carrying one of its tags.
+    public func selects(_ fixture: Fixture) -> Bool {
+        tags.isEmpty || fixture.tags.contains(where: tags.contains)
+    }
+}
+
 extension Fixture {
     /// A labelled message of a guardrail dataset as a one-turn fixture: it expects the
     /// message to be flagged by the labelled rule, or (for `none`) not flagged.
