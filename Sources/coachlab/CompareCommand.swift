@@ -63,28 +63,14 @@ struct CompareCommand: AsyncParsableCommand {
         var reports: [RunReport] = []
         var providerFailed = false
         if runs.isEmpty {
-            let loaded = try EvalContent.load(suites: suites)
-            let registry = try provider.registry()
-            var runner = EvalRunner(registry: registry, providerOverride: provider.providers, baseURL: provider.baseURL,
-                                    apiKeyVariable: provider.apiKeyEnv, repeats: self.repeat, concurrency: concurrency)
-            runner.streaming = stream
+            var request = provider.request(suites: suites, repeats: self.repeat, concurrency: concurrency, filter: filter)
+            request.streaming = stream
             let cache = self.cache.cache()
-            runner.makeProvider = { configuration, registry in try registry.provider(configuration, cache: cache) }
-            for line in LiveSettings.describe(provider.providers, registry: registry, baseURL: provider.baseURL, apiKeyEnv: provider.apiKeyEnv) {
-                Terminal.error(line)
+            let plan = try EvalPlan.make(request, registry: provider.registry(), store: results, catalog: SuiteCatalog(fileSystem: .live)) {
+                try $1.provider($0, cache: cache)
             }
-            let filter = self.filter
-            let include: @Sendable (EvalCase) -> Bool = { evalCase in filter.map { evalCase.id.contains($0) } ?? true }
-            let total = loaded.reduce(0) { $0 + runner.cases(of: $1).lazy.filter(include).count }
-            let run = try results.startRun(suites: suites.isEmpty ? loaded.map(\.suite.file) : suites, providers: provider.providers,
-                                           repeats: self.repeat, prices: PriceSheet(registry: registry, ids: provider.providers),
-                                           baseURL: provider.baseURL, apiKeyEnv: provider.apiKeyEnv, settings: provider.overrides)
-            let execution = try await RunExecution.run(runner: runner, suites: loaded, include: include, total: total, store: results, run: run)
-            execution.printSpeed(storePath: storePath)
-            if let statistics = cache?.statistics, statistics.hits > 0 {
-                Terminal.error("response cache: \(statistics.hits) answers read, \(statistics.misses + statistics.bypassed) requests sent (--no-cache to ask again)")
-            }
-            let report = try RunReport(run: run, suites: loaded.map(\.suite), store: results)
+            let execution = try await EvalTerminal.execute(plan, store: results, cache: cache)
+            let report = try RunReport(run: plan.run, suites: plan.suites.map(\.suite), store: results)
             providerFailed = report.totals.errors > 0
             reports = [report]
             if execution.interrupted { Terminal.error("interrupted: the matrix shows the \(execution.done) cases that finished") }
@@ -225,92 +211,16 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let baselineFile = try baseline.map(Baseline.read)
+        let gate = try baseline.map { (path: $0, file: try Baseline.read($0)) }
         let target = try ResultStore(path: Terminal.storePath(store))
-        var suiteFiles: [String] = []
-        var suitesById: [String: Suite] = [:]
-        var providers: [String] = []
-        var prices: PriceSheet?
-        var sources: [(label: String, ids: [String], load: (String) throws -> Void)] = []
-        for input in inputs {
-            if input.hasSuffix(".json") {
-                let data: Data
-                do { data = try Data(contentsOf: URL(fileURLWithPath: input)) } catch {
-                    throw CoachLabError(.usage, "cannot read \(input): \(error.localizedDescription)", at: SourceLocation(file: input, line: 1, column: 1))
-                }
-                let report: JSONReport
-                do { report = try JSONDecoder().decode(JSONReport.self, from: data) } catch {
-                    throw CoachLabError(.content, "not a CoachLab JSON report (coachlab eval --json writes one): \(error)",
-                                        at: SourceLocation(file: input, line: 1, column: 1))
-                }
-                prices = prices ?? report.prices
-                for summary in report.suites where suitesById[summary.suite] == nil {
-                    suitesById[summary.suite] = Suite(id: summary.suite, threshold: summary.threshold, file: summary.suite)
-                    suiteFiles.append(summary.suite)
-                }
-                sources.append((input, report.cases.map(\.id), { run in
-                    for result in report.cases { try target.record(result, run: run) }
-                }))
-            } else {
-                let parts = input.split(separator: "@", maxSplits: 1).map(String.init)
-                let path = parts[0]
-                guard FileManager.default.fileExists(atPath: path) else {
-                    throw CoachLabError(usage: "no result store at \(path)", hint: "name the --store each shard wrote")
-                }
-                let source = try ResultStore(path: path)
-                guard let info = try parts.count > 1 ? source.run(parts[1]) : source.runs().first else {
-                    throw CoachLabError(usage: parts.count > 1 ? "no run '\(parts[1])' in \(path)" : "no runs in \(path)",
-                                        hint: "coachlab runs --store \(path) lists them")
-                }
-                if info.status != "finished" { Terminal.error("warning: run \(info.id) in \(path) is \(info.status); merging the cases it finished") }
-                for file in info.suites where !suiteFiles.contains(file) {
-                    guard let suite = EvalLoader().suite(at: file).0 else {
-                        throw CoachLabError(usage: "\(path) names the suite \(file), which cannot be read here", hint: "run merge from the project root")
-                    }
-                    suitesById[suite.id] = suite
-                    suiteFiles.append(file)
-                }
-                providers += info.providers
-                prices = prices ?? info.prices
-                sources.append(("\(path)@\(info.id)", try source.finishedCases(run: info.id).sorted(),
-                                { run in try target.copy(run: info.id, from: source, into: run) }))
-            }
-        }
-        var owner: [String: String] = [:]
-        for source in sources {
-            for id in source.ids {
-                if let first = owner[id] {
-                    throw CoachLabError(usage: "case \(id) is in both \(first) and \(source.label)",
-                                        hint: "merge disjoint shards: eval --shard i/n with the same n")
-                }
-                owner[id] = source.label
-            }
-        }
-        let run = try target.startRun(suites: suiteFiles, providers: Array(Set(providers)).sorted(), repeats: nil, prices: prices)
-        for source in sources { try source.load(run) }
-        try target.finishRun(run, status: "finished")
-        let report = try RunReport(run: run, suites: suitesById.values.sorted { $0.id < $1.id }, store: target)
+        let merge = try RunMerge.merge(inputs, into: target, fileSystem: .live)
+        for warning in merge.warnings { Terminal.error("warning: " + warning) }
+        let report = try RunReport(run: merge.run, suites: merge.suites, store: target)
         Terminal.out(TerminalReport.render(report, colour: Terminal.stdoutIsTerminal), terminator: "")
-        Terminal.error("merged \(owner.count) cases from \(sources.count) inputs into run \(run) in \(target.path)")
-        if let json { try Files.stream(to: json) { try Reporters.json(report, to: $0) } }
-        if let junit { try Files.stream(to: junit) { try Reporters.junit(report, to: $0) } }
-        if let markdown { try Files.write(Reporters.markdown(report), to: markdown) }
-        if let html { try Files.stream(to: html) { try HTMLReport(runs: [report]).render(to: $0) } }
+        Terminal.error("merged \(merge.cases) cases from \(merge.inputs) inputs into run \(merge.run) in \(target.path)")
+        try ReportFiles(json: json, junit: junit, markdown: markdown, html: html).write(report)
         var code = report.exitCode()
-        if let baseline, let baselineFile, try !BaselineGate.holds(baselineFile, named: baseline, report: report), code == 0 {
-            code = Exit.failed
-        }
+        if let gate, try !BaselineGate.holds(gate.file, named: gate.path, report: report), code == 0 { code = Exit.failed }
         if code != 0 { throw ExitCode(code) }
-    }
-
-    /// The parts of an eval JSON report a merge reads.
-    struct JSONReport: Decodable {
-        struct SuiteEntry: Decodable {
-            var suite: String
-            var threshold: Double
-        }
-        var cases: [CaseResult]
-        var suites: [SuiteEntry]
-        var prices: PriceSheet?
     }
 }

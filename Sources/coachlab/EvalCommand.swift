@@ -83,91 +83,74 @@ struct EvalCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let storePath = Terminal.storePath(store)
-        let results = try ResultStore(path: storePath)
-        var suitePaths = suites
-        var providers = provider.providers
-        var repeats = self.repeat
-        var baseURL = provider.baseURL
-        var apiKeyEnv = provider.apiKeyEnv
-        var settings = provider.overrides
-        var finished: Set<String> = []
-        if let previousRun = resume ?? retryErrors {
-            guard let previous = try results.run(previousRun) else {
-                throw CoachLabError(usage: "no run '\(previousRun)' in \(storePath)", hint: "coachlab runs lists the stored runs")
-            }
-            if suitePaths.isEmpty { suitePaths = previous.suites }
-            if providers.isEmpty { providers = previous.providers }
-            repeats = repeats ?? previous.repeats
-            baseURL = baseURL ?? previous.baseURL
-            apiKeyEnv = apiKeyEnv ?? previous.apiKeyEnv
-            settings = previous.settings.overridden(by: settings)
-            finished = try results.finishedCases(run: previousRun)
-            if retryErrors != nil {
-                let errored = Set(try results.results(run: previousRun, outcomes: [.error]).map(\.id))
-                guard !errored.isEmpty else {
-                    Terminal.error("run \(previousRun) has no errored cases; nothing to retry")
-                    return
-                }
-                finished.subtract(errored)
-            }
-        }
-        let baselineFile = try baseline.map(Baseline.read)
-        let loaded = try EvalContent.load(suites: suitePaths)
-        var registry = try provider.registry()
-        registry.overrides = settings
-        let filter = self.filter
-        let shard = self.shard.flatMap(Shard.init)
+        let store = try ResultStore(path: Terminal.storePath(store))
+        let gate = try baseline.map { (path: $0, file: try Baseline.read($0)) }
         let transport: (any HTTPTransport)? = record ? CassetteTransport.recording(to: cassettes)
             : replay ? CassetteTransport.replaying(from: cassettes) : nil
-        var runner = EvalRunner(registry: registry, providerOverride: providers, baseURL: baseURL,
-                                apiKeyVariable: apiKeyEnv, repeats: repeats, concurrency: concurrency)
-        runner.streaming = stream
-        runner.sanitize = sanitize
         // Cassettes are exact replays and recordings; the response cache is for live runs.
         let cache = transport == nil ? self.cache.cache() : nil
-        runner.makeProvider = { configuration, registry in
-            try registry.provider(configuration, transport: transport ?? AsyncHTTPClientTransport.shared, cache: cache)
+        let plan: EvalPlan
+        do {
+            plan = try EvalPlan.make(request, registry: provider.registry(), store: store, catalog: SuiteCatalog(fileSystem: .live)) {
+                try $1.provider($0, transport: transport ?? AsyncHTTPClientTransport.shared, cache: cache)
+            }
+        } catch let nothing as EvalPlan.NothingToRetry {
+            return Terminal.error("\(nothing)")
         }
-        let usedProviders = Set(loaded.flatMap { runner.cases(of: $0).lazy.map(\.provider) }).sorted()
-        for line in LiveSettings.describe(usedProviders, registry: registry, baseURL: baseURL, apiKeyEnv: apiKeyEnv) {
+        let execution = try await EvalTerminal.execute(plan, store: store, cache: cache)
+        let report = try RunReport(run: plan.run, suites: plan.suites.map(\.suite), store: store)
+        Terminal.out(TerminalReport.render(report, colour: Terminal.stdoutIsTerminal), terminator: "")
+        if sanitize { Terminal.error(try SanitizerSummary(report).line) }
+        try outputs.write(report)
+        try EvalTerminal.finish(report, execution: execution, failUnder: failUnder, baseline: gate,
+                                resumeHint: shard.map { " --shard \($0)" } ?? "")
+    }
+
+    /// The flags as a library request.
+    var request: EvalRequest {
+        var request = provider.request(suites: suites, repeats: self.repeat, concurrency: concurrency, filter: filter)
+        request.shard = shard.flatMap(Shard.init)
+        request.continuation = resume.map(EvalRequest.Continuation.resume) ?? retryErrors.map(EvalRequest.Continuation.retryErrors)
+        request.streaming = stream
+        request.sanitize = sanitize
+        return request
+    }
+
+    var outputs: ReportFiles {
+        ReportFiles(json: json, junit: junit, markdown: markdown, html: html, baseline: writeBaseline)
+    }
+}
+
+/// What eval and compare print around a run: the live settings, a progress bar, the speed
+/// and the cache's use; Ctrl-C (or SIGTERM) cancels the run cleanly.
+enum EvalTerminal {
+    static func execute(_ plan: EvalPlan, store: ResultStore, cache: ResponseCache?) async throws -> RunExecution {
+        for warning in plan.warnings { Terminal.error(warning.description) }
+        for line in LiveSettings.describe(plan.providers, registry: plan.registry, baseURL: plan.request.baseURL,
+                                          apiKeyEnv: plan.request.apiKeyVariable) {
             Terminal.error(line)
         }
-        let run = try resume ?? retryErrors ?? results.startRun(suites: suitePaths.isEmpty ? loaded.map(\.suite.file) : suitePaths,
-                                                                 providers: providers, repeats: repeats,
-                                                                 prices: PriceSheet(registry: registry, ids: usedProviders),
-                                                                 baseURL: baseURL, apiKeyEnv: apiKeyEnv, settings: settings)
-        let skip = finished
-        let include: @Sendable (EvalCase) -> Bool = { evalCase in
-            !skip.contains(evalCase.id) && (filter.map { evalCase.id.contains($0) } ?? true) && (shard?.contains(evalCase.id) ?? true)
-        }
-        let total = loaded.reduce(0) { $0 + runner.cases(of: $1).lazy.filter(include).count }
-        if retryErrors != nil {
-            Terminal.error("retrying run \(run): \(total) errored cases run again, \(finished.count) finished ones are kept")
-        } else if !finished.isEmpty {
-            Terminal.error("resuming run \(run): \(finished.count) cases already finished, \(total) to go")
-        }
-        let execution = try await RunExecution.run(runner: runner, suites: loaded, include: include, total: total, store: results, run: run)
-        let (interrupted, done) = (execution.interrupted, execution.done)
-        let report = try RunReport(run: run, suites: loaded.map(\.suite), store: results)
-        Terminal.out(TerminalReport.render(report, colour: Terminal.stdoutIsTerminal), terminator: "")
-        execution.printSpeed(storePath: storePath)
+        if let summary = plan.continuationSummary { Terminal.error(summary) }
+        let progress = Progress(total: plan.total, live: Terminal.stderrIsTerminal)
+        let work = Task { try await RunExecution.run(plan, store: store) { await progress.advance($0) } }
+        let interrupts = InterruptWatcher { work.cancel() }
+        defer { interrupts.stop() }
+        let execution = try await work.value
+        await progress.finish()
+        Terminal.error(execution.speed + "; run \(plan.run) is stored in \(store.path)")
         if let statistics = cache?.statistics, statistics.hits + statistics.misses + statistics.bypassed > 0 {
             Terminal.error("response cache (\(cache?.directory ?? "")): \(statistics.hits) answers read, \(statistics.misses + statistics.bypassed) requests sent"
                            + (statistics.bypassed > 0 ? " (\(statistics.bypassed) by repeated cases, which never read it)" : ""))
         }
-        if sanitize { Terminal.error(try SanitizerSummary(report).line) }
-        if let json { try Files.stream(to: json) { try Reporters.json(report, to: $0) } }
-        if let junit { try Files.stream(to: junit) { try Reporters.junit(report, to: $0) } }
-        if let markdown { try Files.write(Reporters.markdown(report), to: markdown) }
-        if let html { try Files.stream(to: html) { try HTMLReport(runs: [report]).render(to: $0) } }
-        if let writeBaseline {
-            try Files.write(Baseline(report: report).json(), to: writeBaseline)
-            Terminal.error("baseline of run \(run) written to \(writeBaseline)")
-        }
-        if interrupted {
-            Terminal.error("interrupted: \(done) of \(total) cases finished; continue with: coachlab eval --resume \(run)"
-                           + (self.shard.map { " --shard \($0)" } ?? ""))
+        return execution
+    }
+
+    /// The exit: interrupted (130, with how to resume), stale cassettes named, then the
+    /// thresholds, --fail-under and the baseline.
+    static func finish(_ report: RunReport, execution: RunExecution, failUnder: Double?, baseline: (path: String, file: Baseline)?,
+                       resumeHint: String) throws {
+        if execution.interrupted {
+            Terminal.error("interrupted: \(execution.done) cases finished; continue with: coachlab eval --resume \(execution.run)" + resumeHint)
             throw ExitCode(Exit.interrupted)
         }
         let stale = report.notPassing.filter { $0.error?.contains("stale: re-record") == true }
@@ -175,10 +158,31 @@ struct EvalCommand: AsyncParsableCommand {
             Terminal.error("\(stale.count) cases are stale (their requests changed since recording): re-record with coachlab eval --record")
         }
         var code = report.exitCode(failUnder: failUnder)
-        if let baseline, let baselineFile, try !BaselineGate.holds(baselineFile, named: baseline, report: report), code == 0 {
+        if let baseline, try !BaselineGate.holds(baseline.file, named: baseline.path, report: report), code == 0 {
             code = Exit.failed
         }
         if code != 0 { throw ExitCode(code) }
+    }
+}
+
+/// The report files a run writes, shared by eval and merge.
+struct ReportFiles {
+    var json: String?
+    var junit: String?
+    var markdown: String?
+    var html: String?
+    /// Where this run's baseline goes.
+    var baseline: String?
+
+    func write(_ report: RunReport) throws {
+        if let json { try Files.stream(to: json) { try Reporters.json(report, to: $0) } }
+        if let junit { try Files.stream(to: junit) { try Reporters.junit(report, to: $0) } }
+        if let markdown { try Files.write(Reporters.markdown(report), to: markdown) }
+        if let html { try Files.stream(to: html) { try HTMLReport(runs: [report]).render(to: $0) } }
+        if let baseline {
+            try Files.write(Baseline(report: report).json(), to: baseline)
+            Terminal.error("baseline of run \(report.run) written to \(baseline)")
+        }
     }
 }
 
@@ -194,48 +198,6 @@ enum BaselineGate {
         Terminal.error("\(regressions.count) regressions against the baseline \(path):")
         for regression in regressions { Terminal.error("  REGRESSION \(regression)") }
         return false
-    }
-}
-
-/// Runs cases into the store with a progress bar, turning Ctrl-C (or SIGTERM) into a clean
-/// stop: cases in flight are dropped, finished ones stay stored, and the run is marked.
-struct RunExecution {
-    var interrupted: Bool
-    var done: Int
-    var seconds: Double
-    var run: String
-
-    static func run(runner: EvalRunner, suites: [LoadedSuite], include: @escaping @Sendable (EvalCase) -> Bool, total: Int,
-                    store: ResultStore, run: String) async throws -> RunExecution {
-        let progress = Progress(total: total, live: Terminal.stderrIsTerminal)
-        let started = DispatchTime.now().uptimeNanoseconds
-        let work = Task {
-            try await runner.run(suites, include: include) { result in
-                try store.record(result, run: run)
-                await progress.advance(result)
-            }
-        }
-        let interrupts = InterruptWatcher { work.cancel() }
-        var interrupted = false
-        do {
-            try await work.value
-        } catch is CancellationError {
-            interrupted = true
-        } catch let error as ProviderError {
-            interrupts.stop()
-            try? store.finishRun(run, status: "interrupted")
-            throw error
-        }
-        interrupts.stop()
-        await progress.finish()
-        try store.finishRun(run, status: interrupted ? "interrupted" : "finished")
-        return RunExecution(interrupted: interrupted, done: await progress.done,
-                            seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, run: run)
-    }
-
-    func printSpeed(storePath: String) {
-        Terminal.error(String(format: "%d cases in %.2f s (%.0f cases/s); run %@ is stored in %@", done, seconds,
-                              seconds > 0 ? Double(done) / seconds : 0, run, storePath))
     }
 }
 
@@ -305,15 +267,9 @@ actor Progress {
 /// Loads suites and their fixtures, reporting content errors like lint.
 enum EvalContent {
     static func load(suites paths: [String], heldFixtures: Int = SuiteCatalog.heldFixtureLimit) throws -> [LoadedSuite] {
-        let catalog = SuiteCatalog(fileSystem: .live)
-        let files = paths.isEmpty ? catalog.suiteFiles() : paths
-        guard !files.isEmpty else {
-            throw CoachLabError(usage: "no suites in evals/", hint: "run from the project root, or name suite files")
-        }
-        let (loaded, diagnostics) = catalog.load(files, heldFixtures: heldFixtures)
-        for diagnostic in diagnostics { Terminal.error(diagnostic.description) }
-        if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(Exit.usage) }
-        return loaded
+        let (suites, warnings) = try EvalPlan.load(paths, catalog: SuiteCatalog(fileSystem: .live), heldFixtures: heldFixtures)
+        for warning in warnings { Terminal.error(warning.description) }
+        return suites
     }
 }
 

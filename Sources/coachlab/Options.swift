@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachLab
+import CoachLabEval
 import CoachLabProviders
 import Foundation
 
@@ -94,6 +95,20 @@ struct ProviderOptions: ParsableArguments {
         }
         registry.overrides = overrides
         return registry
+    }
+
+    /// An eval request for `suites` on the providers and settings the flags name.
+    func request(suites: [String], repeats: Int?, concurrency: Int?, filter: String?) -> EvalRequest {
+        var request = EvalRequest()
+        request.suites = suites
+        request.providers = providers
+        request.repeats = repeats
+        request.concurrency = concurrency
+        request.baseURL = baseURL
+        request.apiKeyVariable = apiKeyEnv
+        request.settings = overrides
+        request.filter = filter
+        return request
     }
 
     /// The configurations the flags name (mock when none is named).

@@ -1,0 +1,202 @@
+import CoachLab
+import CoachLabProviders
+
+/// What a user asks of an eval run, before anything is read: the suites, providers and
+/// settings, which cases to run, and whether the run continues a stored one. `coachlab eval`
+/// and `coachlab compare` fill it from their flags; an app fills it in code.
+public struct EvalRequest: Sendable {
+    /// How a run relates to a stored one.
+    public enum Continuation: Sendable, Hashable {
+        /// Finished cases are kept; the rest run into the same run.
+        case resume(String)
+        /// Only the cases that errored run again, into the same run.
+        case retryErrors(String)
+
+        public var run: String {
+            switch self {
+            case .resume(let run), .retryErrors(let run): run
+            }
+        }
+    }
+
+    /// Suite files; empty means every suite in `evals/` (or the stored run's, when continuing).
+    public var suites: [String] = []
+    /// Replaces each suite's providers when not empty.
+    public var providers: [String] = []
+    /// Replaces each suite's repeats when set.
+    public var repeats: Int?
+    /// Overall cases in flight.
+    public var concurrency: Int?
+    /// For inline providers.
+    public var baseURL: String?
+    public var apiKeyVariable: String?
+    /// Settings over every provider (max tokens, temperature, timeout…).
+    public var settings = ProviderOverrides()
+    /// Only cases whose id contains this text.
+    public var filter: String?
+    /// Only this slice of the cases.
+    public var shard: Shard?
+    /// A stored run this one continues.
+    public var continuation: Continuation?
+    /// Whether replies are streamed (time to first token).
+    public var streaming = false
+    /// Whether replies go through the sanitiser before they are scored.
+    public var sanitize = false
+
+    public init() {}
+}
+
+/// An eval run, planned: the suites loaded and checked, the runner set up, the cases chosen
+/// and the run opened in the store. What is left is to execute it (``RunExecution``).
+public struct EvalPlan: Sendable {
+    /// The run's id in the store (a new one, or the continued one).
+    public var run: String
+    public var suites: [LoadedSuite]
+    public var runner: EvalRunner
+    /// Which of the suites' cases run.
+    public var include: @Sendable (EvalCase) -> Bool
+    /// How many cases run.
+    public var total: Int
+    /// Cases of a continued run that are kept and do not run again.
+    public var kept: Int
+    /// The providers the cases use, sorted.
+    public var providers: [String]
+    /// The request, with what a continued run fills in (its suites, providers and settings).
+    public var request: EvalRequest
+    /// The registry with the run's settings applied.
+    public var registry: ProviderRegistry
+    /// What loading the suites warned about.
+    public var warnings: [Diagnostic]
+
+    /// Plans a run: reads the continued run (if any) from `store`, loads and checks the suites
+    /// through `catalog`, sets up the runner, and opens the run in the store.
+    /// - Parameter makeProvider: Builds each provider (a cassette transport, a response cache).
+    /// - Throws: ``CoachLabError`` with every content problem of the suites (`.content`), or
+    ///   for an unknown run (`.usage`); ``NothingToRetry`` for a retry of a run with no errors.
+    public static func make(_ request: EvalRequest, registry: ProviderRegistry, store: ResultStore, catalog: SuiteCatalog,
+                            makeProvider: @escaping @Sendable (ProviderConfiguration, ProviderRegistry) throws -> any ChatProvider)
+        throws -> EvalPlan {
+        var request = request
+        var kept: Set<String> = []
+        var retried: Set<String>?
+        if let continuation = request.continuation {
+            guard let previous = try store.run(continuation.run) else {
+                throw CoachLabError(usage: "no run '\(continuation.run)' in \(store.path)", hint: "coachlab runs lists the stored runs")
+            }
+            if request.suites.isEmpty { request.suites = previous.suites }
+            if request.providers.isEmpty { request.providers = previous.providers }
+            request.repeats = request.repeats ?? previous.repeats
+            request.baseURL = request.baseURL ?? previous.baseURL
+            request.apiKeyVariable = request.apiKeyVariable ?? previous.apiKeyEnv
+            request.settings = previous.settings.overridden(by: request.settings)
+            kept = try store.finishedCases(run: continuation.run)
+            if case .retryErrors(let run) = continuation {
+                let errored = Set(try store.results(run: run, outcomes: [.error]).map(\.id))
+                guard !errored.isEmpty else { throw NothingToRetry(run: run) }
+                // Only those: cases the run never reached (it was filtered, sharded or
+                // interrupted) are not errors, and --resume is the way to run them.
+                kept.subtract(errored)
+                retried = errored
+            }
+        }
+        let (suites, warnings) = try load(request.suites, catalog: catalog)
+        var registry = registry
+        registry.overrides = request.settings
+        var runner = EvalRunner(registry: registry, providerOverride: request.providers, baseURL: request.baseURL,
+                                apiKeyVariable: request.apiKeyVariable, repeats: request.repeats, concurrency: request.concurrency,
+                                fileSystem: catalog.fileSystem, makeProvider: makeProvider)
+        runner.streaming = request.streaming
+        runner.sanitize = request.sanitize
+        let (skip, only, filter, shard) = (kept, retried, request.filter, request.shard)
+        let include: @Sendable (EvalCase) -> Bool = { evalCase in
+            (only.map { $0.contains(evalCase.id) } ?? !skip.contains(evalCase.id))
+                && (filter.map { evalCase.id.contains($0) } ?? true) && (shard?.contains(evalCase.id) ?? true)
+        }
+        let providers = Set(suites.flatMap { runner.cases(of: $0).lazy.map(\.provider) }).sorted()
+        let total = suites.reduce(0) { $0 + runner.cases(of: $1).lazy.filter(include).count }
+        let run = try request.continuation?.run
+            ?? store.startRun(suites: request.suites.isEmpty ? suites.map(\.suite.file) : request.suites, providers: request.providers,
+                              repeats: request.repeats, prices: PriceSheet(registry: registry, ids: providers),
+                              baseURL: request.baseURL, apiKeyEnv: request.apiKeyVariable, settings: request.settings)
+        return EvalPlan(run: run, suites: suites, runner: runner, include: include, total: total, kept: kept.count,
+                        providers: providers, request: request, registry: registry, warnings: warnings)
+    }
+
+    /// The suites at `paths` (every suite in `evals/` when empty), with the warnings found on
+    /// the way; any content error fails the whole load.
+    public static func load(_ paths: [String], catalog: SuiteCatalog, heldFixtures: Int = SuiteCatalog.heldFixtureLimit)
+        throws -> (suites: [LoadedSuite], warnings: [Diagnostic]) {
+        let files = paths.isEmpty ? catalog.suiteFiles() : paths
+        guard !files.isEmpty else {
+            throw CoachLabError(usage: "no suites in evals/", hint: "run from the project root, or name suite files")
+        }
+        let (loaded, diagnostics) = catalog.load(files, heldFixtures: heldFixtures)
+        guard !diagnostics.contains(where: { $0.severity == .error }) else { throw CoachLabError(.content, diagnostics) }
+        return (loaded, diagnostics)
+    }
+
+    /// A retry of a run none of whose cases errored: there is nothing to do, which is not a failure.
+    public struct NothingToRetry: Error, CustomStringConvertible {
+        public var run: String
+        public var description: String { "run \(run) has no errored cases; nothing to retry" }
+    }
+
+    /// The line that says what a continued run keeps, or nil for a new run.
+    public var continuationSummary: String? {
+        switch request.continuation {
+        case .retryErrors(let run)?: "retrying run \(run): \(total) errored cases run again, \(kept) finished ones are kept"
+        case .resume(let run)? where kept > 0: "resuming run \(run): \(kept) cases already finished, \(total) to go"
+        default: nil
+        }
+    }
+}
+
+/// Runs a plan's cases into the store, a result at a time, and marks the run finished or
+/// interrupted: cancelling the task that runs it is a clean stop, where the cases in flight
+/// are dropped and finished ones stay stored for `--resume`.
+public struct RunExecution: Sendable {
+    /// Whether the run was cancelled before every case finished.
+    public var interrupted: Bool
+    /// Cases finished (and stored) by this execution.
+    public var done: Int
+    /// Wall-clock seconds, planning excluded.
+    public var seconds: Double
+    public var run: String
+
+    /// Executes `plan`, handing each stored result to `progress`.
+    /// - Throws: ``ProviderError`` when a provider cannot be built (the run is marked
+    ///   interrupted); store errors.
+    public static func run(_ plan: EvalPlan, store: ResultStore, clock: ContinuousClock = ContinuousClock(),
+                           progress: @escaping @Sendable (CaseResult) async -> Void = { _ in }) async throws -> RunExecution {
+        let started = clock.now
+        let counter = Counter()
+        let run = plan.run
+        var interrupted = false
+        do {
+            try await plan.runner.run(plan.suites, include: plan.include) { result in
+                try store.record(result, run: run)
+                await counter.increment()
+                await progress(result)
+            }
+        } catch is CancellationError {
+            interrupted = true
+        } catch {
+            try? store.finishRun(run, status: "interrupted")
+            throw error
+        }
+        try store.finishRun(run, status: interrupted ? "interrupted" : "finished")
+        let elapsed = started.duration(to: clock.now)
+        return RunExecution(interrupted: interrupted, done: await counter.value,
+                            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, run: run)
+    }
+
+    /// "N cases in S s (R cases/s)".
+    public var speed: String {
+        String(format: "%d cases in %.2f s (%.0f cases/s)", done, seconds, seconds > 0 ? Double(done) / seconds : 0)
+    }
+
+    private actor Counter {
+        var value = 0
+        func increment() { value += 1 }
+    }
+}

@@ -1,0 +1,131 @@
+import CoachLab
+import CoachLabEval
+import CoachLabProviders
+import Foundation
+import Testing
+
+/// The run a command asks for, planned and executed in the library: resume, retry, filter,
+/// shards and merging, tested without the binary.
+@Suite struct EvalPlanTests {
+    let catalog = SuiteCatalog(fileSystem: EvalSupport.fileSystem())
+
+    private func plan(_ configure: (inout EvalRequest) -> Void = { _ in }, store: ResultStore,
+                      provider: @escaping @Sendable () -> any ChatProvider = { MockProvider() }) throws -> EvalPlan {
+        var request = EvalRequest()
+        request.suites = ["evals/luna.yaml"]
+        configure(&request)
+        return try EvalPlan.make(request, registry: ProviderRegistry(), store: store, catalog: catalog) { _, _ in provider() }
+    }
+
+    @Test func aNewPlanRunsEveryCaseAndOpensARun() async throws {
+        let store = try ResultStore()
+        let plan = try plan(store: store)
+        #expect(plan.total == plan.suites[0].fixtures.count)
+        #expect(plan.providers == ["mock"])
+        #expect(plan.continuationSummary == nil)
+        let execution = try await RunExecution.run(plan, store: store)
+        #expect(execution.done == plan.total && !execution.interrupted)
+        #expect(try store.run(plan.run)?.status == "finished")
+        #expect(try store.finishedCases(run: plan.run).count == plan.total)
+    }
+
+    @Test func resumingKeepsFinishedCasesAndRunsTheRest() async throws {
+        let store = try ResultStore()
+        let first = try plan({ $0.filter = "three-am" }, store: store)
+        #expect(first.total == 1)
+        _ = try await RunExecution.run(first, store: store)
+        // The stored run's suites are used when none are named.
+        let resumed = try plan({ $0.suites = []; $0.continuation = .resume(first.run) }, store: store)
+        #expect(resumed.run == first.run)
+        #expect(resumed.request.suites == ["evals/luna.yaml"])
+        #expect(resumed.kept == 1)
+        #expect(resumed.total == resumed.suites[0].fixtures.count - 1)
+        #expect(resumed.continuationSummary == "resuming run \(first.run): 1 cases already finished, \(resumed.total) to go")
+        _ = try await RunExecution.run(resumed, store: store)
+        #expect(try store.finishedCases(run: first.run).count == resumed.total + 1)
+    }
+
+    @Test func retryingRunsOnlyTheErroredCases() async throws {
+        let store = try ResultStore()
+        let failing = try plan({ $0.filter = "crisis" }, store: store) { FailingProvider() }
+        _ = try await RunExecution.run(failing, store: store)
+        let errored = try store.results(run: failing.run, outcomes: [.error]).count
+        #expect(errored == failing.total && errored >= 2)
+        let retry = try plan({ $0.continuation = .retryErrors(failing.run) }, store: store)
+        #expect(retry.total == errored, "only the errored cases run again, not the cases the filtered run never reached")
+        _ = try await RunExecution.run(retry, store: store)
+        #expect(try store.results(run: failing.run, outcomes: [.error]).isEmpty)
+        #expect(throws: EvalPlan.NothingToRetry.self) { try plan({ $0.continuation = .retryErrors(failing.run) }, store: store) }
+    }
+
+    @Test func anUnknownRunIsAUsageError() throws {
+        #expect(throws: CoachLabError.self) { try plan({ $0.continuation = .resume("no-such-run") }, store: try ResultStore()) }
+    }
+
+    @Test func shardsSplitTheCasesWithoutOverlapAndMergeBack() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var paths: [String] = []
+        var totals: [Int] = []
+        for index in 1...2 {
+            let path = "\(directory)/shard-\(index).sqlite"
+            let store = try ResultStore(path: path)
+            let plan = try plan({ $0.shard = Shard("\(index)/2") }, store: store)
+            _ = try await RunExecution.run(plan, store: store)
+            paths.append(path)
+            totals.append(plan.total)
+        }
+        let all = try plan(store: try ResultStore()).total
+        #expect(totals.reduce(0, +) == all && totals.allSatisfy { $0 > 0 })
+        let target = try ResultStore(path: "\(directory)/merged.sqlite")
+        let merge = try RunMerge.merge(paths, into: target, fileSystem: EvalSupport.fileSystem())
+        #expect(merge.cases == all && merge.inputs == 2 && merge.warnings.isEmpty)
+        #expect(merge.suites.map(\.id) == ["luna"])
+        #expect(try target.finishedCases(run: merge.run).count == all)
+        // The same shard twice overlaps.
+        #expect(throws: CoachLabError.self) {
+            try RunMerge.merge([paths[0], paths[0]], into: target, fileSystem: EvalSupport.fileSystem())
+        }
+    }
+
+    @Test func cancellingARunMarksItInterruptedAndKeepsWhatFinished() async throws {
+        let store = try ResultStore()
+        let plan = try plan({ $0.concurrency = 1 }, store: store) { SlowAfterFirstProvider() }
+        let work = Task { try await RunExecution.run(plan, store: store) }
+        while try store.finishedCases(run: plan.run).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        work.cancel()
+        let execution = try await work.value
+        #expect(execution.interrupted)
+        #expect(execution.done >= 1 && execution.done < plan.total)
+        #expect(try store.run(plan.run)?.status == "interrupted")
+        #expect(try store.finishedCases(run: plan.run).count == execution.done)
+    }
+}
+
+/// Fails every request as a provider outage does.
+struct FailingProvider: ChatProvider {
+    let id = "mock"
+    let model = MockProvider.modelName
+    func complete(_ request: ChatRequest) async throws -> ProviderReply {
+        throw ProviderError(.server, provider: id, message: "503 Service Unavailable")
+    }
+    func stream(_ request: ChatRequest) -> AsyncThrowingStream<StreamEvent, Error> {
+        AsyncThrowingStream { $0.finish(throwing: ProviderError(.server, provider: id, message: "503 Service Unavailable")) }
+    }
+}
+
+/// Answers the first request at once and waits (until cancelled) on every later one.
+actor SlowAfterFirstProvider: ChatProvider {
+    nonisolated let id = "mock"
+    nonisolated let model = MockProvider.modelName
+    private var answered = 0
+    func complete(_ request: ChatRequest) async throws -> ProviderReply {
+        answered += 1
+        if answered > 1 { try await Task.sleep(for: .seconds(60)) }
+        return try await MockProvider().complete(request)
+    }
+    nonisolated func stream(_ request: ChatRequest) -> AsyncThrowingStream<StreamEvent, Error> {
+        AsyncThrowingStream { $0.finish(throwing: CancellationError()) }
+    }
+}
