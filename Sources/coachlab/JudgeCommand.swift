@@ -50,7 +50,7 @@ struct JudgeCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let files = (paths.isEmpty ? ["fixtures/judgements"] : paths).flatMap { LintTargets.yamlFiles(in: $0) }
+            let files = (paths.isEmpty ? ["fixtures/judgements"] : paths).flatMap(ProjectLint(fileSystem: .live).yamlFiles(in:))
             var judgements: [Judgement] = []
             var diagnostics: [Diagnostic] = []
             for file in files {

@@ -1,0 +1,191 @@
+import Foundation
+
+/// `coachlab lint` as a library: finds the packs, fixtures, suites, guardrail datasets,
+/// session records, rubrics and labelled judgements that paths name, and checks each, all
+/// through a ``FileSystem``.
+public struct ProjectLint: Sendable {
+    /// Where files come from.
+    public var fileSystem: FileSystem
+
+    public init(fileSystem: FileSystem) {
+        self.fileSystem = fileSystem
+    }
+
+    /// What a lint found.
+    public struct Result: Sendable {
+        /// Every problem, sorted by location.
+        public var diagnostics: [Diagnostic] = []
+        public var packs = 0
+        public var fixtures = 0
+        public var suites = 0
+        public var datasets = 0
+        /// Files read, pack files included.
+        public var files = 0
+
+        public var errors: Int { diagnostics.filter { $0.severity == .error }.count }
+        public var warnings: Int { diagnostics.count - errors }
+
+        /// "linted 5 packs, 80 fixtures, … (N files): E errors, W warnings".
+        public var summary: String {
+            func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+            return "linted \(counted(packs, "pack")), \(fixtures) fixtures, \(suites) suites and \(datasets) guardrail datasets "
+                + "(\(files) files): \(counted(errors, "error")), \(counted(warnings, "warning"))"
+        }
+    }
+
+    /// The folders linted when no path is named.
+    public static let defaultPaths = ["personas", "fixtures", "evals"]
+
+    /// Lints `paths` (the default folders that exist when empty).
+    /// - Throws: ``CoachLabError`` (usage) for a path that does not exist or a folder with no packs.
+    public func lint(_ paths: [String]) throws -> Result {
+        let requested = paths.isEmpty ? Self.defaultPaths.filter(fileSystem.exists) : paths
+        var packPaths: [String] = [], fixtures: [String] = [], suites: [String] = [], datasets: [String] = []
+        var records: [(file: String, spec: ObjectSpec)] = []  // sessions files beside the fixtures, rubrics beside the suites
+        var judgements: [String] = []  // labelled transcripts for judge calibration
+        for path in requested {
+            switch kind(of: path) {
+            case .fixtures:
+                for file in yamlFiles(in: path) {
+                    switch topLevelKey(of: file) {
+                    case "dataset": datasets.append(file)
+                    case "sessions": records.append((file, DailyTip.sessionsSpec))
+                    case "judgement": judgements.append(file)
+                    default: fixtures.append(file)
+                    }
+                }
+            case .suites:
+                for file in yamlFiles(in: path) {
+                    // Named metrics (evals/rubrics/) are rubric files, checked against their own spec.
+                    if topLevelKey(of: file) == "rubric" { records.append((file, Check.rubricFileSpec)) } else { suites.append(file) }
+                }
+            case .packs: packPaths.append(path)
+            }
+        }
+        let packs = packPaths.isEmpty ? [] : try self.packs(in: packPaths)
+        var result = Result(packs: packs.count, fixtures: fixtures.count, suites: suites.count, datasets: datasets.count)
+        result.files = fixtures.count + suites.count + records.count + datasets.count + judgements.count
+        var diagnostics: [Diagnostic] = []
+        for record in records {
+            do {
+                let data = try fileSystem.read(record.file)
+                diagnostics += ContentValidator.validate(try YAMLDocument.parse(data, file: record.file), spec: record.spec)
+            } catch let error as CoachLabError {
+                diagnostics += error.diagnostics
+            } catch {
+                diagnostics.append(.error("cannot read file: \(error.localizedDescription)", at: SourceLocation(file: record.file, line: 1, column: 1)))
+            }
+        }
+        let loader = PackLoader(fileSystem: fileSystem)
+        for pack in packs {
+            let loaded = loader.load(pack)
+            result.files += loaded.pack?.files.count ?? 1
+            diagnostics += loaded.diagnostics
+        }
+        diagnostics += EvalLinter(fileSystem: fileSystem).lint(fixtures: fixtures, suites: suites)
+        for path in datasets {
+            do {
+                let dataset = try GuardrailDataset.load(path, fileSystem: fileSystem)
+                guard let pack = dataset.pack else { continue }
+                if let found = loader.load(pack).pack {
+                    diagnostics += dataset.problems(for: found)
+                } else {
+                    diagnostics.append(.error("pack '\(pack)' cannot be loaded", at: SourceLocation(file: path, line: 1, column: 1),
+                                              hint: "coachlab lint \(pack) shows why"))
+                }
+            } catch let error as CoachLabError {
+                diagnostics += error.diagnostics
+            } catch {
+                diagnostics.append(.error("\(error)", at: SourceLocation(file: path, line: 1, column: 1)))
+            }
+        }
+        for path in judgements { diagnostics += EvalLoader(fileSystem: fileSystem).judgement(at: path).1 }
+        result.diagnostics = diagnostics
+        return result
+    }
+
+    // MARK: - Finding what paths name
+
+    enum Kind { case packs, fixtures, suites }
+
+    /// Fixtures live under fixtures/, suites (and named rubrics) under evals/; a file elsewhere
+    /// that is not in a pack is a fixture or a suite when its top-level `fixture:` or `suite:`
+    /// key says so; everything else is a pack.
+    func kind(of path: String) -> Kind {
+        let components = Paths.normalize(path).split(separator: "/")
+        if components.contains("fixtures") { return .fixtures }
+        if components.contains("evals") { return .suites }
+        if fileSystem.exists(path), !fileSystem.isDirectory(path), enclosingPack(of: path) == nil {
+            switch topLevelKey(of: path) {
+            case "fixture", "dataset": return .fixtures
+            case "suite": return .suites
+            default: break
+            }
+        }
+        return .packs
+    }
+
+    /// The first top-level key of a YAML file ("fixture", "suite", "dataset"…), if any.
+    public func topLevelKey(of path: String) -> String? {
+        guard let data = try? fileSystem.read(path) else { return nil }
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n")
+        where !line.hasPrefix("#") && !line.hasPrefix(" ") && !line.hasPrefix("-") {
+            if let colon = line.firstIndex(of: ":") { return String(line[..<colon]) }
+        }
+        return nil
+    }
+
+    /// The YAML files at a path: the file itself, or every one below a folder, sorted. A
+    /// folder reached twice through links is walked once.
+    public func yamlFiles(in path: String) -> [String] {
+        guard fileSystem.isDirectory(path) else { return [path] }
+        var files: [String] = []
+        var visited = Set<String>()
+        func walk(_ directory: String) {
+            guard visited.insert(fileSystem.realPath(directory)).inserted else { return }
+            for name in (try? fileSystem.list(directory)) ?? [] {
+                let child = directory + "/" + name
+                if fileSystem.isDirectory(child) {
+                    walk(child)
+                } else if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+                    files.append(child)
+                }
+            }
+        }
+        walk(path)
+        return files.sorted()
+    }
+
+    /// The pack folders that paths name: a pack, a file in one, or a folder of packs.
+    func packs(in paths: [String]) throws -> [String] {
+        var packs: [String] = []
+        for path in paths {
+            guard fileSystem.exists(path) else { throw CoachLabError(usage: "no such file or folder: \(path)") }
+            if !fileSystem.isDirectory(path) {
+                packs.append(enclosingPack(of: path) ?? path)
+                continue
+            }
+            if fileSystem.exists(path + "/pack.yaml") {
+                packs.append(path)
+                continue
+            }
+            let children = ((try? fileSystem.list(path)) ?? []).sorted()
+            let found = children.map { path + "/" + $0 }.filter { fileSystem.exists($0 + "/pack.yaml") }
+            if found.isEmpty { throw CoachLabError(usage: "no packs in \(path)", hint: "a pack is a folder with a pack.yaml") }
+            packs += found
+        }
+        var seen = Set<String>()
+        return packs.filter { seen.insert($0).inserted }
+    }
+
+    /// The pack folder a file belongs to: the nearest folder above it with a pack.yaml.
+    private func enclosingPack(of file: String) -> String? {
+        var directory = Paths.directory(of: file)
+        for _ in 0..<6 {
+            if fileSystem.exists(directory + "/pack.yaml") { return directory }
+            if directory == "." || directory == "/" { return nil }
+            directory = Paths.directory(of: directory)
+        }
+        return nil
+    }
+}
