@@ -5,7 +5,7 @@ import Foundation
 /// to a naive baseline that lower-cases each message and loops `contains` over every keyword.
 enum ScreenBench {
     static func run(iterations: Int) throws {
-        var generator = SplitMix(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         let syllables = ["ka", "lo", "mi", "ta", "ru", "sen", "dor", "vi", "pel", "qua", "no", "ze", "bri", "tho", "ul"]
         func word() -> String { (0..<Int.random(in: 2...3, using: &generator)).map { _ in syllables.randomElement(using: &generator)! }.joined() }
         // 10 rules × 100 keywords of one to three words.
@@ -67,15 +67,3 @@ enum ScreenBench {
     }
 }
 
-/// A small seeded generator, so every run screens the same messages.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

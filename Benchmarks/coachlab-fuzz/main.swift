@@ -34,19 +34,6 @@ struct Options {
     }
 }
 
-/// SplitMix64: small, fast, and the same sequence for the same seed on every platform.
-struct Random {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
-}
-
 /// Fragments that reach the interesting paths: YAML structure and anchors, Mustache tags and
 /// partials, prompt headers, line separators and look-alikes, control characters, numbers.
 let tokens: [String] = [
@@ -57,7 +44,7 @@ let tokens: [String] = [
     "include: [../x.yaml]", "include: ['**/*.yaml']", "partials:\n  p: \"{{> p}}{{> p}}\"\n",
 ]
 
-func mutate(_ input: [UInt8], seeds: [[UInt8]], random: inout Random) -> [UInt8] {
+func mutate(_ input: [UInt8], seeds: [[UInt8]], random: inout SeededGenerator) -> [UInt8] {
     var bytes = input
     for _ in 0...random.below(4) {
         let position = random.below(bytes.count + 1)
@@ -169,7 +156,7 @@ watchdog.setEventHandler { @Sendable in
 }
 watchdog.resume()
 
-var random = Random(state: options.seed)
+var random = SeededGenerator(seed: options.seed)
 let clock = ContinuousClock()
 let start = clock.now
 var runs = 0, slowest = 0.0

@@ -19,7 +19,7 @@ struct SuffixAutomatonTests {
     }
 
     @Test func agreesWithTheScanOnRandomSequences() {
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         for round in 0..<400 {
             let alphabet = 1 + round % 5
             let sequence = (0..<Int(generator.next() % 40)).map { _ in Int(generator.next() % UInt64(alphabet)) }
@@ -50,18 +50,5 @@ struct SuffixAutomatonTests {
         let system = Array(repeating: "the", count: 300).joined(separator: " ") + " end"
         let reply = Array(repeating: "the", count: 2_000).joined(separator: " ")
         #expect(CheckEvaluator.longestSharedRun(reply, system).count == 300)
-    }
-}
-
-/// A small deterministic generator, so a failure repeats.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
