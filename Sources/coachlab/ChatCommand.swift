@@ -39,78 +39,117 @@ struct ChatCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let compiler = try Compiler(pack: PackLoader().load(pack).get())
-        let inputs = try input.inputs(for: compiler.pack)
-        let resolved = try ResolvedInputs(inputs, pack: compiler.pack)
-        let registry = try provider.registry()
-        guard let configuration = try provider.configurations(in: registry).first else { return }
-        let chatProvider = try registry.provider(configuration)
-        let speaker = resolved.coach.flatMap { $0.value.located("name")?.value }
-            ?? compiler.pack.persona?.located("name")?.value ?? compiler.pack.name
-        let interactive = isatty(STDIN_FILENO) != 0
-        if interactive {
-            Terminal.error("Chatting with \(speaker) (\(compiler.pack.name)) via \(configuration.id). /quit to stop.")
+        var session = try ChatSession(self)
+        if session.interactive {
+            Terminal.error("Chatting with \(session.speaker) (\(session.compiler.pack.name)) via \(session.providerID). /quit to stop.")
         }
-        var conversation = Conversation(compiler: compiler, inputs: resolved, sanitize: sanitize)
-        var turns: [(user: String, reply: String)] = []
-        var failures = 0
-        let noStream = self.noStream
-        let summarise: Conversation.Summarise = { history, rotation in
-            try await Conversation.summary(of: history, rotation: rotation, provider: chatProvider,
-                                           sendsSchema: configuration.sendsResponseSchema)
+        while let message = session.nextMessage() {
+            try await session.exchange(message)
         }
-        while true {
-            if interactive { Terminal.out("you> ", terminator: "") }
-            guard let line = readLine() else { break }
-            let message = line.trimmingCharacters(in: .whitespaces)
-            if message.isEmpty { continue }
-            if message == "/quit" || message == "/exit" { break }
-            if !interactive { Terminal.out("you> \(message)") }
+        if let save {
+            let recorded = FixtureRecording(id: Paths.stem(save), pack: pack, inputs: session.inputs, turns: session.turns)
+            try Files.write(recorded.yaml, to: save)
+            Terminal.error("saved \(session.turns.count) turns to \(save)")
+        }
+        if session.failures > 0 && session.turns.isEmpty { throw ExitCode(Exit.infrastructure) }
+    }
 
+    /// One chat: the conversation, and what the terminal shows of each exchange.
+    struct ChatSession {
+        let compiler: Compiler
+        let inputs: CompileInputs
+        let speaker: String
+        let providerID: String
+        let interactive = isatty(STDIN_FILENO) != 0
+        private let provider: any ChatProvider
+        private let summarise: Conversation.Summarise
+        private let noStream: Bool
+        private let pack: String
+        private let store: String?
+        private var conversation: Conversation
+        private(set) var turns: [FixtureRecording.Turn] = []
+        private(set) var failures = 0
+
+        init(_ command: ChatCommand) throws {
+            compiler = try Compiler(pack: PackLoader().load(command.pack).get())
+            inputs = try command.input.inputs(for: compiler.pack)
+            let resolved = try ResolvedInputs(inputs, pack: compiler.pack)
+            let registry = try command.provider.registry()
+            let configuration = try command.provider.configurations(in: registry)[0]
+            let provider = try registry.provider(configuration)
+            self.provider = provider
+            providerID = configuration.id
+            speaker = resolved.coach.flatMap { $0.value.located("name")?.value }
+                ?? compiler.pack.persona?.located("name")?.value ?? compiler.pack.name
+            summarise = { history, rotation in
+                try await Conversation.summary(of: history, rotation: rotation, provider: provider,
+                                               sendsSchema: configuration.sendsResponseSchema)
+            }
+            conversation = Conversation(compiler: compiler, inputs: resolved, sanitize: command.sanitize)
+            (noStream, pack, store) = (command.noStream, command.pack, command.store)
+        }
+
+        /// The next message: a line of input, skipping blank ones; nil at the end or on /quit.
+        func nextMessage() -> String? {
+            while true {
+                if interactive { Terminal.out("you> ", terminator: "") }
+                guard let line = readLine() else { return nil }
+                let message = line.trimmingCharacters(in: .whitespaces)
+                if message.isEmpty { continue }
+                if message == "/quit" || message == "/exit" { return nil }
+                if !interactive { Terminal.out("you> \(message)") }
+                return message
+            }
+        }
+
+        /// Screens and sends one message and shows the reply; a provider's failure is shown
+        /// and counted, and the chat goes on.
+        mutating func exchange(_ message: String) async throws {
             let screening = compiler.screen(message)
             for flag in screening.flags {
                 Terminal.out("  [guardrail] \(flag.ruleTitle) (\(flag.ruleId)), stage \(flag.stage) \(flag.kind.rawValue) "
                     + "\"\(flag.excerpt)\"\(flag == screening.decision ? ", risk alert added" : "")")
             }
             Terminal.out("\(speaker.lowercased())> ", terminator: "")
+            let (provider, noStream) = (self.provider, self.noStream)
+            // Streamed pieces show as they arrive; the sanitiser (when on) can only clean the whole reply.
+            let send: Conversation.Send = { request in
+                guard !noStream else { return try await provider.complete(request) }
+                return try await ChatCommand.streamReply(provider.stream(request), provider: provider.id)
+            }
+            let exchange: Conversation.Turn
             do {
-                // Streamed pieces show as they arrive; the sanitiser (when on) can only clean the whole reply.
-                let send: Conversation.Send = { request in
-                    guard !noStream else { return try await chatProvider.complete(request) }
-                    return try await ChatCommand.streamReply(chatProvider.stream(request), provider: chatProvider.id)
-                }
-                let exchange = try await conversation.send(message, using: send, summarise: summarise)
-                let reply = exchange.reply
-                if noStream { Terminal.out(exchange.text, terminator: "") }
-                Terminal.out("")
-                if exchange.rotated {
-                    Terminal.error("  [context] the conversation reached the pack's limit; it continues in a new session carrying a summary")
-                }
-                if let removed = exchange.removed, !removed.isEmpty {
-                    Terminal.error("  [sanitiser] removed \(removed.count) line\(removed.count == 1 ? "" : "s") that repeat the system prompt")
-                    if !noStream { Terminal.out("  (kept) \(exchange.text)") }
-                }
-                let fallback = reply.fellBackFrom.isEmpty ? "" : " after " + reply.fellBackFrom.joined(separator: ", ") + " failed"
-                Terminal.error(String(format: "  (%@%@ · %@ · %.2f s%@ · %d→%d tokens%@)", reply.provider, fallback, reply.model, reply.latency,
-                                      reply.timeToFirstToken.map { String(format: " · first token %.2f s", $0) } ?? "",
-                                      reply.usage.inputTokens, reply.usage.outputTokens, reply.usage.estimated ? " est." : ""))
-                turns.append((message, exchange.text))
-                if let flag = exchange.prompt.screening?.decision {
-                    let path = Terminal.storePath(store)
-                    try ResultStore(path: path).log(GuardrailLogEntry(at: ResultStore.timestamp(Date()), source: "chat", pack: pack,
-                                                                      flag: flag, message: message, reply: exchange.text))
-                }
+                exchange = try await conversation.send(message, using: send, summarise: summarise)
             } catch let error as ProviderError {
                 Terminal.out("")
                 Terminal.error("error: \(error)")
                 failures += 1
+                return
+            }
+            show(exchange)
+            turns.append(FixtureRecording.Turn(user: message, reply: exchange.text))
+            if let flag = exchange.prompt.screening?.decision {
+                try ResultStore(path: Terminal.storePath(store)).log(GuardrailLogEntry(
+                    at: ResultStore.timestamp(Date()), source: "chat", pack: pack, flag: flag, message: message, reply: exchange.text))
             }
         }
-        if let save {
-            try Files.write(fixture(turns: turns, inputs: inputs), to: save)
-            Terminal.error("saved \(turns.count) turns to \(save)")
+
+        private func show(_ exchange: Conversation.Turn) {
+            let reply = exchange.reply
+            if noStream { Terminal.out(exchange.text, terminator: "") }
+            Terminal.out("")
+            if exchange.rotated {
+                Terminal.error("  [context] the conversation reached the pack's limit; it continues in a new session carrying a summary")
+            }
+            if let removed = exchange.removed, !removed.isEmpty {
+                Terminal.error("  [sanitiser] removed \(removed.count) line\(removed.count == 1 ? "" : "s") that repeat the system prompt")
+                if !noStream { Terminal.out("  (kept) \(exchange.text)") }
+            }
+            let fallback = reply.fellBackFrom.isEmpty ? "" : " after " + reply.fellBackFrom.joined(separator: ", ") + " failed"
+            Terminal.error(String(format: "  (%@%@ · %@ · %.2f s%@ · %d→%d tokens%@)", reply.provider, fallback, reply.model, reply.latency,
+                                  reply.timeToFirstToken.map { String(format: " · first token %.2f s", $0) } ?? "",
+                                  reply.usage.inputTokens, reply.usage.outputTokens, reply.usage.estimated ? " est." : ""))
         }
-        if failures > 0 && turns.isEmpty { throw ExitCode(Exit.infrastructure) }
     }
 
     private static func streamReply(_ stream: AsyncThrowingStream<StreamEvent, Error>, provider: String) async throws -> ProviderReply {
@@ -122,23 +161,6 @@ struct ChatCommand: AsyncParsableCommand {
             }
         }
         throw ProviderError(.streamInterrupted, provider: provider, message: "the stream ended early")
-    }
-
-    /// The transcript as a fixture: its target, inputs and turns with recorded replies.
-    private func fixture(turns: [(user: String, reply: String)], inputs: CompileInputs) -> String {
-        func quoted(_ text: String) -> String { JSONValue.string(text).text }
-        var lines = ["# Recorded with coachlab chat.", "fixture:", "  id: \(quoted(Paths.stem(save ?? "chat")))",
-                     "  pack: \(quoted(pack))"]
-        for (key, value) in [("coach", inputs.coach), ("topic", inputs.topic), ("intent", inputs.intent), ("profile", inputs.profile),
-                             ("memory", inputs.memory), ("context", inputs.context), ("now", inputs.now?.description)] {
-            if let value { lines.append("  \(key): \(quoted(value))") }
-        }
-        lines.append("turns:")
-        for turn in turns {
-            lines.append("  - user: \(quoted(turn.user))")
-            lines.append("    reply: \(quoted(turn.reply))")
-        }
-        return lines.joined(separator: "\n") + "\n"
     }
 }
 
