@@ -70,13 +70,31 @@ struct RedTeamCommand: AsyncParsableCommand {
 
     func run() async throws {
         let pack = try PackLoader().load(self.pack).get()
+        guard pack.rules.contains(where: { $0.guardrail != nil }) else {
+            return Terminal.out("\(self.pack) has no guardrail rules; nothing to red-team.")
+        }
+        let sets = try labelledSets(for: pack)
+        let reports = try await self.reports(pack, sets: sets)
+        if format == .json {
+            Terminal.out(try Self.json(reports, pack: self.pack).prettyText)
+        } else {
+            Terminal.out(reports.map { Self.render($0.1, title: $0.0, pack: self.pack) }.joined(separator: "\n"), terminator: "")
+        }
+        let missed = failUnder.compactMap(Gate.init).flatMap { gate in
+            reports[reports.count - 1].1.cells(below: gate.rate, perturbation: gate.perturbation).map { perturbation, cell in
+                String(format: "%@ under %@: recall %.3f (%d/%d) is below %.3f", cell.rule, perturbation.rawValue,
+                       cell.recall, cell.kept, cell.trials, gate.rate)
+            }
+        }
+        for line in Array(Set(missed)).sorted() { Terminal.error("fail-under: \(line)") }
+        if !missed.isEmpty { throw ExitCode(Exit.failed) }
+    }
+
+    /// The labelled sets to rewrite: those named, else every set in fixtures/guardrails/ for
+    /// the pack, of the chosen split; each checked against the pack.
+    private func labelledSets(for pack: Pack) throws -> [GuardrailDataset] {
         let sets = (datasets.isEmpty ? try GuardrailDataset.discover(for: self.pack) : try datasets.map { try GuardrailDataset.load($0) })
             .filter { split == nil || $0.split == split }
-        let guarded = pack.rules.filter { $0.guardrail != nil }.map(\.id)
-        guard !guarded.isEmpty else {
-            Terminal.out("\(self.pack) has no guardrail rules; nothing to red-team.")
-            return
-        }
         guard !sets.isEmpty else {
             throw CoachLabError(usage: "no labelled set\(split.map { " of the \($0.rawValue) split" } ?? "") names \(self.pack) in fixtures/guardrails/",
                                 hint: "give one with --dataset, or set dataset.pack (and dataset.split) in a set")
@@ -85,49 +103,40 @@ struct RedTeamCommand: AsyncParsableCommand {
             let problems = set.problems(for: pack)
             if !problems.isEmpty { throw CoachLabError(.content, problems) }
         }
+        return sets
+    }
+
+    /// Stage 1's report, then (with --stage2) the two stages together.
+    private func reports(_ pack: Pack, sets: [GuardrailDataset]) async throws -> [(String, RedTeamReport)] {
         let items = sets.flatMap(\.items)
-        let rules = guarded.filter { rule in items.contains { $0.expected == rule } }
+        let rules = pack.rules.filter { $0.guardrail != nil }.map(\.id).filter { rule in items.contains { $0.expected == rule } }
         let names = sets.map { $0.id + ($0.split.map { " \($0.rawValue)" } ?? "") }
         let chosen = perturbations.isEmpty ? Perturbation.allCases : perturbations
-
         let screener = Screener(pack: pack)
         var reports = [("stage 1", await RedTeam.run(items, rules: rules, datasets: names, perturbations: chosen) {
             screener.screen($0).decision
         })]
-        if stage2 {
-            let both = try twoStage(pack)
-            do {
-                reports.append(("stage 1 + 2 (\(both.name))", try await RedTeam.run(items, rules: rules, datasets: names, perturbations: chosen) {
-                    try await both.screener.screen($0).screening.decision
-                }))
-            } catch var error as ProviderError {
-                error.message = "the stage-2 classifier failed: " + error.message
-                throw error
-            }
+        guard stage2 else { return reports }
+        let both = try twoStage(pack)
+        do {
+            reports.append(("stage 1 + 2 (\(both.name))", try await RedTeam.run(items, rules: rules, datasets: names, perturbations: chosen) {
+                try await both.screener.screen($0).screening.decision
+            }))
+        } catch var error as ProviderError {
+            error.message = "the stage-2 classifier failed: " + error.message
+            throw error
         }
+        return reports
+    }
 
-        if format == .json {
-            var object: [String: JSONValue] = ["pack": .string(self.pack)]
-            for (title, report) in reports {
-                let data = try JSONEncoder.sorted(pretty: false).encode(report)
-                object[title == "stage 1" ? "stage1" : "combined"] = try JSONDecoder().decode(JSONValue.self, from: data)
-            }
-            Terminal.out(JSONValue.object(object).prettyText)
-        } else {
-            Terminal.out(reports.map { Self.render($0.1, title: $0.0, pack: self.pack) }.joined(separator: "\n"), terminator: "")
+    /// `--format json`: the pack, stage 1's report, and the combined one when there is one.
+    private static func json(_ reports: [(String, RedTeamReport)], pack: String) throws -> JSONValue {
+        var object: [String: JSONValue] = ["pack": .string(pack)]
+        for (title, report) in reports {
+            let data = try JSONEncoder.sorted(pretty: false).encode(report)
+            object[title == "stage 1" ? "stage1" : "combined"] = try JSONDecoder().decode(JSONValue.self, from: data)
         }
-
-        var missed: [String] = []
-        for gate in failUnder.compactMap(Gate.init) {
-            for (perturbation, cell) in reports[reports.count - 1].1.cells(below: gate.rate, perturbation: gate.perturbation) {
-                missed.append(String(format: "%@ under %@: recall %.3f (%d/%d) is below %.3f", cell.rule, perturbation.rawValue,
-                                     cell.recall, cell.kept, cell.trials, gate.rate))
-            }
-        }
-        if !missed.isEmpty {
-            for line in Array(Set(missed)).sorted() { Terminal.error("fail-under: \(line)") }
-            throw ExitCode(Exit.failed)
-        }
+        return .object(object)
     }
 
     private func twoStage(_ pack: Pack) throws -> (screener: TwoStageScreener, name: String) {
