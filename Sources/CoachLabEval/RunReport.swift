@@ -53,6 +53,16 @@ public struct RunReport: Sendable {
     /// Where every case is read from, a batch at a time.
     public let store: ResultStore
 
+    /// The report of a stored run, with its suites read again from their files.
+    /// - Throws: ``CoachLabError`` (usage) when the store has no such run.
+    public init(stored run: String, in store: ResultStore, fileSystem: FileSystem) throws {
+        guard let info = try store.run(run) else {
+            throw CoachLabError(usage: "no run '\(run)' in \(store.path)", hint: "coachlab runs lists the stored runs")
+        }
+        let loader = EvalLoader(fileSystem: fileSystem)
+        try self.init(run: run, suites: info.suites.compactMap { loader.suite(at: $0).0 }, store: store)
+    }
+
     /// Builds a report over a stored run: counts come from SQL aggregates and only the cases
     /// that did not pass are read, so the report's memory does not grow with passing cases.
     public init(run: String, suites: [Suite], store: ResultStore) throws {

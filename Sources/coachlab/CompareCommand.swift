@@ -58,31 +58,8 @@ struct CompareCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let storePath = Terminal.storePath(store)
-        let results = try ResultStore(path: storePath)
-        var reports: [RunReport] = []
-        var providerFailed = false
-        if runs.isEmpty {
-            var request = provider.request(suites: suites, repeats: self.repeat, concurrency: concurrency, filter: filter)
-            request.streaming = stream
-            let cache = self.cache.cache()
-            let plan = try EvalPlan.make(request, registry: provider.registry(), store: results, catalog: SuiteCatalog(fileSystem: .live)) {
-                try $1.provider($0, cache: cache)
-            }
-            let execution = try await EvalTerminal.execute(plan, store: results, cache: cache)
-            let report = try RunReport(run: plan.run, suites: plan.suites.map(\.suite), store: results)
-            providerFailed = report.totals.errors > 0
-            reports = [report]
-            if execution.interrupted { Terminal.error("interrupted: the matrix shows the \(execution.done) cases that finished") }
-        } else {
-            for id in runs {
-                guard let info = try results.run(id) else {
-                    throw CoachLabError(usage: "no run '\(id)' in \(storePath)", hint: "coachlab runs lists the stored runs")
-                }
-                let suites = info.suites.compactMap { EvalLoader().suite(at: $0).0 }
-                reports.append(try RunReport(run: id, suites: suites, store: results))
-            }
-        }
+        let store = try ResultStore(path: Terminal.storePath(self.store))
+        let reports = runs.isEmpty ? [try await runSuites(into: store)] : try runs.map { try RunReport(stored: $0, in: store, fileSystem: .live) }
         let page = try HTMLReport(runs: reports, title: "CoachLab comparison")
         Terminal.out(Self.text(page.matrix), terminator: "")
         let paired = page.matrix.pairedComparisons
@@ -98,7 +75,20 @@ struct CompareCommand: AsyncParsableCommand {
             let section = paired.isEmpty ? "" : "\n### Paired comparison\n\n" + paired.map { "- " + $0.summary + "\n" }.joined()
             try Files.write(page.matrix.markdown() + section, to: markdown)
         }
-        if providerFailed { throw ExitCode(Exit.infrastructure) }
+        if runs.isEmpty, reports.contains(where: { $0.totals.errors > 0 }) { throw ExitCode(Exit.infrastructure) }
+    }
+
+    /// Runs the suites on every named provider into one stored run.
+    private func runSuites(into store: ResultStore) async throws -> RunReport {
+        var request = provider.request(suites: suites, repeats: self.repeat, concurrency: concurrency, filter: filter)
+        request.streaming = stream
+        let cache = self.cache.cache()
+        let plan = try EvalPlan.make(request, registry: provider.registry(), store: store, catalog: SuiteCatalog(fileSystem: .live)) {
+            try $1.provider($0, cache: cache)
+        }
+        let execution = try await EvalTerminal.execute(plan, store: store, cache: cache)
+        if execution.interrupted { Terminal.error("interrupted: the matrix shows the \(execution.done) cases that finished") }
+        return try RunReport(run: plan.run, suites: plan.suites.map(\.suite), store: store)
     }
 
     /// The terminal view: a summary per provider, then every case with a cell per provider.
