@@ -106,12 +106,12 @@ for iteration in 0..<(iterations + 3) {
     let total = try seconds {
         for name in packs {
             var pack: Pack?
-            load += try seconds { pack = try PackLoader().load("personas/\(name)").get() }
+            load += try seconds { pack = try PackLoader(fileSystem: .live).load("personas/\(name)").get() }
             guard let pack else { continue }
             compile += try seconds {
                 let compiler = try Compiler(pack: pack)
                 for variant in pack.variants {
-                    _ = try compiler.compile(CompileInputs(variant))
+                    _ = try compiler.compile(CompileInputs(variant), fileSystem: .live)
                     count += 1
                 }
             }

@@ -103,7 +103,7 @@ public struct EvalRunner: Sendable {
     public var makeProvider: @Sendable (ProviderConfiguration, ProviderRegistry) throws -> any ChatProvider
 
     public init(registry: ProviderRegistry, providerOverride: [String] = [], baseURL: String? = nil, apiKeyVariable: String? = nil,
-                repeats: Int? = nil, concurrency: Int? = nil, fileSystem: FileSystem = .live,
+                repeats: Int? = nil, concurrency: Int? = nil, fileSystem: FileSystem,
                 makeProvider: @escaping @Sendable (ProviderConfiguration, ProviderRegistry) throws -> any ChatProvider = { try $1.provider($0) }) {
         self.registry = registry
         self.providerOverride = providerOverride

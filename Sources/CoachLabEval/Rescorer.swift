@@ -37,7 +37,7 @@ public struct Rescorer {
     /// - Parameters:
     ///   - suites: The current suites.
     ///   - prompt: The stored compiled prompt with a hash.
-    public init(suites: [LoadedSuite], fileSystem: FileSystem = .live, prompt: @escaping (String) throws -> CompiledPrompt?) {
+    public init(suites: [LoadedSuite], fileSystem: FileSystem, prompt: @escaping (String) throws -> CompiledPrompt?) {
         self.suites = Dictionary(suites.map { ($0.suite.id, $0) }) { first, _ in first }
         self.fileSystem = fileSystem
         self.prompt = prompt

@@ -12,7 +12,7 @@ public struct WatchSnapshot: Sendable {
 
     /// Compiles the pack's variants and the given fixtures' prompts.
     /// - Throws: ``CoachLabError`` when the pack does not load or compile (lint's diagnostics).
-    public init(pack path: String, fixtures: [FixtureReference], fileSystem: FileSystem = .live) throws {
+    public init(pack path: String, fixtures: [FixtureReference], fileSystem: FileSystem) throws {
         let pack = try PackLoader(fileSystem: fileSystem).load(path).get()
         let compiler = try Compiler(pack: pack)
         var prompts: [String: CompiledPrompt] = [:]

@@ -71,9 +71,9 @@ struct ChatCommand: AsyncParsableCommand {
         private(set) var failures = 0
 
         init(_ command: ChatCommand) throws {
-            compiler = try Compiler(pack: PackLoader().load(command.pack).get())
+            compiler = try Compiler(pack: PackLoader(fileSystem: .live).load(command.pack).get())
             inputs = try command.input.inputs(for: compiler.pack)
-            let resolved = try ResolvedInputs(inputs, pack: compiler.pack)
+            let resolved = try ResolvedInputs(inputs, pack: compiler.pack, fileSystem: .live)
             let registry = try command.provider.registry()
             let configuration = try command.provider.configurations(in: registry)[0]
             let provider = try registry.provider(configuration)

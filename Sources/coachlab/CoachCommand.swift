@@ -33,7 +33,7 @@ struct CoachExport: ParsableCommand {
     var out: String?
 
     func run() throws {
-        let pack = try PackLoader().load(self.pack).get()
+        let pack = try PackLoader(fileSystem: .live).load(self.pack).get()
         guard let coach = pack.coach(coach) else {
             throw CoachLabError(usage: "pack '\(pack.id)' has no coach '\(self.coach)'",
                                 hint: "its coaches: " + pack.coaches.map(\.id).joined(separator: ", "))
@@ -80,7 +80,7 @@ struct CoachImport: ParsableCommand {
     var dryRun = false
 
     func run() throws {
-        let pack = try PackLoader().load(self.pack).get()
+        let pack = try PackLoader(fileSystem: .live).load(self.pack).get()
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
             throw CoachLabError(.io, "cannot read file: \(error.localizedDescription)", at: SourceLocation(file: file, line: 1, column: 1))
@@ -127,7 +127,7 @@ struct TipsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let pack = try PackLoader().load(self.pack).get()
+        let pack = try PackLoader(fileSystem: .live).load(self.pack).get()
         let knowledge = DailyTip.knowledgeTips(pack)
         var takeaways: [DailyTip.Tip] = []
         if let sessions {

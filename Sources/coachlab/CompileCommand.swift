@@ -54,10 +54,10 @@ struct CompileCommand: ParsableCommand {
     func run() throws {
         if let out { return try writeAll(to: out) }
         if let check { return try checkAll(against: check) }
-        let compiler = try Compiler(pack: PackLoader().load(packs[0]).get())
+        let compiler = try Compiler(pack: PackLoader(fileSystem: .live).load(packs[0]).get())
         var inputs = try input.inputs(for: compiler.pack)
         inputs.screen = screen ?? inputs.screen
-        let prompt = try compiler.compile(inputs)
+        let prompt = try compiler.compile(inputs, fileSystem: .live)
         if let request {
             return try printRequest(kind: request, prompt: prompt, message: inputs.screen ?? "Hello", pack: compiler.pack)
         }
@@ -90,9 +90,9 @@ struct CompileCommand: ParsableCommand {
     private func writeAll(to directory: String) throws {
         var written = 0
         for path in packs {
-            let compiler = try Compiler(pack: PackLoader().load(path).get())
-            let files = try PromptSnapshots.render(compiler)
-            for drift in PromptSnapshots.check(files, packId: compiler.pack.id, in: directory) where drift.kind == .orphaned {
+            let compiler = try Compiler(pack: PackLoader(fileSystem: .live).load(path).get())
+            let files = try PromptSnapshots.render(compiler, fileSystem: .live)
+            for drift in PromptSnapshots.check(files, packId: compiler.pack.id, in: directory, fileSystem: .live) where drift.kind == .orphaned {
                 try? FileManager.default.removeItem(atPath: drift.path)
             }
             for file in files {
@@ -107,10 +107,10 @@ struct CompileCommand: ParsableCommand {
         var drifts: [PromptSnapshots.Drift] = []
         var checked = 0
         for path in packs {
-            let compiler = try Compiler(pack: PackLoader().load(path).get())
-            let files = try PromptSnapshots.render(compiler)
+            let compiler = try Compiler(pack: PackLoader(fileSystem: .live).load(path).get())
+            let files = try PromptSnapshots.render(compiler, fileSystem: .live)
             checked += files.count
-            drifts += PromptSnapshots.check(files, packId: compiler.pack.id, in: directory)
+            drifts += PromptSnapshots.check(files, packId: compiler.pack.id, in: directory, fileSystem: .live)
         }
         for drift in drifts { Terminal.out(drift.description, terminator: "") }
         if drifts.isEmpty {

@@ -107,7 +107,7 @@ struct GenerateCoach: AsyncParsableCommand {
     @OptionGroup var generation: GenerationOptions
 
     func run() async throws {
-        let pack = try PackLoader().load(self.pack).get()
+        let pack = try PackLoader(fileSystem: .live).load(self.pack).get()
         let task = StructuredTask.coach(describing: describe, name: name, limits: pack.defaults)
         let value = try await generation.run(task)
         let mapping = CoachDocuments.coach(fromGenerated: value, id: id)
@@ -121,7 +121,7 @@ struct GenerateCoach: AsyncParsableCommand {
                                               at: path, into: pack)
         // Prove the rich path: compile it with the pack's first profile.
         let compiler = try Compiler(pack: CoachDocuments.pack(pack, with: placed.coach))
-        let inputs = try ResolvedInputs(CompileInputs(coach: coachID, profile: pack.profiles.first?.id), pack: compiler.pack)
+        let inputs = try ResolvedInputs(CompileInputs(coach: coachID, profile: pack.profiles.first?.id), pack: compiler.pack, fileSystem: .live)
         let prompt = compiler.compile(inputs)
         if let out {
             try Files.write(placed.packFile, to: out)

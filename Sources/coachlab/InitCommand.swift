@@ -39,7 +39,7 @@ struct InitCommand: ParsableCommand {
                 throw CoachLabError(usage: "no pack '\(from)' (looked for \(from) and personas/\(from))",
                                     hint: "name a pack folder, or run from a project whose personas/ holds it")
             }
-            files = try PackScaffold.files(app: app, name: name, from: PackLoader().load(folder).get())
+            files = try PackScaffold.files(app: app, name: name, from: PackLoader(fileSystem: .live).load(folder).get(), fileSystem: .live)
         } else {
             files = try PackScaffold.files(app: app, name: name)
         }

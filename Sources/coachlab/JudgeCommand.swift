@@ -54,7 +54,7 @@ struct JudgeCommand: AsyncParsableCommand {
             var judgements: [Judgement] = []
             var diagnostics: [Diagnostic] = []
             for file in files {
-                let (judgement, problems) = EvalLoader().judgement(at: file)
+                let (judgement, problems) = EvalLoader(fileSystem: .live).judgement(at: file)
                 diagnostics += problems
                 if let judgement, rubric == nil || judgement.metric == rubric { judgements.append(judgement) }
             }

@@ -87,9 +87,9 @@ struct ProviderOptions: ParsableArguments {
     func registry() throws -> ProviderRegistry {
         var registry: ProviderRegistry
         if let providersFile {
-            registry = try ProviderRegistry.load(providersFile)
+            registry = try ProviderRegistry.load(providersFile, fileSystem: .live)
         } else if FileManager.default.fileExists(atPath: "providers.yaml") {
-            registry = try ProviderRegistry.load("providers.yaml")
+            registry = try ProviderRegistry.load("providers.yaml", fileSystem: .live)
         } else {
             registry = ProviderRegistry()
         }

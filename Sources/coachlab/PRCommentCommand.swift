@@ -54,7 +54,7 @@ struct PRCommentCommand: AsyncParsableCommand {
             throw CoachLabError(usage: run.map { "no run '\($0)' in \(path)" } ?? "the store at \(path) has no runs",
                                 hint: "coachlab runs lists the stored runs")
         }
-        let suites = info.suites.compactMap { EvalLoader().suite(at: $0).0 }
+        let suites = info.suites.compactMap { EvalLoader(fileSystem: .live).suite(at: $0).0 }
         let report = try RunReport(run: info.id, suites: suites, store: results)
         let body = try PullRequestComment.body(report: report, baseline: try baseline.map(Baseline.read),
                                                promptDiff: try promptDiff.map(Files.read), artifactURL: artifactURL)

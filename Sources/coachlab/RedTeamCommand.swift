@@ -69,7 +69,7 @@ struct RedTeamCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let pack = try PackLoader().load(self.pack).get()
+        let pack = try PackLoader(fileSystem: .live).load(self.pack).get()
         guard pack.rules.contains(where: { $0.guardrail != nil }) else {
             return Terminal.out("\(self.pack) has no guardrail rules; nothing to red-team.")
         }
@@ -93,7 +93,7 @@ struct RedTeamCommand: AsyncParsableCommand {
     /// The labelled sets to rewrite: those named, else every set in fixtures/guardrails/ for
     /// the pack, of the chosen split; each checked against the pack.
     private func labelledSets(for pack: Pack) throws -> [GuardrailDataset] {
-        let sets = (datasets.isEmpty ? try GuardrailDataset.discover(for: self.pack) : try datasets.map { try GuardrailDataset.load($0) })
+        let sets = (datasets.isEmpty ? try GuardrailDataset.discover(for: self.pack, fileSystem: .live) : try datasets.map { try GuardrailDataset.load($0, fileSystem: .live) })
             .filter { split == nil || $0.split == split }
         guard !sets.isEmpty else {
             throw CoachLabError(usage: "no labelled set\(split.map { " of the \($0.rawValue) split" } ?? "") names \(self.pack) in fixtures/guardrails/",

@@ -51,7 +51,7 @@ struct RescoreCommand: AsyncParsableCommand {
         }
         let paths = suites.isEmpty ? info.suites : suites
         let loaded = try EvalContent.load(suites: paths)
-        var rescorer = Rescorer(suites: loaded) { try results.compiledPrompt($0) }
+        var rescorer = Rescorer(suites: loaded, fileSystem: .live) { try results.compiledPrompt($0) }
         let target = try results.startRun(suites: paths, providers: info.providers, repeats: info.repeats, prices: info.prices,
                                           baseURL: info.baseURL, apiKeyEnv: info.apiKeyEnv, settings: info.settings)
         var rescored: [CaseResult] = []

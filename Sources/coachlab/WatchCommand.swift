@@ -33,7 +33,7 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         let packPath = pack.hasSuffix("/") ? String(pack.dropLast()) : pack
         var (loaded, references) = try Self.load(suites, pack: packPath)
-        var snapshot = try WatchSnapshot(pack: packPath, fixtures: references)
+        var snapshot = try WatchSnapshot(pack: packPath, fixtures: references, fileSystem: .live)
         let registry = try provider.registry()
         try await runFixtures(Set(references.map(\.id)), suites: loaded, registry: registry, label: "all \(references.count) fixtures")
         let folders = Self.folders(pack: packPath, references: references, suites: loaded.map(\.suite.file))
@@ -45,7 +45,7 @@ struct WatchCommand: AsyncParsableCommand {
             Terminal.out("\n— change \(rebuilds) —")
             do {
                 (loaded, references) = try Self.load(suites, pack: packPath)
-                let next = try WatchSnapshot(pack: packPath, fixtures: references)
+                let next = try WatchSnapshot(pack: packPath, fixtures: references, fileSystem: .live)
                 let layers = next.layerChanges(since: snapshot)
                 let toRun = next.fixturesToRun(since: snapshot)
                 snapshot = next
@@ -69,7 +69,7 @@ struct WatchCommand: AsyncParsableCommand {
     /// Runs the given fixtures' cases and prints one line per case and a total.
     private func runFixtures(_ ids: Set<String>, suites: [LoadedSuite], registry: ProviderRegistry, label: String) async throws {
         let runner = EvalRunner(registry: registry, providerOverride: provider.providers, baseURL: provider.baseURL,
-                                apiKeyVariable: provider.apiKeyEnv)
+                                apiKeyVariable: provider.apiKeyEnv, fileSystem: .live)
         let results = WatchResults()
         try await runner.run(suites, include: { ids.contains($0.fixture) }) { await results.add($0) }
         let all = await results.all.sorted { $0.id < $1.id }

@@ -81,13 +81,13 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
         let cases = try Cases(json: project + "/rec.json")
         // The no-diagnosis alert's instructions reach a prompt only when that rule flags a
         // message the case sends (scored or not): those cases, and no others, are affected.
-        let compiler = try Compiler(pack: PackLoader().load(project + "/personas/betterone").get())
-        let suite = try #require(EvalLoader().suite(at: project + "/evals/betterone.yaml").0)
+        let compiler = try Compiler(pack: PackLoader(fileSystem: .live).load(project + "/personas/betterone").get())
+        let suite = try #require(EvalLoader(fileSystem: .live).suite(at: project + "/evals/betterone.yaml").0)
         var affected = Set<String>()
         for file in try FileManager.default.contentsOfDirectory(atPath: project + "/fixtures/betterone") where file.hasSuffix(".yaml") {
-            let fixture = try #require(EvalLoader().fixture(at: project + "/fixtures/betterone/" + file).0)
+            let fixture = try #require(EvalLoader(fileSystem: .live).fixture(at: project + "/fixtures/betterone/" + file).0)
             for (index, turn) in fixture.turns.enumerated() where suite.mode == .rollout || index == fixture.turns.count - 1 || turn.reply == nil {
-                var inputs = try ResolvedInputs(fixture.inputs, pack: compiler.pack)
+                var inputs = try ResolvedInputs(fixture.inputs, pack: compiler.pack, fileSystem: .live)
                 inputs.screen = turn.user
                 if compiler.compile(inputs).screening?.decision?.ruleId == "no-diagnosis" {
                     affected.insert("betterone/\(fixture.id)/openai-compatible:coachlab-mock-1#1")

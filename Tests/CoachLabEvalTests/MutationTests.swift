@@ -14,8 +14,8 @@ import Testing
         var emitted: [String: String] = [:]
         for (file, document) in zip(pack.files, pack.documents) { emitted[file] = try document.yamlText() }
         let again = try PackLoader(fileSystem: fileSystem.overlaying(emitted)).load("personas/\(name)").get()
-        let before = try PromptSnapshots.render(Compiler(pack: pack))
-        let after = try PromptSnapshots.render(Compiler(pack: again))
+        let before = try PromptSnapshots.render(Compiler(pack: pack), fileSystem: .live)
+        let after = try PromptSnapshots.render(Compiler(pack: again), fileSystem: .live)
         #expect(before.map(\.text) == after.map(\.text))
         #expect(!before.isEmpty)
     }

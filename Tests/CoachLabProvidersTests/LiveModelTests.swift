@@ -21,8 +21,8 @@ struct LiveModelTests {
     }()
 
     func request() throws -> ChatRequest {
-        let compiler = try Compiler(pack: PackLoader().load("personas/betterone").get())
-        let prompt = try compiler.compile(CompileInputs(topic: "goal-setting", intent: "next_step", profile: "freelance-designer"))
+        let compiler = try Compiler(pack: PackLoader(fileSystem: .live).load("personas/betterone").get())
+        let prompt = try compiler.compile(CompileInputs(topic: "goal-setting", intent: "next_step", profile: "freelance-designer"), fileSystem: .live)
         return ChatRequest(system: prompt.system, messages: [ChatMessage(.user, "I have 15 goals and don't know where to start. What should I do first?")])
     }
 

@@ -221,10 +221,10 @@ func collectStream(_ stream: AsyncThrowingStream<StreamEvent, Error>) async thro
 
 @Suite struct InProcessProviderTests {
     @Test func mockFollowsTheRiskAlertInThePrompt() async throws {
-        let compiler = try Compiler(pack: try PackLoader().load("personas/betterone").get())
+        let compiler = try Compiler(pack: try PackLoader(fileSystem: .live).load("personas/betterone").get())
         let message = "Do I have ADHD? I can't focus on anything."
-        let flagged = try compiler.compile(CompileInputs(topic: "goal-setting", intent: "next_step", screen: message))
-        let calm = try compiler.compile(CompileInputs(topic: "goal-setting", intent: "next_step"))
+        let flagged = try compiler.compile(CompileInputs(topic: "goal-setting", intent: "next_step", screen: message), fileSystem: .live)
+        let calm = try compiler.compile(CompileInputs(topic: "goal-setting", intent: "next_step"), fileSystem: .live)
         let mock = MockProvider()
         let alerted = try await mock.complete(ChatRequest(system: flagged.system, messages: [ChatMessage(.user, message)]))
         #expect(alerted.text.contains("qualified professional"))

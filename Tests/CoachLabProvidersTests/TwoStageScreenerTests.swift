@@ -25,7 +25,7 @@ final class FixedAnswerProvider: ChatProvider, @unchecked Sendable {
 }
 
 @Suite struct TwoStageScreenerTests {
-    static let pack = try! PackLoader().load("personas/betterone").get()
+    static let pack = try! PackLoader(fileSystem: .live).load("personas/betterone").get()
 
     @Test func stageTwoRunsOnlyWhenStageOneFoundNothingUnlessThePackSaysAlways() async throws {
         let classifier = FixedAnswerProvider("FLAGGED|No financial or legal advice|money")

@@ -63,7 +63,7 @@ import Testing
         let memory = try #require(pack.memory("jordan-cleared"))
         var coach = try #require(pack.coach("habit-architect"))
         coach.memoryClearedAt = LocalDateTime(parsing: "2026-02-05T00:00:00Z")
-        var inputs = try ResolvedInputs(CompileInputs(coach: "habit-architect", profile: "jordan", memory: "jordan-cleared"), pack: pack)
+        var inputs = try ResolvedInputs(CompileInputs(coach: "habit-architect", profile: "jordan", memory: "jordan-cleared"), pack: pack, fileSystem: .live)
         inputs.coach = coach
         let prompt = try Compiler(pack: pack).compile(inputs)
         let text = try #require(prompt.layers.first { $0.id == "memory" }).text

@@ -164,7 +164,7 @@ import Testing
     /// Every profile (and none) with every coach of the pack.
     static func prompts(_ compiler: Compiler, coach: String) throws -> [String] {
         try ([nil] + compiler.pack.profiles.map(\.id)).map { profile in
-            compiler.compile(try ResolvedInputs(CompileInputs(coach: coach, profile: profile, memory: "maya-history"), pack: compiler.pack)).system
+            compiler.compile(try ResolvedInputs(CompileInputs(coach: coach, profile: profile, memory: "maya-history"), pack: compiler.pack, fileSystem: .live)).system
         }
     }
 

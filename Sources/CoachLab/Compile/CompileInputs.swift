@@ -59,7 +59,7 @@ public struct ResolvedInputs: Sendable {
     /// Looks up every reference in `inputs`; profiles, memories and contexts that are not
     /// ids in the pack are read as files.
     /// - Throws: ``CoachLabError`` (usage) for an unknown id, (content) for a bad file.
-    public init(_ inputs: CompileInputs, pack: Pack, fileSystem: FileSystem = .live) throws {
+    public init(_ inputs: CompileInputs, pack: Pack, fileSystem: FileSystem) throws {
         func unknown(_ noun: String, _ name: String, _ known: [String]) -> CoachLabError {
             CoachLabError(usage: "pack '\(pack.id)' has no \(noun) '\(name)'",
                           hint: Suggestions.hint(for: name, in: known, noun: noun))

@@ -79,7 +79,7 @@ public struct Compiler: Sendable {
 
     /// Compiles one prompt.
     /// - Throws: ``CoachLabError`` when an input names something the pack lacks.
-    public func compile(_ inputs: CompileInputs, fileSystem: FileSystem = .live) throws -> CompiledPrompt {
+    public func compile(_ inputs: CompileInputs, fileSystem: FileSystem) throws -> CompiledPrompt {
         try compile(ResolvedInputs(inputs, pack: pack, fileSystem: fileSystem), variant: inputs.variant)
     }
 

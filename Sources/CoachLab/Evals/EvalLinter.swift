@@ -3,7 +3,7 @@
 public struct EvalLinter: Sendable {
     public var fileSystem: FileSystem
 
-    public init(fileSystem: FileSystem = .live) { self.fileSystem = fileSystem }
+    public init(fileSystem: FileSystem) { self.fileSystem = fileSystem }
 
     /// Every problem in the given fixture and suite files.
     public func lint(fixtures: [String], suites: [String]) -> [Diagnostic] {

@@ -4,7 +4,7 @@ import Foundation
 public struct EvalLoader: Sendable {
     public var fileSystem: FileSystem
 
-    public init(fileSystem: FileSystem = .live) { self.fileSystem = fileSystem }
+    public init(fileSystem: FileSystem) { self.fileSystem = fileSystem }
 
     /// Loads a fixture file.
     /// - Returns: The fixture (nil when unusable) and every diagnostic.

@@ -317,7 +317,7 @@ extension PackScaffold {
     /// providers entry.
     /// - Throws: ``CoachLabError`` (usage) for an id that is not a slug, or a pack with no
     ///   variant whose inputs are the pack's own ids.
-    public static func files(app: String, name: String? = nil, from pack: Pack, fileSystem: FileSystem = .live) throws -> [(path: String, text: String)] {
+    public static func files(app: String, name: String? = nil, from pack: Pack, fileSystem: FileSystem) throws -> [(path: String, text: String)] {
         try CoachDocuments.validateID(app, at: SourceLocation(file: "--app", line: 1, column: 1))
         let name = name ?? pack.name
         let root = pack.directory.hasSuffix("/") ? String(pack.directory.dropLast()) : pack.directory

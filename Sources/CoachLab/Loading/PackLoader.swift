@@ -28,7 +28,7 @@ public struct PackLoader: Sendable {
     public var fileSystem: FileSystem
 
     /// Creates a loader.
-    public init(fileSystem: FileSystem = .live) {
+    public init(fileSystem: FileSystem) {
         self.fileSystem = fileSystem
     }
 

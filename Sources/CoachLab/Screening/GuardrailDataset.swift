@@ -49,7 +49,7 @@ public struct GuardrailDataset: Sendable {
 
     /// Loads a dataset: JSONL when the file ends in `.jsonl`, YAML otherwise.
     /// - Throws: ``CoachLabError`` with every problem located.
-    public static func load(_ path: String, fileSystem: FileSystem = .live) throws -> GuardrailDataset {
+    public static func load(_ path: String, fileSystem: FileSystem) throws -> GuardrailDataset {
         guard fileSystem.exists(path), !fileSystem.isDirectory(path) else {
             throw CoachLabError(usage: "no dataset file at \(path)", hint: "the shipped ones are in fixtures/guardrails/")
         }
@@ -65,7 +65,7 @@ public struct GuardrailDataset: Sendable {
     /// what is measured.
     /// - Throws: ``CoachLabError`` from the first set that does not load.
     public static func discover(for pack: String, in directory: String = "fixtures/guardrails",
-                                fileSystem: FileSystem = .live) throws -> [GuardrailDataset] {
+                                fileSystem: FileSystem) throws -> [GuardrailDataset] {
         guard fileSystem.isDirectory(directory) else { return [] }
         let wanted = fileSystem.realPath(Paths.normalize(pack))
         return try fileSystem.list(directory).filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0.hasSuffix(".jsonl") }.sorted()

@@ -32,7 +32,7 @@ public enum PromptSnapshots {
 
     /// Compiles every variant the pack declares.
     /// - Throws: ``CoachLabError`` when a variant's inputs cannot be resolved.
-    public static func render(_ compiler: Compiler, fileSystem: FileSystem = .live) throws -> [File] {
+    public static func render(_ compiler: Compiler, fileSystem: FileSystem) throws -> [File] {
         try compiler.pack.variants.map { variant in
             let prompt = try compiler.compile(CompileInputs(variant), fileSystem: fileSystem)
             return File(path: "\(compiler.pack.id)/\(variant.id).txt", text: prompt.system + "\n")
@@ -40,7 +40,7 @@ public enum PromptSnapshots {
     }
 
     /// Compares compiled files with what `directory` holds.
-    public static func check(_ files: [File], packId: String, in directory: String, fileSystem: FileSystem = .live) -> [Drift] {
+    public static func check(_ files: [File], packId: String, in directory: String, fileSystem: FileSystem) -> [Drift] {
         var drifts: [Drift] = []
         for file in files {
             let path = Paths.join(directory, file.path)

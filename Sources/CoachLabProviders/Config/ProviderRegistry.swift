@@ -27,7 +27,7 @@ public struct ProviderRegistry: Sendable {
 
     /// Loads `providers.yaml`.
     /// - Throws: ``CoachLabError`` with located diagnostics for invalid content.
-    public static func load(_ path: String, fileSystem: FileSystem = .live,
+    public static func load(_ path: String, fileSystem: FileSystem,
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ProviderRegistry {
         let data: Data
         do { data = try fileSystem.read(path) } catch {
@@ -178,7 +178,7 @@ public struct ProviderRegistry: Sendable {
         case .canned:
             var replies = configuration.replies
             if replies.isEmpty, let pack = configuration.pack {
-                do { replies = try PackLoader().load(pack).get().defaults.cannedReplies } catch {
+                do { replies = try PackLoader(fileSystem: .live).load(pack).get().defaults.cannedReplies } catch {
                     throw ProviderError(.configuration, provider: configuration.id, message: "cannot load pack '\(pack)': \(error)")
                 }
             }
