@@ -29,8 +29,12 @@ public struct HTMLReport {
         try write(chartsSection())
         try write(filtersSection())
         try write(casesHead())
-        for row in matrix.rows { try write(try caseBody(row)) }
+        var prompts = PromptIndex()
+        for row in matrix.rows { try write(try caseBody(row, prompts: &prompts)) }
         try write("</table>\n</div>\n</section>\n")
+        try write(promptsHead(prompts.keys.count))
+        for (number, key) in prompts.keys.enumerated() { try write(try prompt(key.hash, run: key.run, number: number)) }
+        try write("</section>\n")
         try write(foot())
     }
 
@@ -157,7 +161,7 @@ public struct HTMLReport {
         return out + "</tr></thead>\n"
     }
 
-    private func caseBody(_ row: ComparisonMatrix.Row) throws -> String {
+    private func caseBody(_ row: ComparisonMatrix.Row, prompts: inout PromptIndex) throws -> String {
         let id = "case-\(StableHash.hex(row.key))"
         let checks = Set(row.cells.values.flatMap { $0.turns.flatMap { $0.checks.map(\.check) } }).sorted()
         var attributes = "data-case=\"\(esc(row.key))\" data-tags=\"\(esc(json(row.tags)))\" data-checks=\"\(esc(json(checks)))\""
@@ -179,13 +183,13 @@ public struct HTMLReport {
             out += "<small>\(String(format: "%.2f s", latency))</small></td>"
         }
         out += "</tr>\n<tr class=\"detail\" id=\"\(id)\" hidden><td colspan=\"\(matrix.columns.count + 2)\">\n"
-        out += try detail(row)
+        out += try detail(row, prompts: &prompts)
         return out + "</td></tr>\n</tbody>\n"
     }
 
     /// Every turn of a case: the user's message, each provider's reply side by side (words
     /// that differ from the first provider's reply highlighted), checks, figures, and the prompt.
-    private func detail(_ row: ComparisonMatrix.Row) throws -> String {
+    private func detail(_ row: ComparisonMatrix.Row, prompts: inout PromptIndex) throws -> String {
         let columns = matrix.columns.indices.filter { row.cells[$0] != nil }
         var out = ""
         for column in columns {
@@ -225,19 +229,49 @@ public struct HTMLReport {
             }
             out += "</div>\n"
             var shown = Set<String>()
-            for (column, turn) in cells where shown.insert(turn.promptHash).inserted {
-                out += try prompt(turn.promptHash, run: matrix.columns[column].run, label: cells.count > 1 ? matrix.columns[column].label : nil)
+            for (column, turn) in cells where !turn.promptHash.isEmpty && shown.insert(turn.promptHash).inserted {
+                let run = matrix.columns[column].run
+                let number = prompts.number(of: PromptIndex.Key(run: run, hash: turn.promptHash))
+                let label = cells.count > 1 ? " (\(esc(matrix.columns[column].label)))" : ""
+                out += "<p class=\"meta\"><a class=\"prompt-link\" href=\"#prompt-\(number)\">Compiled prompt\(label)</a> <code>\(esc(turn.promptHash))</code></p>\n"
             }
             out += "</section>\n"
         }
         return out
     }
 
-    private func prompt(_ hash: String, run: String, label: String?) throws -> String {
-        guard let prompt = try stores[run]?.compiledPrompt(hash) else {
-            return "<p class=\"meta\">Compiled prompt <code>\(esc(hash))</code> was not kept with this run.</p>\n"
+    /// The compiled prompts the cases link to, numbered in order of first use: a run's
+    /// cases share a few prompts, so each is written once however many replies answered it.
+    struct PromptIndex {
+        struct Key: Hashable {
+            var run: String
+            var hash: String
         }
-        var out = "<details class=\"prompt\"><summary>Compiled prompt\(label.map { " (\(esc($0)))" } ?? "") · \(prompt.layers.count) layers · ~\(prompt.tokens) tokens · <code>\(esc(hash))</code></summary>\n<ol class=\"layers\">"
+        private(set) var keys: [Key] = []
+        private var numbers: [Key: Int] = [:]
+
+        mutating func number(of key: Key) -> Int {
+            if let number = numbers[key] { return number }
+            numbers[key] = keys.count
+            keys.append(key)
+            return keys.count - 1
+        }
+    }
+
+    private func promptsHead(_ count: Int) -> String {
+        """
+        <section aria-labelledby="prompts-title">
+        <h2 id="prompts-title">Compiled prompts</h2>
+        <p class="meta">The \(count) distinct system prompt\(count == 1 ? "" : "s") the replies answered, each written once; a turn links to its own.</p>
+
+        """
+    }
+
+    private func prompt(_ hash: String, run: String, number: Int) throws -> String {
+        guard let prompt = try stores[run]?.compiledPrompt(hash) else {
+            return "<p class=\"meta\" id=\"prompt-\(number)\">Compiled prompt <code>\(esc(hash))</code> was not kept with this run.</p>\n"
+        }
+        var out = "<details class=\"prompt\" id=\"prompt-\(number)\"><summary>Compiled prompt\(matrix.runs.count > 1 ? " of run " + esc(run) : "") · \(prompt.layers.count) layers · ~\(prompt.tokens) tokens · <code>\(esc(hash))</code></summary>\n<ol class=\"layers\">"
         for layer in prompt.layers {
             out += "<li><details><summary><strong>\(esc(layer.title ?? layer.id))</strong> · ~\(layer.tokens) tokens</summary>"
             out += "<p class=\"sources\">Sources: \(layer.sources.isEmpty ? "none" : layer.sources.map { "<code>\(esc($0))</code>" }.joined(separator: " "))</p>"
@@ -443,6 +477,7 @@ public struct HTMLReport {
         if(params.sort)sort(params.sort,params.dir==="desc"?"desc":"asc");
         apply();
         if(params.expand){bodies.filter(function(tb){return !tb.hidden}).slice(0,params.expand==="all"?bodies.length:1).forEach(function(tb){tb.querySelector(".toggle").click()})}
+        document.querySelectorAll("a.prompt-link").forEach(function(a){a.addEventListener("click",function(){var d=document.getElementById(a.getAttribute("href").slice(1));if(d&&d.tagName==="DETAILS")d.open=true})});
         document.body.setAttribute("data-ready","true");
         })();
         """

@@ -68,8 +68,15 @@ enum Browser {
         }
         #expect(page.components(separatedBy: "<tbody class=\"case\"").count - 1 == 18)
         for chart in ["chart-pass", "chart-latency", "chart-checks"] { #expect(page.contains("<svg class=\"chart\" id=\"\(chart)\"")) }
-        #expect(page.contains("Compiled prompt"))
         #expect(page.contains("Sources: <code>"), "layers list their sources")
+        // Each distinct prompt is written once, and every link from a turn reaches one.
+        let written = page.components(separatedBy: "<details class=\"prompt\" id=\"prompt-").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        let linked = Set(page.components(separatedBy: "class=\"prompt-link\" href=\"#prompt-").dropFirst().map { String($0.prefix { $0 != "\"" }) })
+        let hashes = page.components(separatedBy: "<details class=\"prompt\"").dropFirst().map { $0.components(separatedBy: "<code>")[1].prefix { $0 != "<" } }
+        #expect(!written.isEmpty && Set(written).count == written.count)
+        #expect(Set(hashes).count == hashes.count, "no prompt is written twice")
+        #expect(linked == Set(written), "every written prompt is linked, and every link has its prompt")
+        #expect(page.components(separatedBy: "class=\"prompt-link\"").count - 1 > written.count, "turns share prompts")
         #expect(page.contains("<ins>"), "the canned replies differ from the mock's and are highlighted")
         #expect(page.contains("<meta name=\"viewport\""))
     }
