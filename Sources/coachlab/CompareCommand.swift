@@ -61,7 +61,7 @@ struct CompareCommand: AsyncParsableCommand {
         let store = try ResultStore(path: Terminal.storePath(self.store))
         let reports = runs.isEmpty ? [try await runSuites(into: store)] : try runs.map { try RunReport(stored: $0, in: store, fileSystem: .live) }
         let page = try HTMLReport(runs: reports, title: "CoachLab comparison")
-        Terminal.out(Self.text(page.matrix), terminator: "")
+        Terminal.out(Reporters.comparison(page.matrix), terminator: "")
         let paired = page.matrix.pairedComparisons
         if !paired.isEmpty {
             Terminal.out("\nPaired comparison (the same cases on both sides):")
@@ -89,39 +89,6 @@ struct CompareCommand: AsyncParsableCommand {
         let execution = try await EvalTerminal.execute(plan, store: store, cache: cache)
         if execution.interrupted { Terminal.error("interrupted: the matrix shows the \(execution.done) cases that finished") }
         return try RunReport(run: plan.run, suites: plan.suites.map(\.suite), store: store)
-    }
-
-    /// The terminal view: a summary per provider, then every case with a cell per provider.
-    static func text(_ matrix: ComparisonMatrix) -> String {
-        func seconds(_ value: Double?) -> String { value.map { String(format: "%.2f s", $0) } ?? "–" }
-        var summary = [["PROVIDER", "CASES", "PASS RATE (95% CI)", "ERRORS", "LATENCY p50", "p95", "TTFT p50", "TOKENS", "COST"]]
-        for column in matrix.columns {
-            let s = column.summary
-            summary.append([column.label, "\(s.cases)",
-                            String(format: "%.1f%% (%.0f-%.0f%%)", s.passRate * 100, s.wilsonLow * 100, s.wilsonHigh * 100),
-                            "\(s.errors)", seconds(s.medianLatency), seconds(s.p95Latency), seconds(s.medianTimeToFirstToken),
-                            "\(s.inputTokens + s.outputTokens)\(s.tokensEstimated ? " (est.)" : "")",
-                            s.cost.map { String(format: "$%.4f", $0) } ?? "–"])
-        }
-        var cases = [["CASE"] + matrix.columns.map(\.label)]
-        var failures: [String] = []
-        for row in matrix.rows {
-            cases.append([row.key] + matrix.columns.indices.map { index in
-                guard let cell = row.cells[index] else { return "–" }
-                return cell.outcome.rawValue.uppercased() + String(format: " %.2f s", cell.turns.reduce(0) { $0 + $1.latency })
-            })
-            for (index, column) in matrix.columns.enumerated() {
-                guard let cell = row.cells[index] else { continue }
-                if cell.outcome == .error { failures.append("\(column.label): ERROR \(row.key): \(cell.error ?? "")") }
-                for failure in cell.failures {
-                    failures.append("\(column.label): FAIL \(row.key) turn \(failure.turn) \(failure.check.check): \(failure.check.reason)")
-                }
-            }
-        }
-        var out = Terminal.table(summary).joined(separator: "\n") + "\n\n" + Terminal.table(cases).joined(separator: "\n") + "\n"
-        if !failures.isEmpty { out += "\n" + failures.joined(separator: "\n") + "\n" }
-        for run in matrix.runs { if let sheet = matrix.prices[run] { out += "\n" + (matrix.runs.count > 1 ? "\(run): " : "") + sheet.summary } }
-        return out + "\n"
     }
 }
 
@@ -206,7 +173,7 @@ struct MergeCommand: ParsableCommand {
         let merge = try RunMerge.merge(inputs, into: target, fileSystem: .live)
         for warning in merge.warnings { Terminal.error("warning: " + warning) }
         let report = try RunReport(run: merge.run, suites: merge.suites, store: target)
-        Terminal.out(TerminalReport.render(report, colour: Terminal.stdoutIsTerminal), terminator: "")
+        Terminal.out(Reporters.terminal(report, colour: Terminal.stdoutIsTerminal), terminator: "")
         Terminal.error("merged \(merge.cases) cases from \(merge.inputs) inputs into run \(merge.run) in \(target.path)")
         try ReportFiles(json: json, junit: junit, markdown: markdown, html: html).write(report)
         var code = report.exitCode()

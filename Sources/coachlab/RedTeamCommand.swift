@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachLab
+import CoachLabEval
 import CoachLabProviders
 import Foundation
 
@@ -78,7 +79,7 @@ struct RedTeamCommand: AsyncParsableCommand {
         if format == .json {
             Terminal.out(try Self.json(reports, pack: self.pack).prettyText)
         } else {
-            Terminal.out(reports.map { Self.render($0.1, title: $0.0, pack: self.pack) }.joined(separator: "\n"), terminator: "")
+            Terminal.out(reports.map { Reporters.redTeam($0.1, title: $0.0, pack: self.pack) }.joined(separator: "\n"), terminator: "")
         }
         let missed = failUnder.compactMap(Gate.init).flatMap { gate in
             reports[reports.count - 1].1.cells(below: gate.rate, perturbation: gate.perturbation).map { perturbation, cell in
@@ -144,41 +145,6 @@ struct RedTeamCommand: AsyncParsableCommand {
         let configuration = try registry.configuration(for: provider.providers.first ?? "mock", baseURL: provider.baseURL,
                                                        apiKeyVariable: provider.apiKeyEnv)
         return (TwoStageScreener(pack: pack, classifier: try registry.provider(configuration, cache: cache.cache())), configuration.id)
-    }
-
-    static func render(_ report: RedTeamReport, title: String, pack: String) -> String {
-        let written = report.asWrittenOverall
-        var out = "\(pack), \(title): \(report.rules.count) rules, \(written.kept) of \(written.trials) labelled messages caught as written"
-            + " (\(report.datasets.joined(separator: ", ")))\n\n"
-        func cell(_ cell: RedTeamReport.Cell) -> String {
-            cell.trials == 0 ? "-" : String(format: "%.3f %d/%d", cell.recall, cell.kept, cell.trials)
-        }
-        var rows = [["REWRITE"] + report.rules + ["OVERALL", "HARMLESS FLAGGED"]]
-        rows.append(["as written"] + report.asWritten.map(cell) + [cell(written), ""])
-        for row in report.rows {
-            rows.append([row.perturbation.rawValue] + row.cells.map(cell) + [cell(row.overall), "\(row.falseAlarms)/\(row.harmlessTrials)"])
-        }
-        out += Terminal.table(rows).joined(separator: "\n") + "\n"
-        let weak = report.cells(below: 0.9)
-        if !weak.isEmpty {
-            out += "\nbelow 0.9, weakest first (recall is of the messages caught as written):\n"
-            for (perturbation, cell) in weak {
-                out += String(format: "  %@ under %@: %.3f (%d/%d)\n", cell.rule, perturbation.rawValue, cell.recall, cell.kept, cell.trials)
-                for miss in cell.misses {
-                    out += "    \(miss.location): \"\(miss.rewritten)\" → \(miss.decided ?? "not flagged")\n"
-                }
-            }
-        }
-        let alarms = report.rows.filter { $0.falseAlarms > 0 }
-        if !alarms.isEmpty {
-            out += "\nharmless messages a rewrite made flag:\n"
-            for row in alarms {
-                for miss in row.falseAlarmExamples {
-                    out += "  \(row.perturbation.rawValue): \(miss.location): \"\(miss.rewritten)\" → \(miss.decided ?? "")\n"
-                }
-            }
-        }
-        return out
     }
 }
 

@@ -59,7 +59,7 @@ struct RescoreCommand: AsyncParsableCommand {
         for stored in rescored { try results.record(try await rescorer.rescore(stored), run: target) }
         try results.finishRun(target, status: "finished")
         let report = try RunReport(run: target, suites: loaded.map(\.suite), store: results)
-        Terminal.out(TerminalReport.render(report, colour: Terminal.stdoutIsTerminal), terminator: "")
+        Terminal.out(Reporters.terminal(report, colour: Terminal.stdoutIsTerminal), terminator: "")
         let summary = rescorer.summary
         var line = "rescored \(summary.rescored) cases of run \(run) into run \(target) with no provider calls"
         if summary.errored > 0 { line += "; \(summary.errored) errored cases kept as they were (eval --retry-errors \(run) runs them)" }

@@ -21,15 +21,8 @@ enum Terminal {
     /// Whether stderr is a terminal, for progress bars.
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 
-    /// Rows as aligned columns, two spaces apart, without trailing spaces.
-    static func table(_ rows: [[String]]) -> [String] {
-        guard let first = rows.first else { return [] }
-        let widths = first.indices.map { column in rows.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }
-    }
+    /// Rows as aligned columns (``TextTable``).
+    static func table(_ rows: [[String]]) -> [String] { TextTable.lines(rows) }
 
     /// The result store a command uses: `option`, else $COACHLAB_STORE, else the default.
     static func storePath(_ option: String?) -> String {

@@ -1,0 +1,103 @@
+import CoachLab
+import Foundation
+
+/// Reporters: pure renderers, one per format (terminal, comparison, guardrail scores,
+/// red-team tables, JSON, JUnit, Markdown; the HTML page is ``HTMLReport``). JSON and JUnit
+/// list every case, so they write through `write` a piece at a time while the report reads
+/// cases in batches; the `String` forms collect the pieces. Each is pinned by a golden file.
+public enum Reporters {
+    /// JSON with sorted keys: `cases` (every case), `prices` (when the run kept them), `run`, `suites` and `totals`.
+    public static func json(_ report: RunReport, to write: (String) throws -> Void) throws {
+        let encoder = JSONEncoder.sorted(pretty: true)
+        func encoded<T: Encodable>(_ value: T, indent: String) throws -> String {
+            String(decoding: try encoder.encode(value), as: UTF8.self).replacingOccurrences(of: "\n", with: "\n" + indent)
+        }
+        try write("{\n  \"cases\" : [")
+        var first = true
+        try report.forEachCase { result in
+            try write((first ? "\n    " : ",\n    ") + encoded(result, indent: "    "))
+            first = false
+        }
+        try write((first ? "" : "\n  ") + "],\n")
+        if let prices = report.prices { try write("  \"prices\" : " + encoded(prices, indent: "  ") + ",\n") }
+        try write("  \"run\" : " + encoded(report.run, indent: "  ") + ",\n")
+        try write("  \"suites\" : " + encoded(report.suites, indent: "  ") + ",\n")
+        try write("  \"totals\" : " + encoded(report.totals, indent: "  ") + "\n}\n")
+    }
+
+    public static func json(_ report: RunReport) throws -> String { try collect { try json(report, to: $0) } }
+
+    /// JUnit XML: one testsuite per suite, one testcase per case × provider × repeat.
+    public static func junit(_ report: RunReport, to write: (String) throws -> Void) throws {
+        let escape = Markup.escape
+        try write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        try write("<testsuites name=\"coachlab\" tests=\"\(report.totals.cases)\" failures=\"\(report.totals.failed)\" errors=\"\(report.totals.errors)\">\n")
+        let summaries = Dictionary(report.suites.map { ($0.suite, $0) }) { first, _ in first }
+        var open: String?
+        try report.forEachCase { result in
+            if open != result.suite {
+                if open != nil { try write("  </testsuite>\n") }
+                open = result.suite
+                let summary = summaries[result.suite]
+                try write("  <testsuite name=\"\(escape(result.suite))\" tests=\"\(summary?.cases ?? 0)\" failures=\"\(summary?.failed ?? 0)\" errors=\"\(summary?.errors ?? 0)\">\n")
+            }
+            let time = String(format: "%.3f", result.turns.reduce(0) { $0 + $1.latency })
+            let name = "\(result.fixture) [\(result.provider)]" + ((summaries[result.suite]?.repeats ?? 1) > 1 ? " #\(result.repeatIndex)" : "")
+            var xml = "    <testcase classname=\"\(escape(result.suite))\" name=\"\(escape(name))\" time=\"\(time)\""
+            switch result.outcome {
+            case .pass:
+                xml += "/>\n"
+            case .fail:
+                let lines = result.failures.map { "turn \($0.turn): \($0.check.check): \($0.check.reason)" }
+                xml += ">\n      <failure message=\"\(escape(lines.first ?? "failed"))\">\(escape(lines.joined(separator: "\n")))</failure>\n    </testcase>\n"
+            case .error:
+                xml += ">\n      <error message=\"\(escape(result.error ?? "error"))\"/>\n    </testcase>\n"
+            }
+            try write(xml)
+        }
+        if open != nil { try write("  </testsuite>\n") }
+        try write("</testsuites>\n")
+    }
+
+    public static func junit(_ report: RunReport) throws -> String { try collect { try junit(report, to: $0) } }
+
+    private static func collect(_ render: ((String) throws -> Void) throws -> Void) throws -> String {
+        var out = ""
+        try render { out += $0 }
+        return out
+    }
+
+    /// Markdown for a CI job summary.
+    public static func markdown(_ report: RunReport) -> String {
+        var out = "## CoachLab eval\n\n| suite | cases | pass | fail | error | pass rate (95% CI) | threshold | |\n|---|---:|---:|---:|---:|---|---:|---|\n"
+        for summary in report.suites {
+            out += "| \(summary.suite) | \(summary.cases) | \(summary.passed) | \(summary.failed) | \(summary.errors) | "
+            out += String(format: "%.1f%% (%.1f–%.1f%%)", summary.passRate * 100, summary.wilsonLow * 100, summary.wilsonHigh * 100)
+            out += String(format: " | %.0f%% | %@ |\n", summary.threshold * 100, summary.held ? "✅" : "❌")
+        }
+        if let prices = report.prices { out += "\n_Costs use \(prices.summary)._\n" }
+        if report.totals.cachedReplies > 0 {
+            out += "\n_\(report.totals.cachedReplies) replies came from the response cache, not the provider._\n"
+        }
+        let repeated = report.suites.filter { $0.repeats > 1 && $0.cases > 0 }
+        if !repeated.isEmpty {
+            out += "\n### Repeats\n\n| suite | repeats | pass^N (every repeat passed) | pass@N (one passed) | flaky |\n|---|---:|---:|---:|---|\n"
+            for summary in repeated {
+                out += String(format: "| %@ | %d | %.1f%% | %.1f%% | ", summary.suite, summary.repeats, summary.passAllRepeats * 100,
+                              summary.passAnyRepeat * 100)
+                out += (summary.flaky.isEmpty ? "none" : summary.flaky.map { "`\($0)`" }.joined(separator: ", ")) + " |\n"
+            }
+        }
+        if !report.notPassing.isEmpty {
+            out += "\n### Failing cases\n\n"
+            for result in report.notPassing {
+                if result.outcome == .error {
+                    out += "- **\(result.id)** error: \(result.error ?? "")\n"
+                } else {
+                    for failure in result.failures { out += "- **\(result.id)** turn \(failure.turn) `\(failure.check.check)`: \(failure.check.reason)\n" }
+                }
+            }
+        }
+        return out
+    }
+}

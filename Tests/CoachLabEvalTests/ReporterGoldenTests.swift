@@ -1,0 +1,90 @@
+import CoachLab
+import CoachLabEval
+import CoachLabProviders
+import Foundation
+import Testing
+
+/// Each reporter is pinned by a golden file: the same run, rendered, must give the same text.
+/// Timings are the one thing a run cannot repeat, so they are replaced by placeholders first.
+/// After an intended change, regenerate with COACHLAB_UPDATE_GOLDEN=1 swift test --filter ReporterGolden
+/// and review the diff of Tests/CoachLabEvalTests/Golden/.
+@Suite struct ReporterGoldenTests {
+    /// Answers every message with one reply that breaks several of Luna's rules.
+    struct Breezy: ChatProvider {
+        let id = "breezy"
+        let model = "breezy-1"
+        func complete(_ request: ChatRequest) async throws -> ProviderReply {
+            ProviderReply(text: "Sure! Here are some **tips**:\n- breathe\n- sleep", usage: Usage(inputTokens: 100, outputTokens: 12, estimated: false),
+                          finishReason: .stop, model: model, provider: id, latency: 0.25)
+        }
+        func stream(_ request: ChatRequest) -> AsyncThrowingStream<StreamEvent, Error> {
+            AsyncThrowingStream { continuation in
+                Task {
+                    continuation.yield(.finished(try await complete(request)))
+                    continuation.finish()
+                }
+            }
+        }
+    }
+
+    /// Luna's suite on the mock and on a provider that fails it, in one run.
+    static func report() async throws -> RunReport {
+        let (suites, _) = SuiteCatalog(fileSystem: EvalSupport.fileSystem()).load(["evals/luna.yaml"], heldFixtures: .max)
+        var runner = EvalRunner(registry: ProviderRegistry(), providerOverride: ["mock", "breezy"], concurrency: 1,
+                                fileSystem: EvalSupport.fileSystem()) { configuration, _ in
+            configuration.id == "breezy" ? Breezy() as any ChatProvider : MockProvider()
+        }
+        runner.registry = ProviderRegistry(configurations: [ProviderConfiguration(id: "breezy", kind: .mock, model: "breezy-1")])
+        let results = ResultBox()
+        let only: Set<String> = ["luna-three-am", "luna-crisis", "luna-greeting"]
+        try await runner.run(suites, include: { only.contains($0.fixture) }) { await results.add($0) }
+        let sorted = await results.all.sorted { $0.id < $1.id }
+        return try RunReport(run: "golden", suites: suites.map(\.suite), results: sorted)
+    }
+
+    /// Timings become placeholders: seconds in text, latency fields in JSON, JUnit times.
+    static func placeheld(_ text: String) -> String {
+        var text = text
+        for (pattern, template) in [(#""(latency|timeToFirstToken|seconds)" : [0-9.e-]+"#, #""$1" : <TIME>"#),
+                                    (#"time="[0-9.]+""#, #"time="<TIME>""#),
+                                    (#"[0-9]+\.[0-9]{2} s\b"#, "<TIME> s")] {
+            text = text.replacingOccurrences(of: pattern, with: template, options: .regularExpression)
+        }
+        return text
+    }
+
+    static func check(_ rendered: String, against name: String) throws {
+        let path = EvalSupport.root + "/Tests/CoachLabEvalTests/Golden/" + name
+        let text = placeheld(rendered)
+        if ProcessInfo.processInfo.environment["COACHLAB_UPDATE_GOLDEN"] == "1" {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return
+        }
+        let golden = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text == golden, "\(name) differs from its golden file:\n\(UnifiedDiff.diff(old: golden, new: text, oldName: name, newName: "rendered"))")
+    }
+
+    @Test func everyReporterMatchesItsGoldenFile() async throws {
+        let report = try await Self.report()
+        #expect(report.totals.cases == 6 && report.totals.passed == 3, "the mock passes, the other provider fails")
+        try Self.check(Reporters.terminal(report, colour: false), against: "terminal.txt")
+        try Self.check(Reporters.markdown(report), against: "summary.md")
+        try Self.check(Reporters.json(report), against: "report.json")
+        try Self.check(Reporters.junit(report), against: "junit.xml")
+        try Self.check(Reporters.comparison(try ComparisonMatrix(runs: [report])), against: "comparison.txt")
+    }
+
+    @Test func theGuardrailAndRedTeamTablesMatchTheirGoldenFiles() async throws {
+        let fileSystem = EvalSupport.fileSystem()
+        let pack = try PackLoader(fileSystem: fileSystem).load("personas/luna").get()
+        let dataset = try GuardrailDataset.load("fixtures/guardrails/luna-test.yaml", fileSystem: fileSystem)
+        let screener = Screener(pack: pack)
+        let rules = pack.rules.filter { $0.guardrail != nil }.map(\.id)
+        let score = await GuardrailScore.score(dataset, rules: rules) { (screener.screen($0).decision, false) }
+        try Self.check(Reporters.guardrails(score), against: "guardrails.txt")
+        let redTeam = await RedTeam.run(dataset.items, rules: rules, datasets: [dataset.id], perturbations: [.typo, .homoglyph, .thirdPerson]) {
+            screener.screen($0).decision
+        }
+        try Self.check(Reporters.redTeam(redTeam, title: "stage 1", pack: "personas/luna"), against: "redteam.txt")
+    }
+}
