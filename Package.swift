@@ -96,7 +96,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CoachLabEvalTests",
-            dependencies: ["CoachLab", "CoachLabProviders", "CoachLabEval", "CoachLabMockServer"]
+            dependencies: ["CoachLab", "CoachLabProviders", "CoachLabEval", "CoachLabMockServer"],
+            // The reporters' golden files, read from the source tree by ReporterGoldenTests.
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "CoachLabCLITests",

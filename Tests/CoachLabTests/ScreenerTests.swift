@@ -282,6 +282,8 @@ import Testing
         #expect(problem("do (you|they think") == PhraseTemplate.Problem(message: "'(' is never closed with ')'", offset: 3, hint: nil))
         #expect(problem("am i {conditons}")?.message == "no lexicon 'conditons' in this pack")
         #expect(problem("am i {conditons}")?.offset == 5)
+        #expect(problem("am i {conditons}")?.hint == "define it under lexicons: with an id and entries",
+                "with no lexicons at all, the hint says how to define one")
         #expect(problem("[maybe]")?.message == "'[maybe]' can match no words at all")
         #expect(problem("a | b")?.message == "unexpected '|'")
         #expect(problem("(a|b) c") == nil)

@@ -157,8 +157,8 @@ enum PackChecker {
             }
             for lexicon in guardrail.lexicons where pack.lexicon(lexicon.value) == nil {
                 diagnostics.error("no lexicon '\(lexicon.value)' in this pack", at: lexicon.location,
-                                  hint: Suggestions.hint(for: lexicon.value, in: pack.lexicons.map(\.id), noun: "lexicon")
-                                      ?? "define it under lexicons: with an id and entries")
+                                  hint: pack.lexicons.isEmpty ? "define it under lexicons: with an id and entries"
+                                      : Suggestions.hint(for: lexicon.value, in: pack.lexicons.map(\.id), noun: "lexicon"))
             }
             for template in guardrail.frames + guardrail.exceptions {
                 guard case .failure(let problem) = PhraseTemplate.compile(template.value, lexicons: pack.lexicons) else { continue }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The phrase syntax of guardrail frames, exceptions and lexicon entries, and its expansion
 /// into plain word sequences the screener indexes.
 ///
@@ -108,11 +110,33 @@ public enum PhraseTemplate {
     }
 
     /// The sequences one lexicon entry matches (no slots; inflected when the lexicon says so).
+    /// Lint and the screener both expand every frame of a pack, and every frame naming a
+    /// lexicon reads all its entries, so each entry's parse is kept for the process.
     static func entry(_ text: String, inflect: Bool) throws -> [[Token]] {
-        var parser = Parser(text: text, allowSlots: false, inflectAll: inflect)
-        let nodes = try parser.parse()
-        var cache: [String: [Expansion]] = [:]
-        return try expand(nodes, lexicons: [:], cache: &cache).map(\.tokens)
+        try EntryCache.shared.sequences(text, inflect: inflect) {
+            var parser = Parser(text: text, allowSlots: false, inflectAll: inflect)
+            let nodes = try parser.parse()
+            var cache: [String: [Expansion]] = [:]
+            return try expand(nodes, lexicons: [:], cache: &cache).map(\.tokens)
+        }
+    }
+
+    /// Parsed lexicon entries by text, bounded; it starts again when full.
+    private final class EntryCache: @unchecked Sendable {
+        static let shared = EntryCache()
+        private let lock = NSLock()
+        private var parsed: [String: [[Token]]] = [:]
+
+        func sequences(_ text: String, inflect: Bool, parse: () throws -> [[Token]]) throws -> [[Token]] {
+            let key = (inflect ? "~" : "=") + text
+            if let known = lock.withLock({ parsed[key] }) { return known }
+            let sequences = try parse()
+            lock.withLock {
+                if parsed.count >= 1 << 16 { parsed.removeAll(keepingCapacity: true) }
+                parsed[key] = sequences
+            }
+            return sequences
+        }
     }
 
     indirect enum Node {
@@ -136,8 +160,8 @@ public enum PhraseTemplate {
                 } else {
                     guard let lexicon = lexicons[name] else {
                         throw Problem(message: "no lexicon '\(name)' in this pack", offset: offset,
-                                      hint: Suggestions.hint(for: name, in: lexicons.keys.sorted(), noun: "lexicon")
-                                          ?? "define it under lexicons: with an id and entries")
+                                      hint: lexicons.isEmpty ? "define it under lexicons: with an id and entries"
+                                          : Suggestions.hint(for: name, in: lexicons.keys.sorted(), noun: "lexicon"))
                     }
                     var entries: [Expansion] = []
                     for entry in lexicon.entries {
