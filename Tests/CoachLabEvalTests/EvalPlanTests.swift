@@ -58,6 +58,22 @@ import Testing
         #expect(throws: EvalPlan.NothingToRetry.self) { try plan({ $0.continuation = .retryErrors(failing.run) }, store: store) }
     }
 
+    /// The example in the README, as written there (with the store in memory).
+    @Test func theReadmeExampleRuns() async throws {
+        var request = EvalRequest()
+        request.suites = ["evals/luna.yaml"]
+        request.filter = "crisis"
+        let store = try ResultStore()
+        let plan = try EvalPlan.make(request, registry: ProviderRegistry(), store: store,
+                                     catalog: SuiteCatalog(fileSystem: EvalSupport.fileSystem())) { configuration, registry in
+            try registry.provider(configuration)
+        }
+        let execution = try await RunExecution.run(plan, store: store)
+        let report = try RunReport(run: plan.run, suites: plan.suites.map(\.suite), store: store)
+        #expect(execution.done == 2 && report.totals.passed == 2)
+        #expect(Reporters.terminal(report, colour: false).contains("2 cases: 2 passed, 0 failed, 0 errors"))
+    }
+
     @Test func anUnknownRunIsAUsageError() throws {
         #expect(throws: CoachLabError.self) { try plan({ $0.continuation = .resume("no-such-run") }, store: try ResultStore()) }
     }
