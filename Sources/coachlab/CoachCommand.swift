@@ -129,14 +129,7 @@ struct TipsCommand: ParsableCommand {
     func run() throws {
         let pack = try PackLoader(fileSystem: .live).load(self.pack).get()
         let knowledge = DailyTip.knowledgeTips(pack)
-        var takeaways: [DailyTip.Tip] = []
-        if let sessions {
-            let data: Data
-            do { data = try Data(contentsOf: URL(fileURLWithPath: sessions)) } catch {
-                throw CoachLabError(.io, "cannot read file: \(error.localizedDescription)", at: SourceLocation(file: sessions, line: 1, column: 1))
-            }
-            takeaways = try DailyTip.takeaways(data, file: sessions)
-        }
+        let takeaways = try sessions.map { try DailyTip.takeaways(Files.data($0), file: $0) } ?? []
         guard !knowledge.isEmpty || !takeaways.isEmpty else {
             throw CoachLabError(usage: "pack '\(pack.id)' has no knowledge and no sessions file was given, so there is no tip to pick",
                                 hint: "BetterOne's tips come from its topics' knowledge objects")

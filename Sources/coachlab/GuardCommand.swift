@@ -99,25 +99,26 @@ struct GuardScreenCommand: AsyncParsableCommand {
             error.message = "the stage-2 classifier failed: " + error.message
             throw error
         }
-        if format == .json {
-            let encoder = JSONEncoder.sorted(pretty: true)
-            let data = scores.count == 1 ? try encoder.encode(scores[0]) : try encoder.encode(scores)
-            Terminal.out(String(decoding: data, as: UTF8.self))
-        } else {
-            Terminal.out(scores.map(Reporters.guardrails).joined(separator: "\n"), terminator: "")
-        }
-        var missed: [String] = []
-        for score in scores {
-            let name = score.dataset + (score.split.map { " (\($0.rawValue))" } ?? "")
-            for gate in failUnder.compactMap(Gate.init) {
-                for row in score.rules + [score.overall] where gate.value(row) + 1e-9 < gate.rate {
-                    missed.append(String(format: "%@: %@ %@ %.3f is below %.3f", name, row.rule, gate.metric, gate.value(row), gate.rate))
-                }
+        try show(scores)
+        let missed = scores.flatMap(missedGates)
+        for line in missed { Terminal.error("fail-under: \(line)") }
+        if !missed.isEmpty { throw ExitCode(Exit.failed) }
+    }
+
+    private func show(_ scores: [GuardrailScore]) throws {
+        guard format == .json else { return Terminal.out(scores.map(Reporters.guardrails).joined(separator: "\n"), terminator: "") }
+        let encoder = JSONEncoder.sorted(pretty: true)
+        let data = scores.count == 1 ? try encoder.encode(scores[0]) : try encoder.encode(scores)
+        Terminal.out(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Every --fail-under bar a score's rules (or its overall row) fall below.
+    private func missedGates(_ score: GuardrailScore) -> [String] {
+        let name = score.dataset + (score.split.map { " (\($0.rawValue))" } ?? "")
+        return failUnder.compactMap(Gate.init).flatMap { gate in
+            (score.rules + [score.overall]).filter { gate.value($0) + 1e-9 < gate.rate }.map { row in
+                String(format: "%@: %@ %@ %.3f is below %.3f", name, row.rule, gate.metric, gate.value(row), gate.rate)
             }
-        }
-        if !missed.isEmpty {
-            for line in missed { Terminal.error("fail-under: \(line)") }
-            throw ExitCode(Exit.failed)
         }
     }
 

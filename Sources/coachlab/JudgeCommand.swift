@@ -50,20 +50,7 @@ struct JudgeCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let files = (paths.isEmpty ? ["fixtures/judgements"] : paths).flatMap(ProjectLint(fileSystem: .live).yamlFiles(in:))
-            var judgements: [Judgement] = []
-            var diagnostics: [Diagnostic] = []
-            for file in files {
-                let (judgement, problems) = EvalLoader(fileSystem: .live).judgement(at: file)
-                diagnostics += problems
-                if let judgement, rubric == nil || judgement.metric == rubric { judgements.append(judgement) }
-            }
-            for diagnostic in diagnostics { Terminal.error(diagnostic.description) }
-            if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(Exit.usage) }
-            guard !judgements.isEmpty else {
-                throw CoachLabError(usage: "no labelled transcripts" + (rubric.map { " for the metric '\($0)'" } ?? ""),
-                                    hint: "they live in fixtures/judgements/")
-            }
+            let judgements = try labelled()
             let registry = try provider.registry()
             let configuration = try registry.configuration(for: judge, baseURL: provider.baseURL, apiKeyVariable: provider.apiKeyEnv)
             let chatProvider = try registry.provider(configuration, cache: cache.cache())
@@ -80,6 +67,25 @@ struct JudgeCommand: AsyncParsableCommand {
                 }
             }
             if failed { throw ExitCode(Exit.failed) }
+        }
+
+        /// The labelled transcripts under the paths, of the chosen metric; any content error stops here.
+        private func labelled() throws -> [Judgement] {
+            let files = (paths.isEmpty ? ["fixtures/judgements"] : paths).flatMap(ProjectLint(fileSystem: .live).yamlFiles(in:))
+            var judgements: [Judgement] = []
+            var diagnostics: [Diagnostic] = []
+            for file in files {
+                let (judgement, problems) = EvalLoader(fileSystem: .live).judgement(at: file)
+                diagnostics += problems
+                if let judgement, rubric == nil || judgement.metric == rubric { judgements.append(judgement) }
+            }
+            for diagnostic in diagnostics { Terminal.error(diagnostic.description) }
+            if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(Exit.usage) }
+            guard !judgements.isEmpty else {
+                throw CoachLabError(usage: "no labelled transcripts" + (rubric.map { " for the metric '\($0)'" } ?? ""),
+                                    hint: "they live in fixtures/judgements/")
+            }
+            return judgements
         }
     }
 }

@@ -44,24 +44,27 @@ struct PRCommentCommand: AsyncParsableCommand {
     var dryRun = false
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
         let path = Terminal.storePath(store)
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoachLabError(usage: "no result store at \(path)", hint: "run coachlab eval first")
         }
         let results = try ResultStore(readingFrom: path)
-        guard let info = try run.map({ try results.run($0) }) ?? results.runs().first else {
-            throw CoachLabError(usage: run.map { "no run '\($0)' in \(path)" } ?? "the store at \(path) has no runs",
-                                hint: "coachlab runs lists the stored runs")
+        guard let id = try run ?? results.runs().first?.id else {
+            throw CoachLabError(usage: "the store at \(path) has no runs", hint: "coachlab runs lists the stored runs")
         }
-        let suites = info.suites.compactMap { EvalLoader(fileSystem: .live).suite(at: $0).0 }
-        let report = try RunReport(run: info.id, suites: suites, store: results)
+        let report = try RunReport(stored: id, in: results, fileSystem: .live)
         let body = try PullRequestComment.body(report: report, baseline: try baseline.map(Baseline.read),
                                                promptDiff: try promptDiff.map(Files.read), artifactURL: artifactURL)
-        if dryRun {
-            Terminal.out(body, terminator: "")
-            return
+        guard !dryRun else { return Terminal.out(body, terminator: "") }
+        let (client, repository, number) = try target(ProcessInfo.processInfo.environment)
+        switch try await client.upsert(pullRequest: number, body: body, marker: PullRequestComment.marker) {
+        case .created(let id, let url): Terminal.error("commented on \(repository)#\(number) (comment \(id))" + (url.map { ": \($0)" } ?? ""))
+        case .updated(let id, let url): Terminal.error("updated the comment on \(repository)#\(number) (comment \(id))" + (url.map { ": \($0)" } ?? ""))
         }
+    }
+
+    /// The repository, pull request and token: the flags, else what GitHub Actions sets.
+    private func target(_ environment: [String: String]) throws -> (client: GitHubComments, repository: String, number: Int) {
         guard let repository = repo ?? environment["GITHUB_REPOSITORY"], repository.split(separator: "/").count == 2 else {
             throw CoachLabError(usage: "name the repository with --repo owner/name", hint: "GitHub Actions sets $GITHUB_REPOSITORY")
         }
@@ -74,10 +77,7 @@ struct PRCommentCommand: AsyncParsableCommand {
         }
         let client = GitHubComments(apiURL: apiURL ?? environment["GITHUB_API_URL"] ?? "https://api.github.com",
                                     repository: repository, token: token)
-        switch try await client.upsert(pullRequest: number, body: body, marker: PullRequestComment.marker) {
-        case .created(let id, let url): Terminal.error("commented on \(repository)#\(number) (comment \(id))" + (url.map { ": \($0)" } ?? ""))
-        case .updated(let id, let url): Terminal.error("updated the comment on \(repository)#\(number) (comment \(id))" + (url.map { ": \($0)" } ?? ""))
-        }
+        return (client, repository, number)
     }
 
     /// `pull_request.number` from the event file GitHub Actions writes.

@@ -47,8 +47,13 @@ enum Terminal {
 enum Files {
     /// Reads a UTF-8 text file.
     static func read(_ path: String) throws -> String {
+        String(decoding: try data(path), as: UTF8.self)
+    }
+
+    /// Reads a file's bytes, for readers that report invalid UTF-8 at its place.
+    static func data(_ path: String) throws -> Data {
         do {
-            return String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+            return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw CoachLabError(.io, "cannot read file: \(error.localizedDescription)", at: SourceLocation(file: path, line: 1, column: 1))
         }

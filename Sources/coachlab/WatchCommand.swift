@@ -32,7 +32,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let packPath = pack.hasSuffix("/") ? String(pack.dropLast()) : pack
-        var (loaded, references) = try Self.load(suites, pack: packPath)
+        let (loaded, references) = try Self.load(suites, pack: packPath)
         var snapshot = try WatchSnapshot(pack: packPath, fixtures: references, fileSystem: .live)
         let registry = try provider.registry()
         try await runFixtures(Set(references.map(\.id)), suites: loaded, registry: registry, label: "all \(references.count) fixtures")
@@ -43,27 +43,37 @@ struct WatchCommand: AsyncParsableCommand {
         for await _ in events.changes {
             rebuilds += 1
             Terminal.out("\n— change \(rebuilds) —")
-            do {
-                (loaded, references) = try Self.load(suites, pack: packPath)
-                let next = try WatchSnapshot(pack: packPath, fixtures: references, fileSystem: .live)
-                let layers = next.layerChanges(since: snapshot)
-                let toRun = next.fixturesToRun(since: snapshot)
-                snapshot = next
-                if layers.isEmpty { Terminal.out("no layer of any variant changed") }
-                for change in layers { Terminal.out("layer \(change)") }
-                if toRun.isEmpty {
-                    Terminal.out("no fixture's prompt or file changed; nothing to run")
-                } else {
-                    try await runFixtures(toRun, suites: loaded, registry: registry, label: "\(toRun.count) of \(references.count) fixtures")
-                }
-            } catch let error as CoachLabError {
-                Terminal.error(error.description)
-                Terminal.out("the pack does not load; fix the problems above and save again")
-            } catch is ExitCode {
-                Terminal.out("the suites do not load; fix the problems above and save again")
-            }
+            snapshot = try await rebuild(since: snapshot, pack: packPath, registry: registry)
             if let exitAfter, rebuilds >= exitAfter { break }
         }
+    }
+
+    /// After a change: loads everything again, says which layers changed, and runs the
+    /// fixtures whose prompt or file changed. Content that no longer loads is reported and
+    /// the last good snapshot kept, so fixing it and saving again picks up from there.
+    private func rebuild(since snapshot: WatchSnapshot, pack: String, registry: ProviderRegistry) async throws -> WatchSnapshot {
+        func unloadable(_ error: CoachLabError, _ what: String) -> WatchSnapshot {
+            Terminal.error(error.description)
+            Terminal.out("\(what); fix the problems above and save again")
+            return snapshot
+        }
+        let loaded: [LoadedSuite], references: [FixtureReference], next: WatchSnapshot
+        do { (loaded, references) = try Self.load(suites, pack: pack) } catch let error as CoachLabError {
+            return unloadable(error, "the suites do not load")
+        }
+        do { next = try WatchSnapshot(pack: pack, fixtures: references, fileSystem: .live) } catch let error as CoachLabError {
+            return unloadable(error, "the pack does not load")
+        }
+        let layers = next.layerChanges(since: snapshot)
+        let toRun = next.fixturesToRun(since: snapshot)
+        if layers.isEmpty { Terminal.out("no layer of any variant changed") }
+        for change in layers { Terminal.out("layer \(change)") }
+        if toRun.isEmpty {
+            Terminal.out("no fixture's prompt or file changed; nothing to run")
+        } else {
+            try await runFixtures(toRun, suites: loaded, registry: registry, label: "\(toRun.count) of \(references.count) fixtures")
+        }
+        return next
     }
 
     /// Runs the given fixtures' cases and prints one line per case and a total.
