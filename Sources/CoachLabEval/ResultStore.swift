@@ -14,14 +14,18 @@ public final class ResultStore: Sendable {
     private let keptPrompts = KeptHashes()
     /// The database file.
     public let path: String
+    /// The time runs start and finish and results are recorded: the system clock, unless a
+    /// test or an app replaying history gives another.
+    public let clock: @Sendable () -> Date
 
     /// The default location, under the working directory.
     public static let defaultPath = ".coachlab/coachlab.sqlite"
 
     /// Opens (creating if needed) the store at `path`.
     /// - Throws: ``CoachLabError`` (io) when the file cannot be opened or migrated.
-    public init(path: String) throws {
+    public init(path: String, clock: @escaping @Sendable () -> Date = Date.init) throws {
         self.path = path
+        self.clock = clock
         readOnly = false
         do {
             let directory = (path as NSString).deletingLastPathComponent
@@ -60,6 +64,7 @@ public final class ResultStore: Sendable {
     /// - Throws: ``CoachLabError`` (io) when there is no store at `path`, or it cannot be read.
     public init(readingFrom path: String) throws {
         self.path = path
+        clock = Date.init
         readOnly = true
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoachLabError(.io, "no result store at \(path)", at: SourceLocation(file: path, line: 1, column: 1),
@@ -82,8 +87,9 @@ public final class ResultStore: Sendable {
     }
 
     /// A store that lives in memory only (reports over results held by the caller).
-    public init() throws {
+    public init(clock: @escaping @Sendable () -> Date = Date.init) throws {
         path = ":memory:"
+        self.clock = clock
         readOnly = false
         do {
             queue = try DatabaseQueue()
@@ -237,8 +243,8 @@ public final class ResultStore: Sendable {
     /// Starts a run and returns its id: `id` when given, else time-ordered with a random suffix.
     public func startRun(suites: [String], providers: [String], repeats: Int?, prices: PriceSheet? = nil,
                          baseURL: String? = nil, apiKeyEnv: String? = nil, settings: ProviderOverrides = ProviderOverrides(),
-                         now: Date = Date(), id given: String? = nil) throws -> String {
-        let stamp = Self.timestamp(now)
+                         id given: String? = nil) throws -> String {
+        let stamp = Self.timestamp(clock())
         let id = given ?? String(stamp.prefix(19)).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
             .replacingOccurrences(of: "T", with: "-") + "-" + String(UInt32.random(in: 0..<0xFFFF_FFFF), radix: 36)
         try write { db in
@@ -253,9 +259,10 @@ public final class ResultStore: Sendable {
     }
 
     /// Marks a run finished or interrupted.
-    public func finishRun(_ id: String, status: String, now: Date = Date()) throws {
+    public func finishRun(_ id: String, status: String) throws {
+        let stamp = Self.timestamp(clock())
         try write { db in
-            try db.execute(sql: "UPDATE run SET status = ?, finishedAt = ? WHERE id = ?", arguments: [status, Self.timestamp(now), id])
+            try db.execute(sql: "UPDATE run SET status = ?, finishedAt = ? WHERE id = ?", arguments: [status, stamp, id])
         }
     }
 
@@ -264,6 +271,7 @@ public final class ResultStore: Sendable {
         let encoder = JSONEncoder.sorted()
         let prompts = result.prompts.filter { !keptPrompts.contains($0.hash) }
             .map { ($0.hash, String(decoding: (try? encoder.encode($0)) ?? Data(), as: UTF8.self)) }
+        let stamp = Self.timestamp(clock())
         try write { db in
             for (hash, body) in prompts {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO compiledPrompt (hash, body) VALUES (?, ?)").execute(arguments: [hash, body])
@@ -272,7 +280,7 @@ public final class ResultStore: Sendable {
             try db.cachedStatement(sql: "DELETE FROM guardrailLog WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
             for turn in result.turns {
                 guard let flag = turn.flag else { continue }
-                try Self.log(GuardrailLogEntry(at: Self.timestamp(Date()), source: "eval", runId: run, caseId: result.id, turn: turn.turn,
+                try Self.log(GuardrailLogEntry(at: stamp, source: "eval", runId: run, caseId: result.id, turn: turn.turn,
                                                pack: result.pack, flag: flag, message: turn.user, reply: turn.reply), db: db)
             }
             try db.cachedStatement(sql: """
@@ -280,7 +288,7 @@ public final class ResultStore: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [run, result.id, result.suite, result.fixture, result.provider, result.model, result.repeatIndex,
                                  result.outcome.rawValue, result.score, result.error,
-                                 JSONValue.array(result.tags.map(JSONValue.string)).text, Self.timestamp(Date()), result.pack])
+                                 JSONValue.array(result.tags.map(JSONValue.string)).text, stamp, result.pack])
             for turn in result.turns {
                 try db.cachedStatement(sql: """
                     INSERT INTO turnResult (runId, caseId, turn, user, reply, flaggedRule, latency, timeToFirstToken, inputTokens,
@@ -329,6 +337,7 @@ public final class ResultStore: Sendable {
                 JOIN turnResult ON turnResult.promptHash = compiledPrompt.hash WHERE turnResult.runId = ?
                 """, arguments: [run]).map { ($0["hash"], $0["body"]) }
         }
+        let stamp = Self.timestamp(clock())
         try write { db in
             for (hash, body) in prompts {
                 try db.execute(sql: "INSERT OR IGNORE INTO compiledPrompt (hash, body) VALUES (?, ?)", arguments: [hash, body])

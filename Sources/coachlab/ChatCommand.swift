@@ -129,8 +129,9 @@ struct ChatCommand: AsyncParsableCommand {
             show(exchange)
             turns.append(FixtureRecording.Turn(user: message, reply: exchange.text))
             if let flag = exchange.prompt.screening?.decision {
-                try ResultStore(path: Terminal.storePath(store)).log(GuardrailLogEntry(
-                    at: ResultStore.timestamp(Date()), source: "chat", pack: pack, flag: flag, message: message, reply: exchange.text))
+                let log = try ResultStore(path: Terminal.storePath(store))
+                try log.log(GuardrailLogEntry(at: ResultStore.timestamp(log.clock()), source: "chat", pack: pack, flag: flag,
+                                              message: message, reply: exchange.text))
             }
         }
 

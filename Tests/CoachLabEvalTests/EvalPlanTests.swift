@@ -74,6 +74,18 @@ import Testing
         #expect(Reporters.terminal(report, colour: false).contains("2 cases: 2 passed, 0 failed, 0 errors"))
     }
 
+    @Test func theStoreTellsTimeByItsClock() async throws {
+        let fixed = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18T11:06:40Z
+        let store = try ResultStore(clock: { fixed })
+        let plan = try plan({ $0.filter = "luna-crisis" }, store: store)
+        #expect(plan.run.hasPrefix("20261118-110640-"))
+        _ = try await RunExecution.run(plan, store: store)
+        let info = try #require(try store.run(plan.run))
+        #expect(info.startedAt == ResultStore.timestamp(fixed) && info.finishedAt == ResultStore.timestamp(fixed))
+        let log = try store.guardrailLog()
+        #expect(!log.isEmpty && log.allSatisfy { $0.at == ResultStore.timestamp(fixed) }, "the crisis message is logged at the store's time")
+    }
+
     @Test func anUnknownRunIsAUsageError() throws {
         #expect(throws: CoachLabError.self) { try plan({ $0.continuation = .resume("no-such-run") }, store: try ResultStore()) }
     }
