@@ -27,9 +27,14 @@ func provider(_ kind: ProviderKind, _ server: RunningMockServer, key: String? = 
     default: AnthropicWire(proxy: true)
     }
     return HTTPProvider(id: kind.rawValue, wire: wire, baseURL: base, apiKey: kind == .proxy ? nil : key,
-                        defaults: GenerationSettings(model: "mock-model", maxTokens: 200, timeout: timeout), retry: retry,
-                        sleep: recorder.sleep)
+                        defaults: GenerationSettings(model: "mock-model", maxTokens: 200, timeout: timeout),
+                        transport: integrationTransport, retry: retry, sleep: recorder.sleep)
 }
+
+/// These tests' own connection pool. The shared one also keeps idle connections to servers
+/// that other suites stop; a new server given a stopped one's port would first be sent such a
+/// stale connection, which costs an attempt and fails `attempts == 1`.
+let integrationTransport = AsyncHTTPClientTransport.dedicated()
 
 let remoteKinds: [ProviderKind] = [.openai, .openaiCompatible, .anthropic, .gemini, .proxy]
 

@@ -36,7 +36,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// with more connections per host: the default (8) would cap an eval at 8 requests in
     /// flight to a provider whose configured concurrency is 64. It lives as long as the
     /// process, so it is never shut down.
-    public static let shared = AsyncHTTPClientTransport(client: {
+    public static let shared = dedicated()
+
+    /// A transport with a connection pool of its own, configured as ``shared`` is: for code
+    /// that must not share idle connections with the rest of the process (tests that start
+    /// and stop many local servers, whose ports the system may hand out again). Its client
+    /// is never shut down, so make one per process, not one per request.
+    public static func dedicated() -> AsyncHTTPClientTransport {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
         // A redirect would resend the request, key included, to wherever it points, and a
@@ -48,8 +54,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         // a local server is not running.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .seconds(10)
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }())
+        return AsyncHTTPClientTransport(client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
+    }
 
     /// Uses the given client.
     public init(client: HTTPClient) { self.client = client }
