@@ -59,9 +59,9 @@ struct MutateCommand: AsyncParsableCommand {
         let mutants = try tester.mutants(packs: pack.isEmpty ? nil : Set(pack), operators: operators.isEmpty ? nil : Set(operators.compactMap(Mutant.Operator.init)))
         guard !mutants.isEmpty else { throw CoachLabError(usage: "no mutants: no suite uses the named packs, or no operator applies") }
         let clock = ContinuousClock()
-        let start = clock.now
-        let summary = try await tester.run(mutants)
-        let elapsed = (clock.now - start).components
+        var summary: MutationSummary?
+        let elapsed = try await clock.measure { summary = try await tester.run(mutants) }.components
+        guard let summary else { return }
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         if !summary.baselineFailures.isEmpty {
             Terminal.error("warning: \(summary.baselineFailures.count) cases already fail on the unchanged packs and cannot catch a defect: "
@@ -69,6 +69,11 @@ struct MutateCommand: AsyncParsableCommand {
         }
         Terminal.out(MutationReport.terminal(summary, failUnder: failUnder, verbose: verbose), terminator: "")
         Terminal.error(String(format: "%d mutants in %.1f s (%.1f mutants/s)", mutants.count, seconds, Double(mutants.count) / max(seconds, 0.001)))
+        try write(summary)
+    }
+
+    /// The reports, then the gate: every pack's score must reach --fail-under.
+    private func write(_ summary: MutationSummary) throws {
         if let json { try Files.write(try MutationReport.json(summary), to: json) }
         if let markdown { try Files.write(MutationReport.markdown(summary), to: markdown) }
         if let failUnder, summary.packs.contains(where: { summary.counts(pack: $0).score < failUnder }) {
