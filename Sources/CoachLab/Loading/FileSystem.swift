@@ -29,7 +29,12 @@ public struct FileSystem: Sendable {
 
     /// The real file system, through Foundation (available on Linux, macOS and iOS).
     public static let live = FileSystem(
-        read: { path in try Data(contentsOf: URL(fileURLWithPath: path)) },
+        read: { path in
+            // The path-based read skips building a URL; the URL-based one runs only to explain
+            // a failure (no such file, a folder, no permission).
+            if let data = FileManager.default.contents(atPath: path) { return data }
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        },
         list: { path in try FileManager.default.contentsOfDirectory(atPath: path) },
         isDirectory: { path in
             var isDirectory: ObjCBool = false

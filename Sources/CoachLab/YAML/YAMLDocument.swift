@@ -35,10 +35,7 @@ public enum YAMLDocument {
     /// Parses YAML text. See ``parse(_:file:)-(Data,String)``.
     public static func parse(_ text: String, file: String) throws -> YAMLValue {
         let start = SourceLocation(file: file, line: 1, column: 1)
-        // Empty when every line is blank or a comment; the first line with content decides.
-        if text.split(whereSeparator: \.isNewline).allSatisfy({ line in
-            line.first { !$0.isWhitespace }.map { $0 == "#" } ?? true
-        }) {
+        if hasNoContent(text) {
             throw CoachLabError(.content, "file is empty", at: start, hint: "an empty file defines nothing; delete it or add content")
         }
         if let tab = firstIndentingTab(in: text) {
@@ -51,7 +48,9 @@ public enum YAMLDocument {
             // Content is text: no scalar is resolved to a number, a date or a merge key, so the
             // basic resolver saves a dozen regular expressions per scalar, and keys that differ
             // only in quoting are duplicates.
-            let parser = try Parser(yaml: text, resolver: .basic)
+            // The encoding is given because Yams' default reads the whole process environment
+            // on every parse.
+            let parser = try Parser(yaml: text, resolver: .basic, encoding: .utf8)
             node = try parser.singleRoot()
         } catch let error as YamlError {
             throw CoachLabError(.content, [diagnostic(for: error, text: text, file: file)])
@@ -61,8 +60,12 @@ public enum YAMLDocument {
         guard let node else {
             throw CoachLabError(.content, "file is empty", at: start)
         }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if let anchored = firstAnchoredNode(in: node, lines: lines) {
+        // Lines are needed only to find anchors and aliases (`&`, `*`) and where a block scalar
+        // (`|`, `>`) starts; most fixtures have none of the four bytes.
+        let needsLines = text.utf8.contains { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "*")
+            || $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: ">") }
+        let lines = needsLines ? text.split(separator: "\n", omittingEmptySubsequences: false) : []
+        if needsLines, let anchored = firstAnchoredNode(in: node, lines: lines) {
             let mark = anchored.mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) } ?? start
             throw CoachLabError(.content, "YAML anchors and aliases are not supported in CoachLab content", at: mark,
                                 hint: "write the value out, or share it through 'include'")
@@ -211,6 +214,27 @@ public enum YAMLDocument {
             }
         }
         return nil
+    }
+
+    /// Whether every line is blank or a comment (the first line with content decides). Scans
+    /// bytes; text with anything outside ASCII before its first content is judged by
+    /// `Character`'s whitespace and newline rules instead.
+    static func hasNoContent(_ text: String) -> Bool {
+        var inComment = false
+        for byte in text.utf8 {
+            switch byte {
+            case 0x80...:  // possibly a Unicode space or line break, even inside a comment
+                return text.split(whereSeparator: \.isNewline).allSatisfy { line in
+                    line.first { !$0.isWhitespace }.map { $0 == "#" } ?? true
+                }
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x0B, 0x0C: inComment = false
+            case _ where inComment: continue
+            case UInt8(ascii: " "), UInt8(ascii: "\t"): continue
+            case UInt8(ascii: "#"): inComment = true
+            default: return false
+            }
+        }
+        return true
     }
 
     private static func firstIndentingTab(in text: String) -> (line: Int, column: Int)? {

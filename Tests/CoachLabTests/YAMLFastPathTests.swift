@@ -1,0 +1,40 @@
+@testable import CoachLab
+import Testing
+
+/// The byte-level shortcuts in ``YAMLDocument`` give the same answers as the rules they stand
+/// in for.
+@Suite struct YAMLFastPathTests {
+    /// The rule `hasNoContent` shortcuts: every line, split at any newline character, is
+    /// whitespace or starts (after whitespace) with `#`.
+    static func characterRule(_ text: String) -> Bool {
+        text.split(whereSeparator: \.isNewline).allSatisfy { line in
+            line.first { !$0.isWhitespace }.map { $0 == "#" } ?? true
+        }
+    }
+
+    @Test(arguments: ["", "\n\n", "  \t \r\n", "# only a comment", "  # indented\n\n# another\n", "#\u{0B}key: v",
+                      "#\u{0C}x", "\u{FEFF}# after a byte-order mark", "\u{00A0}\n", "\u{3000}# wide space then comment",
+                      "\u{85}a", "a", "  b: c", "# c\nkey: value", "#x\r# y\rz"])
+    func emptinessMatchesTheCharacterRule(_ text: String) {
+        #expect(YAMLDocument.hasNoContent(text) == Self.characterRule(text), "\(Array(text.unicodeScalars))")
+    }
+
+    @Test func emptinessMatchesTheCharacterRuleOnRandomText() {
+        let alphabet: [Character] = [" ", "\t", "\n", "\r", "\r\n", "#", "a", "\u{0B}", "\u{0C}", "\u{00A0}", "\u{2028}"]
+        var generator = SeededGenerator(seed: 17)
+        for _ in 0..<2_000 {
+            let text = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            #expect(YAMLDocument.hasNoContent(text) == Self.characterRule(text), "\(Array(text.unicodeScalars))")
+        }
+    }
+
+    /// Lines are skipped when no `&`, `*`, `|` or `>` occurs, so a block scalar's text must
+    /// still be located on the line after its indicator, and an alias still refused.
+    @Test func blockScalarsAndAliasesAreStillLocated() throws {
+        let value = try YAMLDocument.parse("name: plain\nbody: |\n\n    first line\n", file: "a.yaml")
+        #expect(value["body"]?.location.line == 4)
+        #expect(value["body"]?.location.column == 5)
+        #expect(value["name"]?.location.line == 1)
+        #expect(throws: CoachLabError.self) { try YAMLDocument.parse("a: &x 1\nb: *x\n", file: "a.yaml") }
+    }
+}
