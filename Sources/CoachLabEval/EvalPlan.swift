@@ -172,9 +172,10 @@ public struct RunExecution: Sendable {
         let counter = Counter()
         let run = plan.run
         var interrupted = false
+        let writer = GroupCommit(store: store, run: run)
         do {
             try await plan.runner.run(plan.suites, include: plan.include) { result in
-                try store.record(result, run: run)
+                try await writer.record(result)
                 await counter.increment()
                 await progress(result)
             }

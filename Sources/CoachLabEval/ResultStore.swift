@@ -4,8 +4,9 @@ import Foundation
 import GRDB
 
 /// The embedded SQLite store of runs and their results. Each case is written, with its turns
-/// and check results, in one transaction as soon as it completes, so a killed run loses
-/// nothing that had finished and `--resume` can continue it. Keys are never stored.
+/// and check results, as soon as it completes (a run's cases go through ``GroupCommit``, which
+/// lets cases finishing together share a transaction), so a killed run loses nothing that had
+/// finished and `--resume` can continue it. Keys are never stored.
 public final class ResultStore: Sendable {
     private let queue: DatabaseQueue
     private let readOnly: Bool
@@ -268,44 +269,57 @@ public final class ResultStore: Sendable {
 
     /// Records one finished case with its turns and checks, in one transaction.
     public func record(_ result: CaseResult, run: String) throws {
+        try record(CollectionOfOne(result), run: run)
+    }
+
+    /// Records finished cases, with their turns and checks, in one transaction: all of them
+    /// are stored or none is. A case recorded again replaces its earlier result.
+    public func record(_ results: some Collection<CaseResult>, run: String) throws {
+        guard !results.isEmpty else { return }
         let encoder = JSONEncoder.sorted()
-        let prompts = result.prompts.filter { !keptPrompts.contains($0.hash) }
+        var seen = Set<String>()
+        let prompts = results.flatMap(\.prompts).filter { !keptPrompts.contains($0.hash) && seen.insert($0.hash).inserted }
             .map { ($0.hash, String(decoding: (try? encoder.encode($0)) ?? Data(), as: UTF8.self)) }
         let stamp = Self.timestamp(clock())
+        let results = Array(results)
         try write { db in
             for (hash, body) in prompts {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO compiledPrompt (hash, body) VALUES (?, ?)").execute(arguments: [hash, body])
             }
-            try db.cachedStatement(sql: "DELETE FROM caseResult WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
-            try db.cachedStatement(sql: "DELETE FROM guardrailLog WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
-            for turn in result.turns {
-                guard let flag = turn.flag else { continue }
-                try Self.log(GuardrailLogEntry(at: stamp, source: "eval", runId: run, caseId: result.id, turn: turn.turn,
-                                               pack: result.pack, flag: flag, message: turn.user, reply: turn.reply), db: db)
-            }
-            try db.cachedStatement(sql: """
-                INSERT INTO caseResult (runId, caseId, suite, fixture, provider, model, repeatIndex, outcome, score, error, tags, recordedAt, pack)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [run, result.id, result.suite, result.fixture, result.provider, result.model, result.repeatIndex,
-                                 result.outcome.rawValue, result.score, result.error,
-                                 JSONValue.array(result.tags.map(JSONValue.string)).text, stamp, result.pack])
-            for turn in result.turns {
-                try db.cachedStatement(sql: """
-                    INSERT INTO turnResult (runId, caseId, turn, user, reply, flaggedRule, latency, timeToFirstToken, inputTokens,
-                                            outputTokens, usageEstimated, cost, finishReason, promptHash, sanitized, cached, simulated)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [run, result.id, turn.turn, turn.user, turn.reply, turn.flaggedRule, turn.latency, turn.timeToFirstToken,
-                                     turn.inputTokens, turn.outputTokens, turn.usageEstimated, turn.cost, turn.finishReason, turn.promptHash,
-                                     turn.sanitized.map { JSONValue.array($0.map(JSONValue.string)).text }, turn.cached, turn.simulated])
-                for (position, check) in turn.checks.enumerated() {
-                    try db.cachedStatement(sql: """
-                        INSERT INTO checkResult (runId, caseId, turn, position, checkId, passed, score, reason, weight)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """).execute(arguments: [run, result.id, turn.turn, position, check.check, check.passed, check.score, check.reason, check.weight])
-                }
-            }
+            for result in results { try Self.insert(result, run: run, stamp: stamp, db: db) }
         }
         keptPrompts.insert(prompts.map(\.0))
+    }
+
+    private static func insert(_ result: CaseResult, run: String, stamp: String, db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM caseResult WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
+        try db.cachedStatement(sql: "DELETE FROM guardrailLog WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
+        for turn in result.turns {
+            guard let flag = turn.flag else { continue }
+            try log(GuardrailLogEntry(at: stamp, source: "eval", runId: run, caseId: result.id, turn: turn.turn,
+                                      pack: result.pack, flag: flag, message: turn.user, reply: turn.reply), db: db)
+        }
+        try db.cachedStatement(sql: """
+            INSERT INTO caseResult (runId, caseId, suite, fixture, provider, model, repeatIndex, outcome, score, error, tags, recordedAt, pack)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [run, result.id, result.suite, result.fixture, result.provider, result.model, result.repeatIndex,
+                             result.outcome.rawValue, result.score, result.error,
+                             JSONValue.array(result.tags.map(JSONValue.string)).text, stamp, result.pack])
+        for turn in result.turns {
+            try db.cachedStatement(sql: """
+                INSERT INTO turnResult (runId, caseId, turn, user, reply, flaggedRule, latency, timeToFirstToken, inputTokens,
+                                        outputTokens, usageEstimated, cost, finishReason, promptHash, sanitized, cached, simulated)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [run, result.id, turn.turn, turn.user, turn.reply, turn.flaggedRule, turn.latency, turn.timeToFirstToken,
+                                 turn.inputTokens, turn.outputTokens, turn.usageEstimated, turn.cost, turn.finishReason, turn.promptHash,
+                                 turn.sanitized.map { JSONValue.array($0.map(JSONValue.string)).text }, turn.cached, turn.simulated])
+            for (position, check) in turn.checks.enumerated() {
+                try db.cachedStatement(sql: """
+                    INSERT INTO checkResult (runId, caseId, turn, position, checkId, passed, score, reason, weight)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [run, result.id, turn.turn, position, check.check, check.passed, check.score, check.reason, check.weight])
+            }
+        }
     }
 
     /// A kept compiled prompt, by hash.
@@ -337,7 +351,6 @@ public final class ResultStore: Sendable {
                 JOIN turnResult ON turnResult.promptHash = compiledPrompt.hash WHERE turnResult.runId = ?
                 """, arguments: [run]).map { ($0["hash"], $0["body"]) }
         }
-        let stamp = Self.timestamp(clock())
         try write { db in
             for (hash, body) in prompts {
                 try db.execute(sql: "INSERT OR IGNORE INTO compiledPrompt (hash, body) VALUES (?, ?)", arguments: [hash, body])

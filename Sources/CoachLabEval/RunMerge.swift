@@ -54,7 +54,7 @@ public struct RunMerge: Sendable {
                     suiteFiles.append(summary.suite)
                 }
                 sources.append(Source(label: input, ids: report.cases.map(\.id)) { run in
-                    for result in report.cases { try target.record(result, run: run) }
+                    try target.record(report.cases, run: run)
                 })
                 continue
             }

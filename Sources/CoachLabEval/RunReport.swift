@@ -94,7 +94,7 @@ public struct RunReport: Sendable {
     public init(run: String, suites: [Suite], results: [CaseResult]) throws {
         let store = try ResultStore()
         _ = try store.startRun(suites: suites.map(\.file), providers: [], repeats: nil, id: run)
-        for result in results { try store.record(result, run: run) }
+        try store.record(results, run: run)
         try self.init(run: run, suites: suites, store: store)
     }
 
