@@ -282,10 +282,11 @@ final class SystemWords: @unchecked Sendable {
 
     static let shared = SystemWords()
     private let lock = NSLock()
-    private var indexes: [String: Index] = [:]
+    private var indexes: [SampledTextKey: Index] = [:]
 
     func index(of system: String) -> Index {
-        if let known = lock.withLock({ indexes[system] }) { return known }
+        let key = SampledTextKey(system)
+        if let known = lock.withLock({ indexes[key] }) { return known }
         var ids: [String: Int] = [:]
         let tokens = TextNormalizer.words(system).map { word in
             if let id = ids[word.text] { return id }
@@ -295,7 +296,7 @@ final class SystemWords: @unchecked Sendable {
         let index = Index(ids: ids, automaton: SuffixAutomaton(tokens))
         lock.withLock {
             if indexes.count >= 64 { indexes.removeAll(keepingCapacity: true) }
-            indexes[system] = index
+            indexes[key] = index
         }
         return index
     }

@@ -22,16 +22,17 @@ final class RegexCache: @unchecked Sendable {
 final class ReadingCache: @unchecked Sendable {
     static let shared = ReadingCache()
     private let lock = NSLock()
-    private var readings: [String: MockReading] = [:]
+    private var readings: [SampledTextKey: MockReading] = [:]
 
     func reading(_ system: String) -> MockReading {
         lock.lock()
-        if let cached = readings[system] { lock.unlock(); return cached }
+        let key = SampledTextKey(system)
+        if let cached = readings[key] { lock.unlock(); return cached }
         lock.unlock()
         let reading = MockReading(system: system)
         lock.lock()
         if readings.count >= 512 { readings.removeAll(keepingCapacity: true) }
-        readings[system] = reading
+        readings[key] = reading
         lock.unlock()
         return reading
     }
