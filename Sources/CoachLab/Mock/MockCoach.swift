@@ -94,11 +94,19 @@ public enum MockCoach {
     /// A statement turned to the second person: "I" → "you", "my" → "your", "I'm" → "you're"…
     static func reflect(_ statement: String) -> String {
         let words = statement.split(separator: " ").map { word -> String in
-            let text = String(word)
-            let core = text.trimmingCharacters(in: .punctuationCharacters)
-            let key = core.lowercased().replacingOccurrences(of: "\u{2019}", with: "'")
-            guard !core.isEmpty, let replacement = pronouns[key], let range = text.range(of: core) else { return text }
-            return text.replacingCharacters(in: range, with: replacement)
+            // The word without the punctuation around it (Unicode's P* categories, as
+            // Foundation's punctuation set), looked up only when short enough to be a pronoun.
+            let scalars = word.unicodeScalars
+            guard let start = scalars.firstIndex(where: { !isPunctuation($0) }),
+                  let last = scalars.lastIndex(where: { !isPunctuation($0) }),
+                  scalars.distance(from: start, to: last) < longestPronoun else { return String(word) }
+            let end = scalars.index(after: last)
+            let key = String(String.UnicodeScalarView(scalars[start..<end])).lowercased().replacingOccurrences(of: "\u{2019}", with: "'")
+            guard let replacement = pronouns[key] else { return String(word) }
+            var text = String.UnicodeScalarView(scalars[..<start])
+            text.append(contentsOf: replacement.unicodeScalars)
+            text.append(contentsOf: scalars[end...])
+            return String(text)
         }
         var text = words.joined(separator: " ").replacingOccurrences(of: "you was ", with: "you were ")
         let firstWord = words.first ?? ""
@@ -108,6 +116,17 @@ public enum MockCoach {
         }
         return text
     }
+
+    private static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+             .finalPunctuation, .otherPunctuation: true
+        default: false
+        }
+    }
+
+    /// The most scalars a key of ``pronouns`` has.
+    private static let longestPronoun = pronouns.keys.map(\.unicodeScalars.count).max() ?? 0
 
     private static let pronouns: [String: String] = [
         "i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself",
