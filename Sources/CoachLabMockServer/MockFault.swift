@@ -55,7 +55,7 @@ public struct MockServerConfiguration: Sendable {
     public var host: String
     /// The port; 0 picks a free one.
     public var port: Int
-    /// Seconds before every response.
+    /// Seconds from a request's arrival to its response; composing the reply happens within them.
     public var latency: Double
     /// Seconds between stream events.
     public var chunkDelay: Double

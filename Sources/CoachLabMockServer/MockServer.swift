@@ -63,13 +63,23 @@ public struct MockServer: Sendable {
         return try await handle(request, protocol: .gemini(model: model, stream: action == "streamGenerateContent"))
     }
 
+    /// Answers after the configured latency, counted from the request's arrival: the server's
+    /// own work (reading the body, composing the reply) happens within it, as a remote model's
+    /// does, so a client on the same machine is not charged for it as extra latency. The
+    /// `slow` fault's delay comes on top.
     private func handle(_ incoming: Request, protocol wire: MockProtocol) async throws -> Response {
+        let due = ContinuousClock.now.advanced(by: .seconds(configuration.latency))
+        let headerFault = incoming.headers[HTTPField.Name("x-coachlab-fault")!].flatMap(MockFault.init(rawValue:))
+        let fault = headerFault ?? schedule.next()
+        let response = try await respond(incoming, protocol: wire, fault: fault)
+        try await Task.sleep(until: due, clock: .continuous)
+        if fault == .slowFirstByte { try await Task.sleep(for: .seconds(configuration.slowDelay)) }
+        return response
+    }
+
+    private func respond(_ incoming: Request, protocol wire: MockProtocol, fault: MockFault?) async throws -> Response {
         var request = incoming
         let data = try await request.collectBody(upTo: 8 * 1024 * 1024)
-        let headerFault = request.headers[HTTPField.Name("x-coachlab-fault")!].flatMap(MockFault.init(rawValue:))
-        let fault = headerFault ?? schedule.next()
-        if configuration.latency > 0 { try await Task.sleep(nanoseconds: UInt64(configuration.latency * 1e9)) }
-        if fault == .slowFirstByte { try await Task.sleep(nanoseconds: UInt64(configuration.slowDelay * 1e9)) }
 
         let retryAfter = configuration.retryAfterMilliseconds
         func failure(_ kind: MockErrorKind) -> Response {

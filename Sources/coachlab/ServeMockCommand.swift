@@ -25,7 +25,7 @@ struct ServeMockCommand: AsyncParsableCommand {
     var port = 8080
     @Option(help: "The address to bind.")
     var host = "127.0.0.1"
-    @Option(help: "Milliseconds before every response.")
+    @Option(help: "Milliseconds from a request's arrival to its response; the server's own work happens within them.")
     var latencyMs = 0
     @Option(help: "Milliseconds between stream events.")
     var chunkDelayMs = 0

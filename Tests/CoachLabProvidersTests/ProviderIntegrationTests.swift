@@ -194,6 +194,23 @@ func collectStream(_ stream: AsyncThrowingStream<StreamEvent, Error>) async thro
         }
     }
 
+    /// `--latency-ms` is a response time counted from arrival, with the `slow` fault on top,
+    /// for every protocol and for errors as well as answers.
+    @Test func latencyIsCountedFromArrivalAndSlownessAddsToIt() async throws {
+        let configuration = MockServerConfiguration(port: 0, latency: 0.3, slowDelay: 0.4,
+                                                    faults: [MockFaultRule(.serverError, times: 1), MockFaultRule(.slowFirstByte, times: 1)])
+        try await RunningMockServer.with(configuration) { server in
+            let clock = ContinuousClock()
+            for (kind, least) in [(ProviderKind.openai, 0.3), (.anthropic, 0.7), (.gemini, 0.3)] {
+                let start = clock.now
+                _ = try? await provider(kind, server, retry: .none, timeout: 10).complete(sampleRequest)
+                let took = clock.now - start
+                #expect(took >= .seconds(least), "\(kind) answered after \(took)")
+                #expect(took < .seconds(least + 2), "\(kind) answered after \(took)")
+            }
+        }
+    }
+
     @Test func aStalledStreamBodyTimesOutToo() async throws {
         try await RunningMockServer.with(MockServerConfiguration(port: 0, chunkDelay: 2)) { server in
             let clock = ContinuousClock()
