@@ -293,7 +293,7 @@ public struct EvalRunner: Sendable {
                                            userMessages: conversation.userMessages)
                 var checks: [CheckResult] = []
                 for check in job.suite.checks + expect {
-                    if case .judge(let rubric, _) = check.kind, let judge = job.judges[Self.judgeName(of: check, suite: job.suite)] {
+                    if let rubric = check.kind.as(CheckKinds.Judge.self)?.rubric, let judge = job.judges[Self.judgeName(of: check, suite: job.suite)] {
                         guard rubric.scope == .reply else {
                             // A turn or the whole conversation is graded once, when it is over.
                             if !deferred.contains(where: { $0.id == check.id }) { deferred.append(check) }
@@ -350,7 +350,7 @@ public struct EvalRunner: Sendable {
                 result.turns[result.turns.count - 1].checks.append(verdict)
             }
             for check in deferred {
-                guard case .judge(let rubric, _) = check.kind, let judge = job.judges[Self.judgeName(of: check, suite: job.suite)],
+                guard let rubric = check.kind.as(CheckKinds.Judge.self)?.rubric, let judge = job.judges[Self.judgeName(of: check, suite: job.suite)],
                       !result.turns.isEmpty else { continue }
                 let history = conversation.history
                 var graded: String?
@@ -385,7 +385,7 @@ public struct EvalRunner: Sendable {
 
     /// The provider that grades a judge check: its own, the suite's judge, or the mock.
     static func judgeName(of check: Check, suite: Suite) -> String {
-        if case .judge(_, let provider?) = check.kind { return provider }
+        if let provider = check.kind.as(CheckKinds.Judge.self)?.provider { return provider }
         return suite.judge ?? "mock"
     }
 

@@ -76,12 +76,7 @@ public struct MutationTester: Sendable {
     /// are screened directly, without a reply.
     static func screensOnly(_ fixture: Fixture, in suite: Suite) -> Bool {
         guard fixture.generate == nil, suite.checks.isEmpty, fixture.turns.count == 1 else { return false }
-        return fixture.turns[0].expect.allSatisfy { check in
-            switch check.kind {
-            case .flagged, .notFlagged: true
-            default: false
-            }
-        }
+        return fixture.turns[0].expect.allSatisfy { $0.kind.value is CheckKinds.Flagged || $0.kind.value is CheckKinds.NotFlagged }
     }
 
     /// Runs the cases of `pack` (every case, for nil) and keeps what each one did.

@@ -71,7 +71,7 @@ public struct Rescorer {
             var checks: [CheckResult] = []
             let isLast = index == stored.turns.count - 1
             for check in loaded.suite.checks + expected {
-                if case .judge(let rubric, _) = check.kind, rubric.scope != .reply, !isLast {
+                if let rubric = check.kind.as(CheckKinds.Judge.self)?.rubric, rubric.scope != .reply, !isLast {
                     continue  // graded once, on the last turn
                 }
                 if check.isJudge {

@@ -72,9 +72,10 @@ public enum ScriptCheck {
 
     /// Runs the check's script on `input`.
     public static func evaluate(_ check: Check, input: Input) async -> CheckResult {
-        guard case .script(let path, let arguments, let timeout) = check.kind else {
+        guard let script = check.kind.as(CheckKinds.Script.self) else {
             return CheckResult(check: check.id, passed: false, reason: "script error: not a script check", weight: check.weight)
         }
+        let (path, arguments, timeout) = (script.path, script.arguments, script.timeout)
         func failure(_ reason: String) -> CheckResult {
             CheckResult(check: check.id, passed: false, reason: "script error: \(path) \(reason)", weight: check.weight)
         }

@@ -544,7 +544,7 @@ actor PlayerProvider: ChatProvider {
         let probe = try YAMLDocument.parse("{check: judge, metric: \(metric)}", file: "probe.yaml")
         let check = loader.resolveMetric(try #require(CheckParser.parse(probe, into: &diagnostics)), item: probe, into: &diagnostics)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
-        guard case .judge(let rubric, _) = check.kind else { Issue.record("not a judge check"); return }
+        guard let rubric = check.kind.as(CheckKinds.Judge.self)?.rubric else { Issue.record("not a judge check"); return }
         let names = StructuredTask.criteria(of: rubric).map(\.name)
         #expect(!names.isEmpty && rubric.text.count > 20)
         func answer(_ score: Double) -> String {

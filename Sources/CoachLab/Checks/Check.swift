@@ -2,61 +2,17 @@ import Foundation
 
 /// One scorer for a reply: what it checks, its weight, and where it was written.
 public struct Check: Sendable, Hashable {
-    /// What a check tests, with its parameters.
-    public enum Kind: Sendable, Hashable {
-        /// The reply contains any (or all) of the phrases.
-        case contains([String], all: Bool, caseSensitive: Bool)
-        /// The reply contains none of the phrases.
-        case notContains([String], caseSensitive: Bool)
-        /// The reply matches (or does not match) a regular expression.
-        case regex(String, negate: Bool)
-        /// The reply starts with the text.
-        case startsWith(String)
-        /// The reply ends with the text.
-        case endsWith(String)
-        /// The reply's last sentence is a question.
-        case endsWithQuestion
-        /// A count (sentences, words, characters, questions) lies in a range.
-        case count(Metric, min: Int?, max: Int?)
-        /// No markdown: headers, lists, bold, tables or code fences.
-        case noMarkdown
-        /// The reply is JSON that satisfies a JSON Schema (a practical subset).
-        case jsonSchema(JSONValue)
-        /// The reply never steps out of the persona ("as an AI", "language model").
-        case personaBreak
-        /// The reply does not repeat a long run of the compiled system prompt.
-        case leakedPrompt(words: Int)
-        /// The reply points the user to a qualified professional or crisis help.
-        case refersToProfessional
-        /// The reply uses the persona's name.
-        case namesPersona
-        /// The turn's user message was flagged (by a given rule, when named).
-        case flagged(rule: String?)
-        /// The turn's user message was not flagged.
-        case notFlagged
-        /// When the turn was flagged, the reply follows the alert: it refers to a professional,
-        /// and to crisis help when the alert is about a crisis.
-        case honoursAlert
-        /// Latency at most this many seconds.
-        case latency(max: Double)
-        /// Output tokens at most this many.
-        case tokens(max: Int)
-        /// Cost at most this many US dollars.
-        case cost(max: Double)
-        /// The finish reason is one of these.
-        case finishReason([String])
-        /// The compiled system prompt the reply answered contains (or lacks) every phrase.
-        case promptContains([String], negate: Bool)
-        /// The compiled system prompt holds every phrase, each after the one before (layer order).
-        case promptOrder([String])
-        /// A model grades the reply (or a turn, or the conversation) against a rubric, criterion
-        /// by criterion (run by the eval runner).
-        case judge(Rubric, provider: String?)
-        /// The reply is at least `minimum` similar to a gold reply, by word-level F1 or ROUGE-L.
-        case similar(to: String, minimum: Double, metric: Similarity)
-        /// An executable reads the case as JSON on standard input and answers
-        /// `{"pass": …, "score": …, "reason": …}` (run by the eval runner).
-        case script(path: String, arguments: [String], timeout: Double)
+    /// What a check tests, with its parameters: a value of one of ``CheckKinds/all``. Each
+    /// kind's file also gives it a constructor here (`.contains(…)`, `.noMarkdown`).
+    public struct Kind: Sendable, Hashable {
+        /// The kind's value.
+        public let value: any CheckKind
+
+        public init(_ value: some CheckKind) { self.value = value }
+
+        public static func == (lhs: Kind, rhs: Kind) -> Bool { AnyHashable(lhs.value) == AnyHashable(rhs.value) }
+
+        public func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(value)) }
     }
 
     /// What a judge grades against: criteria, a scale, a threshold and a scope.
@@ -164,16 +120,10 @@ public struct Check: Sendable, Hashable {
     }
 
     /// Whether an LLM grades this check.
-    public var isJudge: Bool {
-        if case .judge = kind { return true }
-        return false
-    }
+    public var isJudge: Bool { kind.value is CheckKinds.Judge }
 
     /// Whether an executable outside CoachLab scores this check.
-    public var isScript: Bool {
-        if case .script = kind { return true }
-        return false
-    }
+    public var isScript: Bool { kind.value is CheckKinds.Script }
 }
 
 /// The outcome of one check on one reply.

@@ -26,7 +26,7 @@ public struct EvalLinter: Sendable {
             diagnostics += Self.inputProblems(of: fixture, pack: pack, fileSystem: fileSystem)
             for turn in fixture.turns {
                 for check in turn.expect {
-                    if case .flagged(let rule?) = check.kind, pack.rule(rule) == nil {
+                    if let rule = check.kind.as(CheckKinds.Flagged.self)?.rule, pack.rule(rule) == nil {
                         diagnostics.append(.error("rule '\(rule)' does not exist in pack '\(pack.id)'", at: check.location ?? turn.location,
                                                   hint: Suggestions.hint(for: rule, in: pack.rules.map(\.id), noun: "rule")))
                     }
@@ -99,7 +99,7 @@ public struct EvalLinter: Sendable {
         }
         guard suite.judge == nil else { return diagnostics }
         for check in suite.checks + summary.selectedChecks {
-            guard case .judge(_, let provider) = check.kind, provider == nil else { continue }
+            guard let judge = check.kind.as(CheckKinds.Judge.self), judge.provider == nil else { continue }
             diagnostics.append(.error("a judge check needs a model to grade it, but neither the check nor the suite names one",
                                       at: check.location ?? suite.location,
                                       hint: "add 'judge: PROVIDER' to \(suite.file), or 'provider:' to the check"))
@@ -115,7 +115,7 @@ public struct EvalLinter: Sendable {
     /// ``scriptProblems(_:fixtures:)`` for the suite's checks and `checks` of its fixtures.
     public func scriptProblems(_ suite: Suite, checks: [Check]) -> [Diagnostic] {
         (suite.checks + checks).compactMap { check -> Diagnostic? in
-            guard case .script(let path, _, _) = check.kind else { return nil }
+            guard let path = check.kind.as(CheckKinds.Script.self)?.path else { return nil }
             if fileSystem.exists(path), !fileSystem.isDirectory(path) { return nil }
             return .error("the script '\(path)' does not exist", at: check.location ?? suite.location,
                           hint: "script paths are relative to the directory coachlab runs in (the project root)")
@@ -143,12 +143,7 @@ public struct EvalLinter: Sendable {
             tags.formUnion(fixture.tags)
             guard selected else { return }
             for turn in fixture.turns {
-                selectedChecks += turn.expect.filter { check in
-                    switch check.kind {
-                    case .judge, .script: true
-                    default: false
-                    }
-                }
+                selectedChecks += turn.expect.filter { $0.isJudge || $0.isScript }
             }
         }
     }

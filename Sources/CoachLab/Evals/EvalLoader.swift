@@ -57,7 +57,8 @@ public struct EvalLoader: Sendable {
     /// A judge check that names a metric, with the metric's rubric filled in; what the check
     /// itself sets (rubric text, criteria, scale, threshold, scope) wins.
     public func resolveMetric(_ check: Check, item: YAMLValue, into diagnostics: inout [Diagnostic]) -> Check {
-        guard case .judge(let given, let provider) = check.kind, let metric = given.metric else { return check }
+        guard let judge = check.kind.as(CheckKinds.Judge.self), let metric = judge.rubric.metric else { return check }
+        let (given, provider) = (judge.rubric, judge.provider)
         let path = "\(Self.rubricFolder)/\(metric).yaml"
         let location = item["metric"]?.location ?? item.location
         guard fileSystem.exists(path) else {

@@ -62,7 +62,7 @@ extension EvalLoader {
             return (nil, diagnostics)
         }
         let check = resolveMetric(Check(id: id, kind: .judge(parsed, provider: nil), location: header.location), item: header, into: &diagnostics)
-        guard case .judge(let rubric, _) = check.kind else { return (nil, diagnostics) }
+        guard let rubric = check.kind.as(CheckKinds.Judge.self)?.rubric else { return (nil, diagnostics) }
         var transcript: [Judgement.Message] = []
         for item in root.value["transcript"]?.items ?? [] {
             if let text = item.located("user")?.value { transcript.append(.init(isUser: true, text: text)) }

@@ -1,0 +1,46 @@
+import Foundation
+
+extension CheckKinds {
+    /// A count of the reply's sentences, words, characters or questions lies in a range.
+    public struct Count: CheckKind {
+        public var metric: Check.Metric
+        public var min: Int?
+        public var max: Int?
+
+        public static let names = Check.Metric.allCases.map { CheckName($0.rawValue, takes: "min and/or max", needsParameters: true) }
+        public static let fields = [
+            FieldSpec("min", .number, "the least count that passes."),
+            FieldSpec("max", .number, "the most count that passes."),
+        ]
+
+        public static func read(_ reading: inout CheckReading) -> Count? {
+            let min = reading.value.number("min").map { Int($0) }
+            let max = reading.value.number("max")
+            guard min != nil || max != nil else { return reading.missing("min or max") }
+            if let min, let max, Double(min) > max { return reading.error("min \(min) is above max \(Int(max))") }
+            return Count(metric: Check.Metric(rawValue: reading.name) ?? .sentences, min: min, max: max.map { Int($0) })
+        }
+
+        public func evaluate(_ subject: CheckSubject, as check: Check) -> CheckResult {
+            let reply = subject.reply
+            let value: Int
+            switch metric {
+            case .sentences: value = TextMetrics.sentenceCount(reply)
+            case .words: value = TextMetrics.wordCount(reply)
+            case .characters: value = reply.trimmingCharacters(in: .whitespacesAndNewlines).count
+            case .questions: value = TextMetrics.questions(reply)
+            }
+            let low = min.map { value >= $0 } ?? true
+            let high = max.map { value <= $0 } ?? true
+            let range = [min.map { "at least \($0)" }, max.map { "at most \($0)" }].compactMap { $0 }.joined(separator: " and ")
+            return check.result(low && high, "\(value) \(metric.rawValue)" + (low && high ? " (\(range))" : "; wanted \(range)"))
+        }
+    }
+}
+
+extension Check.Kind {
+    /// A count (sentences, words, characters, questions) lies in a range.
+    public static func count(_ metric: Check.Metric, min: Int?, max: Int?) -> Check.Kind {
+        Check.Kind(CheckKinds.Count(metric: metric, min: min, max: max))
+    }
+}
