@@ -291,4 +291,15 @@ import Testing
         #expect(problem("[really] ... adhd")?.message == "'[really] ... adhd' can start with '*' or '...'")
         #expect(problem("[really] do i have adhd") == nil)
     }
+
+    /// The shipped crisis lexicons listed "dont want to live" and its kin but not "do not want
+    /// to live": the uncontracted form, as common in writing, went unflagged.
+    @Test(arguments: [("betterone", "crisis", "Honestly I do not want to live anymore."),
+                      ("betterone", "crisis", "I really do not want to be here anymore"),
+                      ("betterone", "crisis", "I don't want to be here anymore"),
+                      ("ticbuddy", "child-in-danger", "I do not want to live anymore."),
+                      ("ticbuddy", "child-in-danger", "i dont want to be alive")])
+    func uncontractedCrisisPhrasesFlag(_ pack: String, _ rule: String, _ message: String) throws {
+        #expect(Screener(pack: try TestSupport.pack(pack)).screen(message).decision?.ruleId == rule)
+    }
 }
