@@ -74,7 +74,7 @@ extension Check {
 public enum CheckKinds {
     /// Every kind, in the order the docs list them.
     public static let all: [any CheckKind.Type] = [
-        Contains.self, NotContains.self, Regex.self, StartsWith.self, EndsWith.self, EndsWithQuestion.self, Count.self,
+        Contains.self, NotContains.self, Regex.self, Affix.self, EndsWithQuestion.self, Count.self,
         NoMarkdown.self, JSONSchema.self, PersonaBreak.self, LeakedPrompt.self, RefersToProfessional.self, NamesPersona.self,
         Flagged.self, NotFlagged.self, HonoursAlert.self, Latency.self, Tokens.self, Cost.self, FinishReason.self,
         PromptContains.self, PromptOrder.self, Judge.self, Similar.self, Script.self,
