@@ -14,13 +14,16 @@ struct SampledTextKey: Hashable, Sendable {
     init(_ text: String) { self.text = text }
 
     func hash(into hasher: inout Hasher) {
-        let sampled: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+        // Equal texts must hash alike however they are stored, so a text without contiguous
+        // UTF-8 (a bridged one) is sampled from a contiguous copy.
+        var text = text
+        text.makeContiguousUTF8()
+        _ = text.utf8.withContiguousStorageIfAvailable { bytes in
             hasher.combine(bytes.count)
             guard let last = bytes.last else { return }
             let step = max(1, bytes.count / Self.samples)
             for offset in stride(from: 0, to: bytes.count, by: step) { hasher.combine(bytes[offset]) }
             hasher.combine(last)
         }
-        if sampled == nil { hasher.combine(text) }  // a bridged string without contiguous UTF-8
     }
 }
