@@ -40,10 +40,14 @@ struct WatchCommand: AsyncParsableCommand {
         let events = try FileEvents(folders: folders)
         Terminal.error("watching \(folders.count) folders; save a file to rebuild (Ctrl-C stops)")
         var rebuilds = 0
+        var broken = false
         for await _ in events.changes {
+            // A burst of file events can arrive as two batches (an editor's temporary file,
+            // then its rename); a batch that changes nothing is not a rebuild.
+            guard let (next, failed) = try await rebuild(since: snapshot, broken: broken, pack: packPath, registry: registry,
+                                                         number: rebuilds + 1) else { continue }
+            (snapshot, broken) = (next, failed)
             rebuilds += 1
-            Terminal.out("\n— change \(rebuilds) —")
-            snapshot = try await rebuild(since: snapshot, pack: packPath, registry: registry)
             if let exitAfter, rebuilds >= exitAfter { break }
         }
     }
@@ -51,11 +55,15 @@ struct WatchCommand: AsyncParsableCommand {
     /// After a change: loads everything again, says which layers changed, and runs the
     /// fixtures whose prompt or file changed. Content that no longer loads is reported and
     /// the last good snapshot kept, so fixing it and saving again picks up from there.
-    private func rebuild(since snapshot: WatchSnapshot, pack: String, registry: ProviderRegistry) async throws -> WatchSnapshot {
-        func unloadable(_ error: CoachLabError, _ what: String) -> WatchSnapshot {
+    /// Returns the snapshot to keep and whether the content failed to load; nil, printing
+    /// nothing, when the content loads as it did before and nothing in it changed.
+    private func rebuild(since snapshot: WatchSnapshot, broken: Bool, pack: String, registry: ProviderRegistry,
+                         number: Int) async throws -> (WatchSnapshot, Bool)? {
+        func unloadable(_ error: CoachLabError, _ what: String) -> (WatchSnapshot, Bool) {
+            Terminal.out("\n— change \(number) —")
             Terminal.error(error.description)
             Terminal.out("\(what); fix the problems above and save again")
-            return snapshot
+            return (snapshot, true)
         }
         let loaded: [LoadedSuite], references: [FixtureReference], next: WatchSnapshot
         do { (loaded, references) = try Self.load(suites, pack: pack) } catch let error as CoachLabError {
@@ -66,6 +74,9 @@ struct WatchCommand: AsyncParsableCommand {
         }
         let layers = next.layerChanges(since: snapshot)
         let toRun = next.fixturesToRun(since: snapshot)
+        guard broken || !layers.isEmpty || !toRun.isEmpty else { return nil }
+        Terminal.out("\n— change \(number) —")
+        if broken { Terminal.out("everything loads again") }
         if layers.isEmpty { Terminal.out("no layer of any variant changed") }
         for change in layers { Terminal.out("layer \(change)") }
         if toRun.isEmpty {
@@ -73,7 +84,7 @@ struct WatchCommand: AsyncParsableCommand {
         } else {
             try await runFixtures(toRun, suites: loaded, registry: registry, label: "\(toRun.count) of \(references.count) fixtures")
         }
-        return next
+        return (next, false)
     }
 
     /// Runs the given fixtures' cases and prints one line per case and a total.

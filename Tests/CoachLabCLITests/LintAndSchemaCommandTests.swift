@@ -235,6 +235,40 @@ import Testing
     }
 }
 
+extension WatchCommandTests {
+    /// A save that changes nothing (an editor's second batch of events, or saving unchanged)
+    /// is not a rebuild: it prints nothing and does not count towards --exit-after.
+    @Test func aSaveThatChangesNothingIsNotARebuild() throws {
+        let directory = try CLI.temporaryDirectory()
+        #expect(try CLI.run(["init", "--app", "nova"], in: directory).status == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["watch", "personas/nova", "--exit-after", "2"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let stdout = Reader(out), stderr = Reader(err)
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        #expect(stderr.wait(for: "watching"), "\(stderr.text)")
+
+        let rules = directory + "/personas/nova/rules.yaml"
+        let original = try String(contentsOfFile: rules, encoding: .utf8)
+        try original.write(toFile: rules, atomically: true, encoding: .utf8)  // saved unchanged
+        Thread.sleep(forTimeInterval: 1)  // its batch of events arrives and is passed over
+        #expect(!stdout.text.contains("change 1"), "\(stdout.text)")
+        try "rules: [\n".write(toFile: rules, atomically: true, encoding: .utf8)
+        #expect(stdout.wait(for: "the pack does not load"), "\(stdout.text)")
+        try original.write(toFile: rules, atomically: true, encoding: .utf8)
+        #expect(stdout.wait(for: "everything loads again"), "\(stdout.text)")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(!stdout.text.contains("change 3"))
+        #expect(stdout.text.contains("— change 1 —\n") && stdout.text.contains("— change 2 —\n"), "\(stdout.text)")
+    }
+}
+
 /// coachlab judge calibrate on the shipped labelled transcripts.
 @Suite struct JudgeCalibrationCommandTests {
     @Test func theMockJudgeIsMeasuredAgainstTheShippedLabels() throws {
