@@ -17,7 +17,7 @@ public struct Mutant: Sendable, Identifiable {
             case .innocentAlert: "replace a risk alert's instructions with an innocent sentence"
             case .dropKeyword: "remove one stage-1 keyword of a rule"
             case .dropPattern: "remove one stage-1 pattern of a rule"
-            case .dropAllKeywords: "remove every keyword and pattern of a rule"
+            case .dropAllKeywords: "remove every stage-1 matcher of a rule: keywords, patterns, lexicons and frames"
             case .deleteRule: "delete a whole rule"
             case .rename: "rename the persona or a coach"
             case .deleteInstruction: "delete one format, identity or confidentiality instruction"

@@ -42,11 +42,12 @@ public enum PackMutator {
                 let id = value.located("id")?.value ?? "?"
                 add(.deleteRule, file: file, document: document, path: path, replacement: nil, at: value.location,
                     description: "rule '\(id)' deleted", before: id, after: "")
-                if let guardrail = value["guardrail"], guardrail["keywords"] != nil || guardrail["patterns"] != nil {
-                    var emptied = guardrail.replacing([.key("keywords")], with: nil)
-                    emptied = emptied.replacing([.key("patterns")], with: nil)
+                let matchers = ["keywords", "patterns", "lexicons", "frames"]
+                if let guardrail = value["guardrail"], matchers.contains(where: { guardrail[$0] != nil }) {
+                    let emptied = matchers.reduce(guardrail) { $0.replacing([.key($1)], with: nil) }
                     add(.dropAllKeywords, file: file, document: document, path: path + [.key("guardrail")], replacement: emptied,
-                        at: guardrail.location, description: "every keyword and pattern of rule '\(id)' removed", before: id, after: "")
+                        at: guardrail.location, description: "every keyword, pattern, lexicon and frame of rule '\(id)' removed",
+                        before: id, after: "")
                 }
                 if let instructions = value["guardrail"]?["alert"]?["instructions"], let items = instructions.items, !items.isEmpty {
                     let innocent = YAMLValue.sequence([items[0].withText(PackMutator.innocentInstruction)], instructions.location)
