@@ -10,8 +10,8 @@ struct ChatCommand: AsyncParsableCommand {
         commandName: "chat",
         abstract: "Chat with a compiled persona; replies stream and guardrail flags are shown.",
         discussion: """
-        Each user message is screened (stage 1) and compiled into the prompt, so a flagged message
-        gets the pack's risk alert, as in the app. Type /quit (or end input) to stop. Without a
+        Each user message is screened (stage 1) and compiled into the prompt, so a flagged message \
+        gets the pack's risk alert, as in the app. Type /quit (or end input) to stop. Without a \
         terminal, turns are read from standard input, one per line.
 
         Examples:

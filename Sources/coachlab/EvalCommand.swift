@@ -10,9 +10,9 @@ struct EvalCommand: AsyncParsableCommand {
         commandName: "eval",
         abstract: "Replay fixtures against providers, score every reply, and report.",
         discussion: """
-        With no suites, runs every suite in evals/ on the suites' providers (the mock by default).
-        Exit codes: 0 every threshold held; 1 a check failed below a threshold or --fail-under;
-        2 a usage or content error; 3 a provider error kept cases from completing; 130 interrupted
+        With no suites, runs every suite in evals/ on the suites' providers (the mock by default). \
+        Exit codes: 0 every threshold held; 1 a check failed below a threshold or --fail-under; \
+        2 a usage or content error; 3 a provider error kept cases from completing; 130 interrupted \
         (Ctrl-C): finished cases are stored and reported, and --resume RUN continues the run.
 
         Examples:
@@ -25,7 +25,7 @@ struct EvalCommand: AsyncParsableCommand {
           coachlab eval --provider local-gemma --max-tokens 64 --timeout 30
           coachlab eval --retry-errors 20261121-101500-abc    (only the cases that errored, into the same run)
 
-        Live providers' answers are kept in a response cache (.coachlab/cache, fresh for 7 days), so
+        Live providers' answers are kept in a response cache (.coachlab/cache, fresh for 7 days), so \
         re-running an unchanged case costs nothing; --no-cache asks again. Repeated cases never read it.
         """
     )

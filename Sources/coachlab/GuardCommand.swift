@@ -19,16 +19,16 @@ struct GuardScreenCommand: AsyncParsableCommand {
         commandName: "screen",
         abstract: "Screen one message, or score a labelled dataset (the default guard command).",
         discussion: """
-        Stage 1 matches the pack's keywords and patterns; with --stage2, a model (--provider, the
-        mock by default) classifies messages stage 1 did not flag (every message, when the pack's
-        defaults.screening.stage2 is 'always'). A classifier answer that cannot be parsed is
+        Stage 1 matches the pack's keywords and patterns; with --stage2, a model (--provider, the \
+        mock by default) classifies messages stage 1 did not flag (every message, when the pack's \
+        defaults.screening.stage2 is 'always'). A classifier answer that cannot be parsed is \
         reported as unknown, never as safe.
 
-        --dataset scores a labelled set (YAML with dataset: and items:, or JSONL lines of
-        {"message", "expected", "about"}), printing precision, recall and F1 per rule and overall,
-        the confusion counts, and every false negative and false positive. Repeat it to score a
-        dev and a test split side by side; each set is reported and gated on its own, under its
-        split. --fail-under gates them: RATE (F1) or METRIC=RATE with METRIC precision, recall or
+        --dataset scores a labelled set (YAML with dataset: and items:, or JSONL lines of \
+        {"message", "expected", "about"}), printing precision, recall and F1 per rule and overall, \
+        the confusion counts, and every false negative and false positive. Repeat it to score a \
+        dev and a test split side by side; each set is reported and gated on its own, under its \
+        split. --fail-under gates them: RATE (F1) or METRIC=RATE with METRIC precision, recall or \
         f1, applied to every rule and overall; exit 1 when one misses.
 
         Examples:

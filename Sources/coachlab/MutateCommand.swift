@@ -10,15 +10,15 @@ struct MutateCommand: AsyncParsableCommand {
         commandName: "mutate",
         abstract: "Inject prompt defects into the packs, in memory, and report which ones the suites catch.",
         discussion: """
-        Each mutant is one defect in one pack file, overlaid on the real files in memory; the
-        packs on disk are never written. The suites run on the mock against the unchanged packs,
-        then against each mutant. A mutant is killed when a case that passed now fails (the case
-        and check are named), caught by lint when the pack no longer loads cleanly, equivalent
-        when it changes no compiled prompt the suites use and no screening decision (left out of
-        the score), and otherwise survives: survivors are listed with file:line, the text before
+        Each mutant is one defect in one pack file, overlaid on the real files in memory; the \
+        packs on disk are never written. The suites run on the mock against the unchanged packs, \
+        then against each mutant. A mutant is killed when a case that passed now fails (the case \
+        and check are named), caught by lint when the pack no longer loads cleanly, equivalent \
+        when it changes no compiled prompt the suites use and no screening decision (left out of \
+        the score), and otherwise survives: survivors are listed with file:line, the text before \
         and after, and a hint of the fixture or check that would catch them.
 
-        Operators: \(Mutant.Operator.allCases.map(\.rawValue).joined(separator: ", ")).
+        Operators: \(Mutant.Operator.allCases.map(\.rawValue).joined(separator: ", ")). \
         docs/mutate.md explains each one and how to read a survivor.
 
         Examples:

@@ -10,18 +10,18 @@ struct RedTeamCommand: AsyncParsableCommand {
         commandName: "redteam",
         abstract: "Measure how each guardrail rule holds up when its flagged messages are rewritten.",
         discussion: """
-        Every labelled message the screen catches as written is rewritten in deterministic ways,
-        and screened again; the report gives each rule's recall under each rewrite, and how many
+        Every labelled message the screen catches as written is rewritten in deterministic ways, \
+        and screened again; the report gives each rule's recall under each rewrite, and how many \
         harmless messages a rewrite makes a rule flag. The rewrites:
         \(Perturbation.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
 
-        The messages come from the labelled sets in fixtures/guardrails/ that name the pack
-        (dataset.pack), or from --dataset; --split keeps one split (tune on dev, report test).
-        Perturbations aim at the words that flagged each message. With --stage2, a second table gives stage 1 and the
+        The messages come from the labelled sets in fixtures/guardrails/ that name the pack \
+        (dataset.pack), or from --dataset; --split keeps one split (tune on dev, report test). \
+        Perturbations aim at the words that flagged each message. With --stage2, a second table gives stage 1 and the \
         classifier together (--provider, the mock by default).
 
-        --fail-under gates it: RATE applies to every rule under every rewrite, and
-        REWRITE=RATE to one rewrite; exit 1 when a rule falls below. With --stage2 the gate
+        --fail-under gates it: RATE applies to every rule under every rewrite, and \
+        REWRITE=RATE to one rewrite; exit 1 when a rule falls below. With --stage2 the gate \
         applies to both stages together.
 
         Examples:

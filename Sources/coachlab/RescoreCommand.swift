@@ -13,7 +13,7 @@ struct RescoreCommand: AsyncParsableCommand {
         scored by its suite's checks and its fixture's expect: as written now, against the compiled \
         prompt it answered, into a new run that diff and compare read. Judge verdicts are carried \
         over (grading again would call a model) and counted; judge checks added since are left \
-        out and counted too; errored cases stay errored (retry them with eval --retry-errors).
+        out and counted too; errored cases stay errored (retry them with eval --retry-errors). \
         Exit codes as eval: 0 thresholds held; 1 a check failed below a threshold; 2 usage.
 
         Examples:

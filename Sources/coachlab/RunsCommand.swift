@@ -9,7 +9,7 @@ struct RunsCommand: ParsableCommand {
         commandName: "runs",
         abstract: "List the runs in the result store, newest first; --trend shows each suite over them.",
         discussion: """
-        A run whose status is 'running' was stopped before it finished; continue it with coachlab eval --resume RUN.
+        A run whose status is 'running' was stopped before it finished; continue it with coachlab eval --resume RUN. \
         --trend prints, per suite and provider, every run's pass rate with its 95% interval, the change \
         from the run before, errors, cost and p95 latency, oldest first. coachlab report trends --html \
         FILE draws the same as charts.

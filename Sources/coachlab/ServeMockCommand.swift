@@ -15,8 +15,8 @@ struct ServeMockCommand: AsyncParsableCommand {
           TicBuddy proxy       http://127.0.0.1:PORT         (POST /api/chat)
         Replies are the mock coach's (deterministic; see docs/providers.md); streaming follows each protocol.
 
-        Faults: --fault KIND[:TIMES] (repeatable, applied in order) or the request header
-        'x-coachlab-fault: KIND'. Kinds: 429, 500, 529, 401, quota, context, cut, malformed, slow, stream-error.
+        Faults: --fault KIND[:TIMES] (repeatable, applied in order) or the request header \
+        'x-coachlab-fault: KIND'. Kinds: 429, 500, 529, 401, quota, context, cut, malformed, slow, stream-error. \
         The header 'x-coachlab-mock-reply: TEXT' scripts the reply.
         """
     )
