@@ -548,7 +548,7 @@ enum Judge {
         guard let value = outcome.value else {
             // A rubric without criteria also takes a bare "PASS: reason" or "FAIL: reason".
             if rubric.criteria.isEmpty, rubric.scale == .passFail, let text = outcome.attempts.last?.reply.text, let (passed, reason) = parse(text) {
-                return [CheckResult(check: check.id, passed: passed, reason: "judge (\(slot.configuration.id)): \(reason)", weight: check.weight)]
+                return [check.result(passed, "judge (\(slot.configuration.id)): \(reason)")]
             }
             throw ProviderError(.malformedResponse, provider: slot.configuration.id,
                                 message: "the judge's answer to check '\(check.id)' could not be parsed after \(outcome.attempts.count) attempts: "

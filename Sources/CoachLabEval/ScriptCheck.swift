@@ -73,11 +73,11 @@ public enum ScriptCheck {
     /// Runs the check's script on `input`.
     public static func evaluate(_ check: Check, input: Input) async -> CheckResult {
         guard let script = check.kind.as(CheckKinds.Script.self) else {
-            return CheckResult(check: check.id, passed: false, reason: "script error: not a script check", weight: check.weight)
+            return check.result(false, "script error: not a script check")
         }
         let (path, arguments, timeout) = (script.path, script.arguments, script.timeout)
         func failure(_ reason: String) -> CheckResult {
-            CheckResult(check: check.id, passed: false, reason: "script error: \(path) \(reason)", weight: check.weight)
+            check.result(false, "script error: \(path) \(reason)")
         }
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -111,7 +111,7 @@ public enum ScriptCheck {
         let shown = text.count > 120 ? String(text.prefix(119)) + "…" : text
         let expected = #"{"pass": true|false, "score": 0-1, "reason": "…"}"#
         func failure(_ reason: String) -> CheckResult {
-            CheckResult(check: check.id, passed: false, reason: "script error: \(path) \(reason)", weight: check.weight)
+            check.result(false, "script error: \(path) \(reason)")
         }
         guard let value = try? JSONValue.parse(Data(text.utf8)), case .object(let fields) = value else {
             return failure(text.isEmpty ? "printed nothing; it must print \(expected)" : "printed \"\(shown)\", not \(expected)")
@@ -132,7 +132,7 @@ public enum ScriptCheck {
         case nil, .null?: reason = passed ? "the script passed it" : "the script failed it"
         default: return failure("answered a \"reason\" that is not a string: \"\(shown)\"")
         }
-        return CheckResult(check: check.id, passed: passed, score: score, reason: reason, weight: check.weight)
+        return check.result(passed, reason, score: score)
     }
 
     struct Outcome {
