@@ -195,18 +195,24 @@ import Testing
         }
     }
 
-    @Test func eachSaveRecompilesShowsTheChangedLayersAndRerunsOnlyWhatItTouched() throws {
+    /// `coachlab watch` on a new app made by `init`, stopping after `exitAfter` rebuilds.
+    static func watchNewApp(exitAfter: Int) throws -> (directory: String, process: Process, stdout: Reader, stderr: Reader) {
         let directory = try CLI.temporaryDirectory()
         #expect(try CLI.run(["init", "--app", "nova"], in: directory).status == 0)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["watch", "personas/nova", "--exit-after", "3"]
+        process.arguments = ["watch", "personas/nova", "--exit-after", String(exitAfter)]
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        let stdout = Reader(out), stderr = Reader(err)
+        let readers = (Reader(out), Reader(err))
         try process.run()
+        return (directory, process, readers.0, readers.1)
+    }
+
+    @Test func eachSaveRecompilesShowsTheChangedLayersAndRerunsOnlyWhatItTouched() throws {
+        let (directory, process, stdout, stderr) = try Self.watchNewApp(exitAfter: 3)
         defer { if process.isRunning { process.terminate() } }
         #expect(stderr.wait(for: "watching"), "\(stderr.text)")
         #expect(stdout.text.contains("ran all 14 fixtures: 14 of 14 cases passed"))
@@ -239,17 +245,7 @@ extension WatchCommandTests {
     /// A save that changes nothing (an editor's second batch of events, or saving unchanged)
     /// is not a rebuild: it prints nothing and does not count towards --exit-after.
     @Test func aSaveThatChangesNothingIsNotARebuild() throws {
-        let directory = try CLI.temporaryDirectory()
-        #expect(try CLI.run(["init", "--app", "nova"], in: directory).status == 0)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["watch", "personas/nova", "--exit-after", "2"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let stdout = Reader(out), stderr = Reader(err)
-        try process.run()
+        let (directory, process, stdout, stderr) = try Self.watchNewApp(exitAfter: 2)
         defer { if process.isRunning { process.terminate() } }
         #expect(stderr.wait(for: "watching"), "\(stderr.text)")
 
