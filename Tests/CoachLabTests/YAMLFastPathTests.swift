@@ -1,4 +1,5 @@
 @testable import CoachLab
+import Foundation
 import Testing
 
 /// The byte-level shortcuts in ``YAMLDocument`` give the same answers as the rules they stand
@@ -36,5 +37,17 @@ import Testing
         #expect(value["body"]?.location.column == 5)
         #expect(value["name"]?.location.line == 1)
         #expect(throws: CoachLabError.self) { try YAMLDocument.parse("a: &x 1\nb: *x\n", file: "a.yaml") }
+    }
+
+    /// The live file system reads by path and falls back to the URL read only to explain a
+    /// failure: a folder or a missing file is an error, never empty data.
+    @Test func readingAFolderOrAMissingFileFails() throws {
+        let folder = NSTemporaryDirectory() + "coachlab-read-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(throws: (any Error).self) { try FileSystem.live.read(folder) }
+        #expect(throws: (any Error).self) { try FileSystem.live.read(folder + "/missing.yaml") }
+        try "a: b\n".write(toFile: folder + "/present.yaml", atomically: true, encoding: .utf8)
+        #expect(try FileSystem.live.read(folder + "/present.yaml") == Data("a: b\n".utf8))
     }
 }
