@@ -6,8 +6,9 @@
 //   swift run -c release coachlab-bench providers --base-url URL [--requests N] [--concurrency C]
 //       requests per second through CoachLab's OpenAI-compatible provider against a running
 //       `coachlab serve-mock` (scripts/bench-providers.sh compares it with wrk).
-//   swift run -c release coachlab-bench screen [--iterations N]
-//       stage-1 screening throughput in MB/s next to a naive loop of `contains`.
+//   swift run -c release coachlab-bench screen [--iterations N] [--no-naive]
+//       stage-1 screening throughput in MB/s next to a naive loop of `contains` (run once: it
+//       takes about 15 s; `--no-naive` leaves it out).
 //   swift run -c release coachlab-bench score [--megabytes N]
 //       every check of the shipped suites on one N MB reply (a runaway model), per check.
 //   swift run -c release coachlab-bench generate-suite --cases N --out DIR
@@ -70,7 +71,7 @@ if arguments.count > 1, arguments[1] == "providers" {
 }
 
 if arguments.count > 1, arguments[1] == "screen" {
-    try ScreenBench.run(iterations: option("--iterations").flatMap { Int($0) } ?? 5)
+    try ScreenBench.run(iterations: option("--iterations").flatMap { Int($0) } ?? 5, naive: !arguments.contains("--no-naive"))
     exit(0)
 }
 
