@@ -1,7 +1,7 @@
 /// A read-only multimap from a 64-bit hash to values, built once and probed on every word of
 /// every message: open addressing with linear probing over flat arrays, so a look-up is a few
 /// loads and compares, where a `Dictionary` would hash its key again and allocate nothing less.
-/// The keys are already hashes (FNV-1a of folded words), so they are used as they are.
+/// The keys are already hashes (of folded words), so they are used as they are.
 struct HashIndex<Value: Sendable>: Sendable {
     private var keys: [UInt64] = []
     /// Where each slot's values start in ``values``, and how many; a count of 0 marks an empty slot.

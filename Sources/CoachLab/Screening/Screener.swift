@@ -49,6 +49,8 @@ public struct ScreeningResult: Sendable, Codable, Equatable {
 /// message, and no word of it becomes a `String`. An exception that overlaps a match cancels it.
 public struct Screener: Sendable {
     private let rules: [RuleInfo]
+    /// The rules with patterns, in order.
+    private let rulesWithPatterns: [Int]
     private let phrases: PhraseIndex
     private let exceptions: PhraseIndex
     private let speller: Speller
@@ -98,6 +100,7 @@ public struct Screener: Sendable {
         phrases.seal()
         exceptions.seal()
         self.rules = infos
+        self.rulesWithPatterns = infos.indices.filter { !infos[$0].patterns.isEmpty }
         self.phrases = phrases
         self.exceptions = exceptions
         var speller = Speller()
@@ -145,7 +148,7 @@ public struct Screener: Sendable {
             let words = PhraseIndex.Words(text, stems: phrases.hasStems)
             for match in phrases.matches(in: words) {
                 let phrase = phrases.phrases[match.phrase]
-                guard best[phrase.rule] == nil, !isSuppressed(phrase.rule, match.start, match.end) else { continue }
+                guard best.index(forKey: phrase.rule) == nil, !isSuppressed(phrase.rule, match.start, match.end) else { continue }
                 let info = rules[phrase.rule]
                 let found = span(match.start, match.end)
                 best[phrase.rule] = GuardrailFlag(ruleId: info.id, ruleTitle: info.title, priority: info.priority, stage: 1,
@@ -154,10 +157,11 @@ public struct Screener: Sendable {
                                                   lexiconEntries: match.via.isEmpty ? nil : match.via)
             }
         }
-        let nsMessage = message as NSString
-        for (rule, info) in rules.enumerated() where best[rule] == nil {
+        let whole = rulesWithPatterns.isEmpty ? NSRange() : NSRange(message.startIndex..., in: message)
+        for rule in rulesWithPatterns where best.index(forKey: rule) == nil {
+            let info = rules[rule]
             for (text, regex) in info.patterns {
-                guard let match = regex.firstMatch(in: message, range: NSRange(location: 0, length: nsMessage.length)),
+                guard let match = regex.firstMatch(in: message, range: whole),
                       let range = Range(match.range, in: message) else { continue }
                 let start = message.distance(from: message.startIndex, to: range.lowerBound)
                 let end = message.distance(from: message.startIndex, to: range.upperBound)

@@ -16,111 +16,273 @@ struct ScreeningWords {
         /// Unicode-scalar offsets in the original message.
         var start: Int
         var end: Int
-        /// FNV-1a of the folded bytes.
+        /// ``ScreeningWords/hash(_:)`` of the folded bytes.
         var hash: UInt64
+        /// The single scalar between the previous word and this one, or ``ScreeningWords/noJoiner``.
+        var joinedBy: UInt32
+
+        /// A single letter after a joiner (".", "-", "_", "*"): part of a word spelled out, maybe.
+        var hasSpellingMark: Bool { end - start == 1 && ScreeningWords.isJoiner(joinedBy) }
     }
 
     private(set) var bytes: [UInt8] = []
     private(set) var words: [Word] = []
 
     init(_ text: String) {
-        bytes.reserveCapacity(text.utf8.count)
-        var hash = ScreeningWords.seed
-        var wordStart = -1
-        var byteStart = 0
-        var offset = 0
-        var lastEnd = 0
-        var separator: UInt32 = 0
-        /// The single scalar between the last word and this one, when there was exactly one.
-        var joinedBy: UInt32?
-        func append(_ byte: UInt8) {
-            if wordStart < 0 {
-                joinedBy = offset == lastEnd + 1 && !words.isEmpty ? separator : nil
-                wordStart = offset
-                byteStart = bytes.count
-                hash = ScreeningWords.seed
-            }
-            bytes.append(byte)
-            hash = (hash ^ UInt64(byte)) &* ScreeningWords.prime
-            lastEnd = offset + 1
-        }
-        func flush(_ scalar: UInt32) {
-            if wordStart >= 0 {
-                words.append(Word(byteStart: byteStart, byteEnd: bytes.count, start: wordStart, end: lastEnd, hash: hash))
-                joined.append(joinedBy)
-                foldDigits(words.count - 1)
-            }
-            wordStart = -1
-            separator = scalar
-        }
-        for scalar in text.unicodeScalars {
-            defer { offset += 1 }
-            let value = scalar.value
-            switch value {
-            case 0x41...0x5A: append(UInt8(value + 32))
-            case 0x61...0x7A, 0x30...0x39: append(UInt8(value))
-            case 0x27, 0x2019, 0x2018, 0x02BC:  // apostrophes join a word ("can't" → "cant")
-                if wordStart < 0 { flush(value) }
-            case 0..<0x80: flush(value)
-            default:
-                if let latin = ScreeningWords.lookAlike(value) {
-                    append(latin)
-                    continue
-                }
-                let properties = scalar.properties
-                switch properties.generalCategory {
-                case .nonspacingMark, .enclosingMark, .format:
-                    continue  // a combining accent or an invisible character: dropped, and the word goes on
-                default:
-                    break
-                }
-                guard properties.isAlphabetic || properties.numericType != nil else {
-                    flush(value)
-                    continue
-                }
-                let folded = String(scalar).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-                for part in folded.unicodeScalars where part.properties.isAlphabetic || part.properties.numericType != nil {
-                    for byte in String(part).utf8 { append(byte) }
-                }
-            }
-        }
-        flush(0)
-        joinSpelledLetters()
+        var text = text
+        var folder = Folder(capacity: text.utf8.count)
+        text.withUTF8 { folder.fold($0) }
+        bytes = folder.bytes
+        words = folder.words
+        if words.contains(where: \.hasSpellingMark) { joinSpelledLetters() }
     }
 
-    /// For each word, the single scalar that separated it from the previous one, if exactly one.
-    private var joined: [UInt32?] = []
+    /// The folding loop and its state. Runs of ASCII letters and digits are folded in a tight
+    /// loop straight into the buffer; other scalars below ``Fold/tableLimit`` through a table
+    /// built once; the rest through ``Fold/fold(_:)``. (A struct with mutating methods, not
+    /// closures over local variables, so that exclusive access is checked when compiling.)
+    private struct Folder {
+        /// The folded bytes: the first `length` are written; the rest is room, always at least
+        /// as much as the source has bytes left, since an ASCII byte folds to at most one.
+        var bytes: [UInt8]
+        var length = 0
+        var words: [Word] = []
+        // The word under way: whether there is one, where it starts (scalars, bytes), whether it
+        // has a digit, and where it ends so far.
+        var inWord = false
+        var wordStart = 0, byteStart = 0, wordEnd = 0
+        var hasDigit = false
+        /// The end of the last word, and the scalar that last ended a word or stood alone.
+        var lastEnd = -2
+        var separator: UInt32 = 0
+        /// Unicode-scalar offset in the message.
+        var offset = 0
+
+        init(capacity: Int) {
+            bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                buffer.initialize(repeating: 0)
+                initialized = capacity
+            }
+            words.reserveCapacity(capacity / 5 + 1)
+        }
+
+        /// Starts a word at the scalar at `start`.
+        @inline(__always) mutating func startWord(at start: Int) {
+            inWord = true
+            wordStart = start
+            byteStart = length
+            hasDigit = false
+        }
+
+        mutating func flush(_ scalar: UInt32) {
+            if inWord {
+                let joinedBy = wordStart == lastEnd + 1 ? separator : noJoiner
+                var word = Word(byteStart: byteStart, byteEnd: length, start: wordStart, end: wordEnd,
+                                hash: ScreeningWords.hash(bytes[byteStart..<length]), joinedBy: joinedBy)
+                if hasDigit, isLetter(bytes[byteStart]) { foldDigits(&word, in: &bytes) }
+                words.append(word)
+                lastEnd = wordEnd
+                inWord = false
+            }
+            separator = scalar
+        }
+
+        /// Appends the folded letters of the scalar just read, which ends at offset - 1.
+        mutating func appendLetters(_ folded: ArraySlice<UInt8>, remaining: Int) {
+            if !inWord { startWord(at: offset - 1) }
+            // Keep room for the rest of the source: a scalar may fold to more bytes than it had.
+            let needed = length + folded.count + remaining
+            if needed > bytes.count { bytes.append(contentsOf: repeatElement(0, count: needed - bytes.count)) }
+            for byte in folded {
+                if byte <= 0x39 { hasDigit = true }
+                bytes[length] = byte
+                length += 1
+            }
+            wordEnd = offset
+        }
+
+        mutating func fold(_ source: UnsafeBufferPointer<UInt8>) {
+            let table = Fold.table
+            var cursor = 0
+            let count = source.count
+            while cursor < count {
+                let lead = source[cursor]
+                if lead < 0x80 {
+                    if asciiWordByte(lead) != nil {
+                        if !inWord { startWord(at: offset) }
+                        // The whole run of ASCII letters and digits, folded as it is copied.
+                        var end = cursor, written = length, lowest = lead
+                        bytes.withUnsafeMutableBufferPointer { out in
+                            while end < count, let folded = asciiWordByte(source[end]) {
+                                out[written] = folded
+                                lowest = min(lowest, folded)
+                                written += 1
+                                end += 1
+                            }
+                        }
+                        if lowest <= 0x39 { hasDigit = true }
+                        length = written
+                        offset += end - cursor
+                        cursor = end
+                        wordEnd = offset
+                        continue
+                    }
+                    // An apostrophe joins a word ("can't" → "cant"); other ASCII ends it.
+                    if lead != 0x27 || !inWord { flush(UInt32(lead)) }
+                    cursor += 1
+                    offset += 1
+                    continue
+                }
+                // Decode one scalar of valid UTF-8 (a `String`'s bytes always are).
+                let scalarLength = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                var value = UInt32(lead) & (scalarLength == 2 ? 0x1F : scalarLength == 3 ? 0x0F : 0x07)
+                for index in 1..<scalarLength { value = value << 6 | UInt32(source[cursor + index] & 0x3F) }
+                cursor += scalarLength
+                offset += 1
+                let kind: Fold.Kind
+                if value < Fold.tableLimit {
+                    let entry = table.entries[Int(value) - 0x80]
+                    kind = entry.kind
+                    if kind == .letters {
+                        appendLetters(table.letters[Int(entry.start)..<Int(entry.start + entry.count)], remaining: count - cursor)
+                        continue
+                    }
+                } else {
+                    let action = Fold.fold(Unicode.Scalar(value) ?? " ")
+                    if case .letters(let folded) = action {
+                        appendLetters(folded[...], remaining: count - cursor)
+                        continue
+                    }
+                    kind = action.kind
+                }
+                switch kind {
+                case .apostrophe: if !inWord { flush(value) }
+                case .ignore: continue  // a combining accent or an invisible character: dropped, and the word goes on
+                case .separator, .letters: flush(value)
+                }
+            }
+            flush(0)
+            bytes.removeLast(bytes.count - length)
+        }
+    }
+
+    /// A folded ASCII letter or digit, or nil for any other byte.
+    @inline(__always) private static func asciiWordByte(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x41...0x5A: byte | 0x20
+        case 0x61...0x7A, 0x30...0x39: byte
+        default: nil
+        }
+    }
+
+    /// The ``Word/joinedBy`` of a word with no single separator before it.
+    static let noJoiner = UInt32.max
+
+    @inline(__always) private static func isJoiner(_ scalar: UInt32) -> Bool {
+        scalar == 0x2E || scalar == 0x2D || scalar == 0x5F || scalar == 0x2A
+    }
+
+    /// What folding does with a scalar outside ASCII.
+    enum Fold: Equatable, Sendable {
+        /// Its folded letters or digits, as UTF-8.
+        case letters([UInt8])
+        /// Curly and modifier apostrophes join a word, as "'" does.
+        case apostrophe
+        /// Combining marks and invisible format characters are dropped inside a word.
+        case ignore
+        /// Anything else ends a word.
+        case separator
+
+        /// The action without its letters.
+        enum Kind: UInt8, Sendable { case letters, apostrophe, ignore, separator }
+
+        var kind: Kind {
+            switch self {
+            case .letters: .letters
+            case .apostrophe: .apostrophe
+            case .ignore: .ignore
+            case .separator: .separator
+            }
+        }
+
+        /// Scalars below this (Latin, IPA, combining marks, Greek, Cyrillic, Armenian) are
+        /// folded once, into a table; the rest as they come.
+        static let tableLimit: UInt32 = 0x600
+        /// The folding of each scalar from U+0080 to ``tableLimit``, with the letters of all of
+        /// them in one array, so that reading an entry copies no array.
+        struct Table: Sendable {
+            struct Entry: Sendable {
+                var kind: Kind
+                /// For letters, where they are in ``Table/letters``.
+                var start: Int32
+                var count: Int32
+            }
+            var entries: [Entry] = []
+            var letters: [UInt8] = []
+        }
+        static let table = (0x80..<tableLimit).reduce(into: Table()) { table, value in
+            let action = fold(Unicode.Scalar(value) ?? " ")
+            if case .letters(let folded) = action {
+                table.entries.append(Table.Entry(kind: .letters, start: Int32(table.letters.count), count: Int32(folded.count)))
+                table.letters += folded
+            } else {
+                table.entries.append(Table.Entry(kind: action.kind, start: 0, count: 0))
+            }
+        }
+
+        /// The folding of one scalar outside ASCII: apostrophes, look-alike letters, then case,
+        /// accent and width folding with Foundation.
+        static func fold(_ scalar: Unicode.Scalar) -> Fold {
+            let value = scalar.value
+            if value < 0x80 { return .separator }
+            switch value {
+            case 0x2019, 0x2018, 0x02BC: return .apostrophe
+            default: break
+            }
+            if let latin = ScreeningWords.lookAlike(value) { return .letters([latin]) }
+            let properties = scalar.properties
+            switch properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .format: return .ignore
+            default: break
+            }
+            guard properties.isAlphabetic || properties.numericType != nil else { return .separator }
+            let folded = String(scalar).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            var bytes: [UInt8] = []
+            for part in folded.unicodeScalars where part.properties.isAlphabetic || part.properties.numericType != nil {
+                bytes += Array(String(part).utf8)
+            }
+            return bytes.isEmpty ? .ignore : .letters(bytes)
+        }
+    }
 
     /// Leetspeak: in a word that starts with a letter, the digits read as
     /// the letters they stand for ("k1ll" → "kill", "my53lf" → "myself", "t0" → "to"). Words that
     /// start with a digit ("40mg", "3am") keep theirs; keywords are folded the same way, so "b12"
     /// still matches "b12".
-    private mutating func foldDigits(_ index: Int) {
-        let word = words[index]
-        guard ScreeningWords.isLetter(bytes[word.byteStart]) else { return }
+    private static func foldDigits(_ word: inout Word, in bytes: inout [UInt8]) {
+        guard isLetter(bytes[word.byteStart]) else { return }
         var letters = 0, digits = 0
         for byte in bytes[word.byteStart..<word.byteEnd] {
-            if ScreeningWords.isLetter(byte) { letters += 1 } else if ScreeningWords.leet(byte) != nil { digits += 1 }
+            if isLetter(byte) { letters += 1 } else if leet(byte) != nil { digits += 1 }
         }
         guard digits > 0, letters >= 1, word.byteEnd - word.byteStart >= 2 else { return }
         for cursor in word.byteStart..<word.byteEnd {
-            if let letter = ScreeningWords.leet(bytes[cursor]) { bytes[cursor] = letter }
+            if let letter = leet(bytes[cursor]) { bytes[cursor] = letter }
         }
-        words[index].hash = ScreeningWords.hash(bytes[word.byteStart..<word.byteEnd])
+        word.hash = hash(bytes[word.byteStart..<word.byteEnd])
     }
 
     /// Letters spelled out with one dot, hyphen, underscore or asterisk between them, three or
     /// more ("a.d.h.d", "s-u-i-c-i-d-e"), are read as one word.
     private mutating func joinSpelledLetters() {
-        let joiners: Set<UInt32> = [0x2E, 0x2D, 0x5F, 0x2A]
         func isLetter(_ index: Int) -> Bool { words[index].end - words[index].start == 1 && words[index].byteEnd - words[index].byteStart == 1 }
         var merged: [Word] = []
         merged.reserveCapacity(words.count)
         var index = 0
         while index < words.count {
             var last = index
-            if isLetter(index), index + 1 < words.count, let joiner = joined[index + 1], joiners.contains(joiner) {
-                while last + 1 < words.count, isLetter(last + 1), joined[last + 1] == joiner { last += 1 }
+            if isLetter(index), index + 1 < words.count, case let joiner = words[index + 1].joinedBy, ScreeningWords.isJoiner(joiner) {
+                while last + 1 < words.count, isLetter(last + 1), words[last + 1].joinedBy == joiner { last += 1 }
             }
             if last - index >= 2 {
                 var word = words[index]
@@ -135,7 +297,6 @@ struct ScreeningWords {
             }
         }
         if merged.count != words.count { words = merged }
-        joined = []
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
@@ -155,7 +316,7 @@ struct ScreeningWords {
 
     /// The Latin letter a Cyrillic or Greek look-alike stands for ("о" U+043E → "o"), so a word
     /// written with letters from another script to dodge a screen still matches.
-    private static func lookAlike(_ value: UInt32) -> UInt8? {
+    static func lookAlike(_ value: UInt32) -> UInt8? {
         switch value {
         // Cyrillic
         case 0x0430, 0x0410: 0x61  // а А
@@ -236,12 +397,40 @@ struct ScreeningWords {
         return bytes[cursor..<word.byteEnd]
     }
 
-    static let seed: UInt64 = 0xcbf2_9ce4_8422_2325
-    static let prime: UInt64 = 0x0000_0100_0000_01b3
+    /// The hash of a folded word, taking its bytes eight at a time: most words are one or two
+    /// multiplications, where a byte-at-a-time hash would be a chain of one per letter. Words,
+    /// keywords, stems and lexicon entries are all hashed by this one function, and every
+    /// match then compares the bytes, so a collision costs a comparison, never a wrong flag.
+    static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBytes { hash($0) }
+    }
 
-    /// FNV-1a over bytes, as words are hashed while they are folded.
-    static func hash<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
-        bytes.reduce(seed) { ($0 ^ UInt64($1)) &* prime }
+    static func hash(_ bytes: [UInt8]) -> UInt64 { hash(bytes[...]) }
+
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let count = bytes.count
+        var hash = UInt64(truncatingIfNeeded: count) &* multiplier
+        var cursor = 0
+        while cursor + 8 <= count {
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)) &* multiplier
+            hash ^= hash >> 29
+            cursor += 8
+        }
+        // The last one to seven bytes, read as at most two overlapping loads; with the length
+        // in the seed, the result still depends on every byte and on nothing else.
+        let rest = count - cursor
+        if rest >= 4 {
+            let low = UInt64(bytes.loadUnaligned(fromByteOffset: cursor, as: UInt32.self))
+            let high = UInt64(bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            hash = (hash ^ (low | high << 32)) &* multiplier
+        } else if rest > 0 {
+            let tail = UInt64(bytes[cursor]) | UInt64(bytes[cursor + rest / 2]) << 8 | UInt64(bytes[count - 1]) << 16
+            hash = (hash ^ tail) &* multiplier
+        }
+        hash ^= hash >> 32
+        hash = hash &* 0xD6E8_FEB8_6659_FD93
+        return hash ^ (hash >> 32)
     }
 }
 
@@ -250,24 +439,34 @@ struct ScreeningWords {
 /// overdose and overdosing, cut and cutting, worry and worried do too. It only strips, so a
 /// stem is always a prefix of the word, and it never leaves fewer than three letters.
 enum Inflection {
-    /// Suffixes tried in order; the first that leaves at least three letters is stripped.
-    private static let suffixes: [[UInt8]] = ["ies", "ied", "ing", "ed", "es", "is", "s", "e", "y"].map { Array($0.utf8) }
-
-    /// The length of the stem of a folded word.
+    /// The length of the stem of a folded word. The suffixes are tried in this order, and the
+    /// first that leaves at least three letters is stripped: ies, ied, ing, ed, es, is, s, e, y.
+    /// A plural "s" only ("stress", "status" and "this" keep theirs), and a doubled consonant
+    /// before "ing" or "ed" goes too ("cutting" → "cut", "stopped" → "stop"; "killing" keeps
+    /// "kill"). Stage 1 asks this of most words of every message, so it reads the last letters
+    /// directly rather than comparing suffixes.
     static func stemLength(_ word: ArraySlice<UInt8>) -> Int {
         let count = word.count
-        guard count > 3, word.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { return count }
-        for suffix in suffixes where count - suffix.count >= 3 && word.suffix(suffix.count).elementsEqual(suffix) {
-            // A plural "s" only: "stress", "status" and "this" keep theirs.
-            if suffix == [0x73], let before = word.dropLast().last, [0x73, 0x75, 0x69].contains(before) { continue }
-            var length = count - suffix.count
-            // "cutting" → "cut", "stopped" → "stop"; "killing" keeps "kill".
-            if suffix == Array("ing".utf8) || suffix == Array("ed".utf8) {
-                let last = word[word.startIndex + length - 1], previous = word[word.startIndex + length - 2]
-                if last == previous, length > 3, !"aeioulsz".utf8.contains(last) { length -= 1 }
+        guard count > 3 else { return count }
+        for byte in word where byte < 0x61 || byte > 0x7A { return count }
+        let end = word.endIndex
+        let last = word[end - 1], second = word[end - 2], third = word[end - 3]
+        let (d, e, g, i, n, s, y): (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x64, 0x65, 0x67, 0x69, 0x6E, 0x73, 0x79)
+        /// "ing" and "ed" also take a doubled consonant before them.
+        func undoubled(_ length: Int) -> Int {
+            let before = word[word.startIndex + length - 1], previous = word[word.startIndex + length - 2]
+            guard before == previous, length > 3 else { return length }
+            switch before {
+            case 0x61, 0x65, 0x69, 0x6F, 0x75, 0x6C, 0x73, 0x7A: return length  // a e i o u l s z
+            default: return length - 1
             }
-            return length
         }
+        if count >= 6, third == i, second == e, last == s || last == d { return count - 3 }  // ies, ied
+        if count >= 6, third == i, second == n, last == g { return undoubled(count - 3) }  // ing
+        if count >= 5, second == e, last == d { return undoubled(count - 2) }  // ed
+        if count >= 5, second == e || second == i, last == s { return count - 2 }  // es, is
+        if last == s { return second == s || second == 0x75 || second == i ? count : count - 1 }  // s, not after s, u, i
+        if last == e || last == y { return count - 1 }
         return count
     }
 

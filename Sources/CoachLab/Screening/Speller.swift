@@ -8,7 +8,8 @@
 /// typos touch it, and it keeps "billing" from reading as "killing"), and a word that is itself
 /// in the vocabulary is never changed. Look-up is by hashed deletions (each vocabulary word is
 /// indexed under every one-letter deletion of it), so a message word costs a few hash probes,
-/// not a scan of the vocabulary.
+/// not a scan of the vocabulary. Those hashes are polynomial (``DeletionHashes``), so all the
+/// deletions of a word are hashed in time linear in its length.
 struct Speller: Sendable {
     /// The shortest word that is corrected; shorter words have too many real neighbours.
     static let minimumLength = 5
@@ -16,11 +17,17 @@ struct Speller: Sendable {
     static let substitutionLength = 6
 
     private var entries: [[UInt8]] = []
+    /// The length of each entry's stem (``Inflection/stemLength(_:)``).
+    private var stemLengths: [Int] = []
+    /// For each first letter a to z, a bit for each length of an entry starting with it.
+    private var lengthsByFirstLetter = [UInt64](repeating: 0, count: 26)
     /// While the vocabulary is added: each entry by its hash, and under each of its deletions.
     private var building: [UInt64: Int] = [:]
     private var buildingDeletions: [(key: UInt64, value: Int)] = []
-    /// Once sealed, the same as flat hash tables.
+    /// Once sealed, the same as flat hash tables: by the FNV hash words are folded with, by the
+    /// polynomial hash, and each entry under the polynomial hash of each of its deletions.
     private var exact = HashIndex<Int>()
+    private var exactPolynomial = HashIndex<Int>()
     private var deletions = HashIndex<Int>()
     /// Whether an entry is a whole word of the screen, and whether it is a stem of one.
     private var asWord: [Bool] = []
@@ -40,17 +47,18 @@ struct Speller: Sendable {
         }
         let index = entries.count
         entries.append(bytes)
+        stemLengths.append(Inflection.stemLength(bytes[...]))
         asWord.append(!stem)
         asStem.append(stem)
         building[hash] = index
-        for position in 1..<bytes.count {
-            buildingDeletions.append((Self.hash(bytes[...], without: position), index))
-        }
+        for deletion in DeletionHashes(bytes[...]) { buildingDeletions.append((deletion, index)) }
+        lengthsByFirstLetter[Int(bytes[0] - 0x61)] |= 1 << UInt64(min(bytes.count, 63))
     }
 
     /// Builds the look-up tables once every word is added.
     mutating func seal() {
         exact = HashIndex(building.map { ($0.key, $0.value) })
+        exactPolynomial = HashIndex(entries.indices.map { (DeletionHashes.whole(entries[$0][...]), $0) })
         deletions = HashIndex(buildingDeletions)
         building = [:]
         buildingDeletions = []
@@ -78,33 +86,84 @@ struct Speller: Sendable {
 
     /// The first vocabulary entry one edit from `word`, with the same first letter.
     private func candidate(for word: ArraySlice<UInt8>, stems: Bool) -> Int? {
-        var best: Int?
         let first = word[word.startIndex]
+        // Only an entry with the same first letter and a length one apart can be one edit away.
+        let near: UInt64 = 0b111 << UInt64(min(word.count - 1, 61))
+        guard lengthsByFirstLetter[Int(first - 0x61)] & near != 0 else { return nil }
+        var best: Int?
         let stem = word.prefix(Inflection.stemLength(word))
         func check(_ index: Int) {
             guard stems ? asStem[index] : asWord[index], best.map({ index < $0 }) ?? true, entries[index][0] == first,
                   Self.oneEditApart(word, entries[index][...], substitution: word.count >= Self.substitutionLength) else { return }
             // "diagnosed" is not a typo of the keyword "diagnose" but another form of it: a
             // keyword is exact, and only `~` or an inflected lexicon matches its forms.
-            if !stems, entries[index].prefix(Inflection.stemLength(entries[index][...])).elementsEqual(stem) { return }
+            if !stems, entries[index].prefix(stemLengths[index]).elementsEqual(stem) { return }
             best = index
         }
         // A letter dropped: the word is one of an entry's deletions.
-        if let found = deletions.find(ScreeningWords.hash(word)) { for slot in found { check(deletions.values[slot]) } }
-        for position in 1..<word.count {
-            let shorter = Self.hash(word, without: position)
+        if let found = deletions.find(DeletionHashes.whole(word)) { for slot in found { check(deletions.values[slot]) } }
+        for shorter in DeletionHashes(word) {
             // A letter added or doubled: a deletion of the word is an entry.
-            if let found = exact.find(shorter) { for slot in found { check(exact.values[slot]) } }
+            if let found = exactPolynomial.find(shorter) { for slot in found { check(exactPolynomial.values[slot]) } }
             // A letter mistyped, or two swapped: the word and an entry share a deletion.
             if let found = deletions.find(shorter) { for slot in found { check(deletions.values[slot]) } }
         }
         return best
     }
 
-    private static func hash(_ bytes: ArraySlice<UInt8>, without position: Int) -> UInt64 {
-        var hash = ScreeningWords.seed
-        for (offset, byte) in bytes.enumerated() where offset != position { hash = (hash ^ UInt64(byte)) &* ScreeningWords.prime }
-        return hash
+    /// The hashes of a word and of each of its one-letter deletions, all in time linear in its
+    /// length and without allocating: a polynomial hash H, where H(prefix + suffix) is
+    /// H(prefix) × base^|suffix| + H(suffix). Deleting the letter at p from a word of n letters
+    /// gives H(word) + (H(prefix to p) − H(prefix through p)) × base^(n−1−p), so one running
+    /// prefix hash yields every deletion. Equal hashes are only candidates:
+    /// ``Speller/oneEditApart(_:_:substitution:)`` compares the letters.
+    struct DeletionHashes: Sequence, IteratorProtocol {
+        static let base: UInt64 = 0x100_0000_01B3
+        /// Powers of the base for words up to this long; longer words compute theirs.
+        static let capacity = 64
+        private static let powers: [UInt64] = (0..<capacity).reduce(into: []) { powers, index in
+            powers.append(index == 0 ? 1 : powers[index - 1] &* base)
+        }
+
+        private let word: ArraySlice<UInt8>
+        private let total: UInt64
+        /// The next letter to delete, and the hash of the letters before it.
+        private var position = 1
+        private var prefix: UInt64
+
+        /// The deletions of the letters after the first (the first letter never changes).
+        init(_ word: ArraySlice<UInt8>) {
+            self.word = word
+            total = word.reduce(0) { $0 &* Self.base &+ UInt64($1) }
+            prefix = word.first.map(UInt64.init) ?? 0
+        }
+
+        /// The hash of the word with the letter at the next position deleted.
+        mutating func next() -> UInt64? {
+            guard position < word.count else { return nil }
+            let extended = prefix &* Self.base &+ UInt64(word[word.startIndex + position])
+            let hash = Self.mix(total &+ (prefix &- extended) &* Self.power(word.count - 1 - position))
+            prefix = extended
+            position += 1
+            return hash
+        }
+
+        private static func power(_ exponent: Int) -> UInt64 {
+            if exponent < capacity { return powers[exponent] }
+            var result: UInt64 = 1
+            for _ in 0..<exponent { result = result &* base }
+            return result
+        }
+
+        /// Spreads the bits, so the look-up tables' slots are even.
+        private static func mix(_ value: UInt64) -> UInt64 {
+            var value = value ^ (value >> 33)
+            value = value &* 0xFF51_AFD7_ED55_8CCD
+            return value ^ (value >> 33)
+        }
+
+        /// The hash of a whole word.
+        static func whole(_ word: ArraySlice<UInt8>) -> UInt64 { mix(word.reduce(0) { $0 &* base &+ UInt64($1) }) }
     }
 
     /// Whether one insertion, deletion or swap of neighbours turns `a` into `b`, or, when
