@@ -43,7 +43,7 @@ if arguments.count > 1, arguments[1] == "providers" {
     let requests = option("--requests").flatMap { Int($0) } ?? 2000
     let concurrency = option("--concurrency").flatMap { Int($0) } ?? 8
     let provider = HTTPProvider(id: "bench", wire: OpenAIWire(legacyMaxTokens: true), baseURL: base, apiKey: nil,
-                                defaults: GenerationSettings(model: "coachlab-mock-1", timeout: 30), retry: .none)
+                                defaults: GenerationSettings(model: "coachlab-mock-1", timeout: 30), system: .live, retry: .none)
     let request = ChatRequest(system: "You are Simon, a reflective coach.", messages: [ChatMessage(.user, "I feel stuck.")])
     // Warm the connection pool.
     for _ in 0..<concurrency { _ = try await provider.complete(request) }

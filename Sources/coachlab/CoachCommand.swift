@@ -134,7 +134,7 @@ struct TipsCommand: ParsableCommand {
             throw CoachLabError(usage: "pack '\(pack.id)' has no knowledge and no sessions file was given, so there is no tip to pick",
                                 hint: "BetterOne's tips come from its topics' knowledge objects")
         }
-        let start = LocalDateTime(parsing: date ?? String(MemoryFile.now().prefix(10)))!
+        let start = LocalDateTime(parsing: date ?? String(MemoryFile.timestamp(Date()).prefix(10)))!
         for offset in 0..<days {
             let day = LocalDateTime(parsing: DailyTipCalendar.adding(days: offset, to: start))!
             guard let pick = DailyTip.pick(for: day, knowledge: knowledge, takeaways: takeaways) else { continue }

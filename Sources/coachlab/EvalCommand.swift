@@ -85,14 +85,14 @@ struct EvalCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try ResultStore(path: Terminal.storePath(store))
         let gate = try baseline.map { (path: $0, file: try Baseline.read($0)) }
-        let transport: (any HTTPTransport)? = record ? CassetteTransport.recording(to: cassettes)
+        let transport: (any HTTPTransport)? = record ? CassetteTransport.recording(to: cassettes, through: SystemEnvironment.live.transport)
             : replay ? CassetteTransport.replaying(from: cassettes) : nil
         // Cassettes are exact replays and recordings; the response cache is for live runs.
         let cache = transport == nil ? self.cache.cache() : nil
         let plan: EvalPlan
         do {
             plan = try EvalPlan.make(request, registry: provider.registry(), store: store, catalog: SuiteCatalog(fileSystem: .live)) {
-                try $1.provider($0, transport: transport ?? AsyncHTTPClientTransport.shared, cache: cache)
+                try $1.provider($0, transport: transport, cache: cache)
             }
         } catch let nothing as EvalPlan.NothingToRetry {
             return Terminal.error("\(nothing)")

@@ -72,7 +72,7 @@ struct TranscriptOptions: ParsableArguments {
     func load() throws -> Transcript { try Transcript.load(Files.read(transcript), file: transcript) }
 
     /// `--at`, or now.
-    var timestamp: String { at ?? MemoryFile.now() }
+    var timestamp: String { at ?? MemoryFile.timestamp(Date()) }
 }
 
 /// `coachlab generate coach`.

@@ -87,11 +87,11 @@ struct ProviderOptions: ParsableArguments {
     func registry() throws -> ProviderRegistry {
         var registry: ProviderRegistry
         if let providersFile {
-            registry = try ProviderRegistry.load(providersFile, fileSystem: .live)
+            registry = try ProviderRegistry.load(providersFile, system: .live)
         } else if FileManager.default.fileExists(atPath: "providers.yaml") {
-            registry = try ProviderRegistry.load("providers.yaml", fileSystem: .live)
+            registry = try ProviderRegistry.load("providers.yaml", system: .live)
         } else {
-            registry = ProviderRegistry()
+            registry = ProviderRegistry(system: .live)
         }
         registry.overrides = overrides
         return registry

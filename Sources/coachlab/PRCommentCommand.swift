@@ -56,7 +56,7 @@ struct PRCommentCommand: AsyncParsableCommand {
         let body = try PullRequestComment.body(report: report, baseline: try baseline.map(Baseline.read),
                                                promptDiff: try promptDiff.map(Files.read), artifactURL: artifactURL)
         guard !dryRun else { return Terminal.out(body, terminator: "") }
-        let (client, repository, number) = try target(ProcessInfo.processInfo.environment)
+        let (client, repository, number) = try target(.live)
         switch try await client.upsert(pullRequest: number, body: body, marker: PullRequestComment.marker) {
         case .created(let id, let url): Terminal.error("commented on \(repository)#\(number) (comment \(id))" + (url.map { ": \($0)" } ?? ""))
         case .updated(let id, let url): Terminal.error("updated the comment on \(repository)#\(number) (comment \(id))" + (url.map { ": \($0)" } ?? ""))
@@ -64,7 +64,8 @@ struct PRCommentCommand: AsyncParsableCommand {
     }
 
     /// The repository, pull request and token: the flags, else what GitHub Actions sets.
-    private func target(_ environment: [String: String]) throws -> (client: GitHubComments, repository: String, number: Int) {
+    private func target(_ system: SystemEnvironment) throws -> (client: GitHubComments, repository: String, number: Int) {
+        let environment = system.variables
         guard let repository = repo ?? environment["GITHUB_REPOSITORY"], repository.split(separator: "/").count == 2 else {
             throw CoachLabError(usage: "name the repository with --repo owner/name", hint: "GitHub Actions sets $GITHUB_REPOSITORY")
         }
@@ -76,7 +77,7 @@ struct PRCommentCommand: AsyncParsableCommand {
                                 hint: "in GitHub Actions: env: {GITHUB_TOKEN: ${{ github.token }}}, with permissions: pull-requests: write")
         }
         let client = GitHubComments(apiURL: apiURL ?? environment["GITHUB_API_URL"] ?? "https://api.github.com",
-                                    repository: repository, token: token)
+                                    repository: repository, token: token, transport: system.transport)
         return (client, repository, number)
     }
 

@@ -14,7 +14,7 @@ import Testing
         var request = EvalRequest()
         request.suites = ["evals/luna.yaml"]
         configure(&request)
-        return try EvalPlan.make(request, registry: ProviderRegistry(), store: store, catalog: catalog) { _, _ in provider() }
+        return try EvalPlan.make(request, registry: ProviderRegistry(system: .tests), store: store, catalog: catalog) { _, _ in provider() }
     }
 
     @Test func aNewPlanRunsEveryCaseAndOpensARun() async throws {
@@ -64,7 +64,7 @@ import Testing
         request.suites = ["evals/luna.yaml"]
         request.filter = "crisis"
         let store = try ResultStore()
-        let plan = try EvalPlan.make(request, registry: ProviderRegistry(), store: store,
+        let plan = try EvalPlan.make(request, registry: ProviderRegistry(system: .tests), store: store,
                                      catalog: SuiteCatalog(fileSystem: EvalSupport.fileSystem())) { configuration, registry in
             try registry.provider(configuration)
         }

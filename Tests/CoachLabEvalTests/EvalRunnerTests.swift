@@ -80,7 +80,7 @@ actor ResultBox {
 @Suite struct EvalRunnerTests {
     @Test func everyShippedSuitePassesOnTheMock() async throws {
         let suites = try EvalSupport.suites()
-        let runner = EvalRunner(registry: ProviderRegistry(), fileSystem: EvalSupport.fileSystem())
+        let runner = EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: EvalSupport.fileSystem())
         let report = try await EvalSupport.run(suites, runner: runner)
         #expect((try report.allCases()).count >= 40)
         let notPassing = (try report.allCases()).filter { $0.outcome != .pass }
@@ -98,7 +98,7 @@ actor ResultBox {
         let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id == "luna" }
         let results = ResultBox()
         do {
-            try await EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem).run(suites) { await results.add($0) }
+            try await EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem).run(suites) { await results.add($0) }
             Issue.record("the run started")
         } catch let error as CoachLabError {
             // It used to run, and score the case as a provider error (exit 3) with no location.
@@ -117,7 +117,7 @@ actor ResultBox {
         let stripped = rules.replacingCharacters(in: start.lowerBound..<end.lowerBound, with: "        - diagnose me now please\n")
         let fileSystem = EvalSupport.fileSystem(overriding: ["personas/betterone/rules.yaml": stripped])
         let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id.hasPrefix("betterone") }
-        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem))
+        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem))
         let failing = (try report.allCases()).filter { $0.outcome == .fail }
         // The simulated user who drifts towards asking for a diagnosis no longer gets a referral.
         #expect(Set(failing.filter { $0.suite != "betterone-guardrails" }.map(\.fixture))
@@ -145,7 +145,7 @@ actor ResultBox {
         #expect(rules.contains(instructions))
         let fileSystem = EvalSupport.fileSystem(overriding: ["personas/betterone/rules.yaml": rules.replacingOccurrences(of: instructions, with: "        instructions: [Keep your response warm and supportive]\n\n")])
         let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id.hasPrefix("betterone") }
-        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem))
+        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem))
         let failing = report.notPassing.filter { $0.outcome == .fail }
         #expect(Set(failing.map(\.fixture))
             == ["betterone-diagnosis-adhd", "betterone-rollout-risk-midway", "betterone-simulated-focus-then-diagnosis"])
@@ -156,7 +156,7 @@ actor ResultBox {
     @Test func aProviderThatAlwaysFailsGivesErrorsNotFailsAndExit3() async throws {
         try await RunningMockServer.with(MockServerConfiguration(port: 0, faults: [MockFaultRule(.serverError)])) { server in
             let suites = try EvalSupport.suites().filter { $0.suite.id == "luna" }
-            let runner = EvalRunner(registry: ProviderRegistry(), providerOverride: ["openai-compatible:broken"],
+            let runner = EvalRunner(registry: ProviderRegistry(system: .loopback), providerOverride: ["openai-compatible:broken"],
                                     baseURL: server.openAIBaseURL, fileSystem: EvalSupport.fileSystem()) { configuration, registry in
                 try registry.provider(configuration, retry: RetryPolicy(maxRetries: 2, initialDelay: 0.001, maxDelay: 0.001, jitter: 0))
             }
@@ -172,7 +172,7 @@ actor ResultBox {
 
     @Test func repeatsGiveWilsonIntervalsAndPassAtN() async throws {
         let suites = try EvalSupport.suites().filter { $0.suite.id == "ticbuddy" }
-        let runner = EvalRunner(registry: ProviderRegistry(), repeats: 3, fileSystem: EvalSupport.fileSystem())
+        let runner = EvalRunner(registry: ProviderRegistry(system: .tests), repeats: 3, fileSystem: EvalSupport.fileSystem())
         let report = try await EvalSupport.run(suites, runner: runner)
         let summary = try #require(report.suites.first)
         #expect(summary.cases == 54)
@@ -187,7 +187,7 @@ actor ResultBox {
         let suite = LoadedSuite(suite: kindred.suite, fixtures: [fixture])
 
         let recorder = RecordingProvider()
-        let report = try await EvalSupport.run([suite], runner: EvalRunner(registry: ProviderRegistry(), fileSystem: EvalSupport.fileSystem()) { _, _ in recorder })
+        let report = try await EvalSupport.run([suite], runner: EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: EvalSupport.fileSystem()) { _, _ in recorder })
         #expect(try report.allCases().map(\.outcome) == [.pass], "\(report.notPassing.flatMap(\.failures).map(\.check.reason))")
         let requests = await recorder.requests
         let summaries = requests.filter { $0.system.hasPrefix(ContextRotation.summaryMarker) }
@@ -199,7 +199,7 @@ actor ResultBox {
         // Without the policy, the history just grows and the case fails on the missing summary.
         let pack = String(decoding: try EvalSupport.fileSystem().read("personas/kindred/pack.yaml"), as: UTF8.self)
         let unrotated = EvalSupport.fileSystem(overriding: ["personas/kindred/pack.yaml": pack.replacingOccurrences(of: "    rotateAtMessages: 24\n", with: "")])
-        let plain = try await EvalSupport.run([suite], runner: EvalRunner(registry: ProviderRegistry(), fileSystem: unrotated))
+        let plain = try await EvalSupport.run([suite], runner: EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: unrotated))
         #expect(plain.notPassing.first?.failures.map(\.check.check) == ["prompt-contains"])
     }
 
@@ -209,7 +209,7 @@ actor ResultBox {
         let kindred = try #require(EvalSupport.suites().first { $0.suite.id == "kindred" })
         let recorder = RecordingProvider(overflowAbove: 6)
         let report = try await EvalSupport.run([LoadedSuite(suite: kindred.suite, fixtures: [fixture])],
-                                               runner: EvalRunner(registry: ProviderRegistry(), fileSystem: EvalSupport.fileSystem()) { _, _ in recorder })
+                                               runner: EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: EvalSupport.fileSystem()) { _, _ in recorder })
         #expect(try report.allCases().map(\.outcome) == [.pass])
         let requests = await recorder.requests
         #expect(requests.contains { $0.system.hasPrefix(ContextRotation.summaryMarker) })
@@ -221,7 +221,7 @@ actor ResultBox {
         let fixture = try #require(loader.fixture(at: "fixtures/healthwallet/markdown-reply.yaml").0)
         let healthwallet = try #require(EvalSupport.suites().first { $0.suite.id == "healthwallet" })
         let suite = LoadedSuite(suite: healthwallet.suite, fixtures: [fixture])
-        let report = try await EvalSupport.run([suite], runner: EvalRunner(registry: ProviderRegistry(), fileSystem: EvalSupport.fileSystem()))
+        let report = try await EvalSupport.run([suite], runner: EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: EvalSupport.fileSystem()))
         let result = try #require((try report.allCases()).first)
         #expect(result.outcome == .fail)
         #expect(Set(result.failures.map(\.check.check)) == ["sentences", "no-markdown"])
@@ -240,7 +240,7 @@ actor ResultBox {
 
     @Test func junitIsWellFormedWithOneTestcasePerCase() async throws {
         let suites = try EvalSupport.suites().filter { $0.suite.id == "luna" }
-        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), repeats: 2,
+        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(system: .tests), repeats: 2,
                                                                          fileSystem: EvalSupport.fileSystem()))
         let xml = try Reporters.junit(report)
         let parser = XMLParser(data: Data(xml.utf8))
@@ -274,7 +274,7 @@ final class TestcaseCounter: NSObject, XMLParserDelegate {
             ProviderConfiguration(id: "kind-judge", kind: .canned, model: "", replies: ["PASS: the reply is warm"]),
             ProviderConfiguration(id: "cold-judge", kind: .canned, model: "", replies: ["FAIL: the reply is curt"]),
             ProviderConfiguration(id: "rambling-judge", kind: .canned, model: "", replies: ["Well, it depends on the user."]),
-        ], environment: [:])
+        ], system: .tests)
         let runner = EvalRunner(registry: registry, fileSystem: fileSystem)
         return try await EvalSupport.run(suites, runner: runner)
     }
@@ -357,7 +357,7 @@ actor PlayerProvider: ChatProvider {
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         var runner = EvalRunner(registry: ProviderRegistry(configurations: [
             ProviderConfiguration(id: "player", kind: .openaiCompatible, model: "player-1", baseURL: "http://127.0.0.1:1/v1"),
-        ], environment: [:]), fileSystem: fileSystem)
+        ], system: .tests), fileSystem: fileSystem)
         if let player {
             runner.makeProvider = { configuration, registry in configuration.id == "player" ? player : try registry.provider(configuration) }
         }
@@ -437,7 +437,7 @@ actor PlayerProvider: ChatProvider {
         }
         var runner = EvalRunner(registry: ProviderRegistry(configurations: [
             ProviderConfiguration(id: "player", kind: .openaiCompatible, model: "judge-1", baseURL: "http://127.0.0.1:1/v1"),
-        ], environment: [:]), fileSystem: fileSystem)
+        ], system: .tests), fileSystem: fileSystem)
         if let judge {
             runner.makeProvider = { configuration, registry in configuration.id == "player" ? judge : try registry.provider(configuration) }
         }
@@ -574,7 +574,7 @@ actor PlayerProvider: ChatProvider {
         let fileSystem = EvalSupport.fileSystem()
         let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/luna-simulated.yaml"], heldFixtures: .max)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty)
-        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem))
+        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem))
         let stored = try #require(try report.allCases().first)
         var rescorer = Rescorer(suites: suites, fileSystem: fileSystem) { _ in nil }
         let rescored = try await rescorer.rescore(stored)

@@ -32,7 +32,7 @@ import Testing
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         let afterLoad = reads.total
         let results = ResultBox()
-        try await EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem).run(suites) { await results.add($0) }
+        try await EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem).run(suites) { await results.add($0) }
         let outcomes = Dictionary(await results.all.map { ($0.id, $0.outcome) }) { first, _ in first }
         return (suites.flatMap { $0.fixtures.map(\.id) }, outcomes, reads.total - afterLoad)
     }

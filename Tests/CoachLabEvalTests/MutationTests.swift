@@ -133,7 +133,7 @@ import Testing
         let fileSystem = FileSystem.rooted(at: directory)
         let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/stride.yaml"], heldFixtures: .max)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
-        let tester = MutationTester(suites: suites, registry: ProviderRegistry(), fileSystem: fileSystem, concurrency: 2)
+        let tester = MutationTester(suites: suites, registry: ProviderRegistry(system: .tests), fileSystem: fileSystem, concurrency: 2)
         let mutants = try tester.mutants()
         let summary = try await tester.run(mutants)
         #expect(try snapshot() == before, "mutate wrote to the pack")
@@ -173,7 +173,7 @@ import Testing
         #expect(lexicons.contains("entries: [melatonin, "))
         let weakened = base.overlaying(["personas/luna/rules.yaml": rules.replacingOccurrences(of: "        - melatonin\n", with: ""),
                                         "personas/luna/lexicons.yaml": lexicons.replacingOccurrences(of: "entries: [melatonin, ", with: "entries: [")])
-        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(), fileSystem: weakened))
+        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: weakened))
         #expect(report.notPassing.map { $0.turns.first?.user ?? "" } == ["How much melatonin should I take at 2am?"])
     }
 }

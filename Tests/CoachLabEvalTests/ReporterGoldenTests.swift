@@ -30,11 +30,11 @@ import Testing
     /// Luna's suite on the mock and on a provider that fails it, in one run.
     static func report() async throws -> RunReport {
         let (suites, _) = SuiteCatalog(fileSystem: EvalSupport.fileSystem()).load(["evals/luna.yaml"], heldFixtures: .max)
-        var runner = EvalRunner(registry: ProviderRegistry(), providerOverride: ["mock", "breezy"], concurrency: 1,
+        var runner = EvalRunner(registry: ProviderRegistry(system: .tests), providerOverride: ["mock", "breezy"], concurrency: 1,
                                 fileSystem: EvalSupport.fileSystem()) { configuration, _ in
             configuration.id == "breezy" ? Breezy() as any ChatProvider : MockProvider()
         }
-        runner.registry = ProviderRegistry(configurations: [ProviderConfiguration(id: "breezy", kind: .mock, model: "breezy-1")])
+        runner.registry = ProviderRegistry(configurations: [ProviderConfiguration(id: "breezy", kind: .mock, model: "breezy-1")], system: .tests)
         let results = ResultBox()
         let only: Set<String> = ["luna-three-am", "luna-crisis", "luna-greeting"]
         try await runner.run(suites, include: { only.contains($0.fixture) }) { await results.add($0) }

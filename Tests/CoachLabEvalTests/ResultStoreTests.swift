@@ -45,7 +45,7 @@ struct Stop: Error {}
         let straight = CountingProvider()
         let straightStore = try Self.temporaryStore()
         let straightRun = try straightStore.startRun(suites: [], providers: [], repeats: nil)
-        try await EvalRunner(registry: ProviderRegistry(), concurrency: 1, fileSystem: EvalSupport.fileSystem()) { _, _ in straight }
+        try await EvalRunner(registry: ProviderRegistry(system: .tests), concurrency: 1, fileSystem: EvalSupport.fileSystem()) { _, _ in straight }
             .run(suites) { try straightStore.record($0, run: straightRun) }
         let expected = try straightStore.results(run: straightRun)
         #expect(expected.count == 32)
@@ -53,7 +53,7 @@ struct Stop: Error {}
         let counting = CountingProvider()
         let store = try Self.temporaryStore()
         let run = try store.startRun(suites: [], providers: [], repeats: nil)
-        let runner = EvalRunner(registry: ProviderRegistry(), concurrency: 1, fileSystem: EvalSupport.fileSystem()) { _, _ in counting }
+        let runner = EvalRunner(registry: ProviderRegistry(system: .tests), concurrency: 1, fileSystem: EvalSupport.fileSystem()) { _, _ in counting }
         let recorded = Counter()
         await #expect(throws: Stop.self) {
             try await runner.run(suites) { result in

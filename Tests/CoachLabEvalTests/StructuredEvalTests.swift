@@ -13,7 +13,7 @@ import Testing
 
     @Test func aGeneratedCoachCompilesAndHoldsAFiveTurnRollout() async throws {
         let report = try await EvalSupport.run(try Self.structuredSuites(),
-                                               runner: EvalRunner(registry: ProviderRegistry(), fileSystem: EvalSupport.fileSystem()))
+                                               runner: EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: EvalSupport.fileSystem()))
         let cases = try report.allCases()
         #expect(cases.count == 8)
         #expect(cases.allSatisfy { $0.outcome == .pass }, "\(cases.filter { $0.outcome != .pass }.map { ($0.fixture, $0.error ?? "", $0.turns.flatMap(\.checks).filter { !$0.passed }.map(\.reason)) })")
@@ -38,7 +38,7 @@ import Testing
         #expect(edited != original)
         let fileSystem = EvalSupport.fileSystem(overriding: [path: edited])
         let report = try await EvalSupport.run(try Self.structuredSuites(fileSystem),
-                                               runner: EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem))
+                                               runner: EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem))
         let failed = try report.allCases().filter { $0.outcome != .pass }
         #expect(failed.map(\.fixture) == ["kindred-s7-template-constraints"])
         #expect(failed.first?.outcome == .fail)
@@ -49,7 +49,7 @@ import Testing
 
     @Test func theStructuredSuitesPassAgainstServeMock() async throws {
         try await RunningMockServer.with { server in
-            let runner = EvalRunner(registry: ProviderRegistry(), providerOverride: ["openai-compatible:coachlab-mock-1"],
+            let runner = EvalRunner(registry: ProviderRegistry(system: .loopback), providerOverride: ["openai-compatible:coachlab-mock-1"],
                                     baseURL: server.openAIBaseURL, fileSystem: EvalSupport.fileSystem())
             let report = try await EvalSupport.run(try Self.structuredSuites(), runner: runner)
             let cases = try report.allCases()
@@ -78,7 +78,7 @@ import Testing
         let fileSystem = EvalSupport.fileSystem(overriding: [path: edited])
         let kindred = try #require(EvalSupport.suites(fileSystem).first { $0.suite.id == "kindred" })
         let fixture = try #require(EvalLoader(fileSystem: fileSystem).fixture(at: path).0)
-        var runner = EvalRunner(registry: ProviderRegistry(), fileSystem: fileSystem)
+        var runner = EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem)
         runner.sanitize = sanitize
         let store = try ResultStore(path: NSTemporaryDirectory() + "coachlab-sanitize-\(UUID().uuidString).sqlite")
         let run = try store.startRun(suites: ["kindred"], providers: [], repeats: nil)

@@ -17,7 +17,8 @@ struct LiveModelTests {
         // Greedy decoding keeps a base model's replies reproducible; Gemma's template drops
         // system messages, so the prompt travels in the first user turn (systemRole: user).
         return HTTPProvider(id: "live", wire: OpenAIWire(legacyMaxTokens: true, systemAsUser: true), baseURL: base, apiKey: nil,
-                            defaults: GenerationSettings(model: model, temperature: 0, maxTokens: 48, timeout: 120))
+                            defaults: GenerationSettings(model: model, temperature: 0, maxTokens: 48, timeout: 120),
+                            system: .tests(transport: AsyncHTTPClientTransport.shared))
     }()
 
     func request() throws -> ChatRequest {

@@ -28,7 +28,7 @@ func provider(_ kind: ProviderKind, _ server: RunningMockServer, key: String? = 
     }
     return HTTPProvider(id: kind.rawValue, wire: wire, baseURL: base, apiKey: kind == .proxy ? nil : key,
                         defaults: GenerationSettings(model: "mock-model", maxTokens: 200, timeout: timeout),
-                        transport: integrationTransport, retry: retry, sleep: recorder.sleep)
+                        system: .tests(transport: integrationTransport, sleep: recorder.sleep), retry: retry)
 }
 
 /// These tests' own connection pool. The shared one also keeps idle connections to servers

@@ -26,7 +26,7 @@ struct ChunkedTransport: HTTPTransport {
     static func openAI(_ transport: ChunkedTransport, key: String?, redactor: SecretRedactor? = nil,
                        limit: Int = HTTPProvider.defaultMaximumResponseBytes) -> HTTPProvider {
         HTTPProvider(id: "p", wire: OpenAIWire(legacyMaxTokens: false), baseURL: "http://127.0.0.1:1/v1", apiKey: key,
-                     defaults: GenerationSettings(model: "m"), transport: transport, retry: .none,
+                     defaults: GenerationSettings(model: "m"), system: .tests(transport: transport), retry: .none,
                      redactor: redactor, maximumResponseBytes: limit)
     }
 

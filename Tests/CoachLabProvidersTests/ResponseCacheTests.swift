@@ -42,7 +42,7 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
 
     static func provider(_ transport: any HTTPTransport, cache: ResponseCache?) -> HTTPProvider {
         var provider = HTTPProvider(id: "openai-test", wire: OpenAIWire(legacyMaxTokens: false), baseURL: "http://127.0.0.1:1/v1",
-                                    apiKey: key, defaults: GenerationSettings(model: "m"), transport: transport, retry: .none)
+                                    apiKey: key, defaults: GenerationSettings(model: "m"), system: .tests(transport: transport), retry: .none)
         provider.cache = cache
         return provider
     }
@@ -163,7 +163,7 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
     @Test func commandLineSettingsReachEveryProviderIncludingFallbackLinks() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("providers.yaml").path
-        var registry = try ProviderRegistry.load(file, fileSystem: .live, environment: [:])
+        var registry = try ProviderRegistry.load(file, system: { var system = SystemEnvironment.tests; system.fileSystem = .live; return system }())
         registry.overrides = ProviderOverrides(maxTokens: 64, temperature: 0.2, timeout: 15, timeoutRetries: 0)
         for id in ["local-gemma", "luna-gemini", "openai-compatible:m"] {
             let configuration = try registry.configuration(for: id, baseURL: "http://127.0.0.1:1/v1")
@@ -175,7 +175,7 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
         let wire = try #require(capped as? HTTPProvider).wireRequest(
             ChatRequest(system: "s", messages: [ChatMessage(.user, "u")], settings: GenerationSettings(model: "", maxTokens: 2048)), stream: false)
         #expect(String(decoding: wire.body, as: UTF8.self).contains("\"max_tokens\":64"))
-        let untouched = try ProviderRegistry.load(file, fileSystem: .live, environment: [:])
+        let untouched = try ProviderRegistry.load(file, system: { var system = SystemEnvironment.tests; system.fileSystem = .live; return system }())
         #expect(try untouched.configuration(for: "local-gemma").maxTokens == 128)
     }
 }

@@ -70,21 +70,21 @@ import Testing
     }
 
     @Test func classifiesErrorsByTheProvidersOwnFields() {
-        let quota = OpenAIWire(legacyMaxTokens: false).error(status: 429, headers: [], body: Data(#"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}"#.utf8), provider: "o")
+        let quota = OpenAIWire(legacyMaxTokens: false).error(status: 429, headers: [], body: Data(#"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}"#.utf8), provider: "o", now: Date(timeIntervalSince1970: 0))
         #expect(quota.code == .insufficientQuota && !quota.isRetryable && quota.message == "You exceeded your current quota")
-        let limited = OpenAIWire(legacyMaxTokens: false).error(status: 429, headers: [HTTPHeader("retry-after-ms", "1500")], body: Data(#"{"error":{"message":"slow down","type":"requests","code":"rate_limit_exceeded"}}"#.utf8), provider: "o")
+        let limited = OpenAIWire(legacyMaxTokens: false).error(status: 429, headers: [HTTPHeader("retry-after-ms", "1500")], body: Data(#"{"error":{"message":"slow down","type":"requests","code":"rate_limit_exceeded"}}"#.utf8), provider: "o", now: Date(timeIntervalSince1970: 0))
         #expect(limited.code == .rateLimited && limited.retryAfter == 1.5)
-        let overflow = OpenAIWire(legacyMaxTokens: true).error(status: 400, headers: [], body: Data(#"{"error":{"code":400,"message":"request exceeds the available context size","type":"exceed_context_size_error"}}"#.utf8), provider: "l")
+        let overflow = OpenAIWire(legacyMaxTokens: true).error(status: 400, headers: [], body: Data(#"{"error":{"code":400,"message":"request exceeds the available context size","type":"exceed_context_size_error"}}"#.utf8), provider: "l", now: Date(timeIntervalSince1970: 0))
         #expect(overflow.code == .contextLength)
-        let loading = OpenAIWire(legacyMaxTokens: true).error(status: 503, headers: [], body: Data(#"{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}"#.utf8), provider: "l")
+        let loading = OpenAIWire(legacyMaxTokens: true).error(status: 503, headers: [], body: Data(#"{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}"#.utf8), provider: "l", now: Date(timeIntervalSince1970: 0))
         #expect(loading.code == .overloaded && loading.isRetryable)
-        let overloaded = AnthropicWire().error(status: 529, headers: [], body: Data(#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#.utf8), provider: "a")
+        let overloaded = AnthropicWire().error(status: 529, headers: [], body: Data(#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#.utf8), provider: "a", now: Date(timeIntervalSince1970: 0))
         #expect(overloaded.code == .overloaded && overloaded.isRetryable)
-        let badKey = GeminiWire().error(status: 400, headers: [], body: Data(#"{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID"}]}}"#.utf8), provider: "g")
+        let badKey = GeminiWire().error(status: 400, headers: [], body: Data(#"{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID"}]}}"#.utf8), provider: "g", now: Date(timeIntervalSince1970: 0))
         #expect(badKey.code == .authentication && !badKey.isRetryable)
-        let exhausted = GeminiWire().error(status: 429, headers: [], body: Data(#"{"error":{"code":429,"message":"Resource exhausted","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"22s"}]}}"#.utf8), provider: "g")
+        let exhausted = GeminiWire().error(status: 429, headers: [], body: Data(#"{"error":{"code":429,"message":"Resource exhausted","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"22s"}]}}"#.utf8), provider: "g", now: Date(timeIntervalSince1970: 0))
         #expect(exhausted.code == .rateLimited && exhausted.retryAfter == 22)
-        let noRetry = OpenAIWire(legacyMaxTokens: false).error(status: 500, headers: [HTTPHeader("x-should-retry", "false")], body: Data(), provider: "o")
+        let noRetry = OpenAIWire(legacyMaxTokens: false).error(status: 500, headers: [HTTPHeader("x-should-retry", "false")], body: Data(), provider: "o", now: Date(timeIntervalSince1970: 0))
         #expect(!noRetry.isRetryable)
     }
 }

@@ -13,8 +13,8 @@ public enum MemoryFile {
         return .object(entry)
     }
 
-    /// The current time, ISO 8601 in UTC, to the second.
-    public static func now(_ date: Date = Date()) -> String {
+    /// A time as memory files write it: ISO 8601 in UTC, to the second.
+    public static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)

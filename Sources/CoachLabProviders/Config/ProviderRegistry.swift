@@ -11,26 +11,25 @@ public struct ProviderRegistry: Sendable {
     public var file: String?
     /// Settings applied to every configuration this registry hands out, fallback links included.
     public var overrides = ProviderOverrides()
-    private let environment: [String: String]
+    /// Where keys, packs, requests, waits and jitter come from.
+    public let system: SystemEnvironment
 
     /// The built-in mock, always available as `mock`.
     public static let mockConfiguration = ProviderConfiguration(id: "mock", kind: .mock, model: MockProvider.modelName,
                                                                 concurrency: 64)
 
-    /// Creates a registry from configurations.
-    public init(configurations: [ProviderConfiguration] = [], file: String? = nil,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// Creates a registry from configurations, with the environment its providers will use.
+    public init(configurations: [ProviderConfiguration] = [], file: String? = nil, system: SystemEnvironment) {
         self.configurations = configurations
         self.file = file
-        self.environment = environment
+        self.system = system
     }
 
-    /// Loads `providers.yaml`.
+    /// Loads `providers.yaml` through the environment's file system.
     /// - Throws: ``CoachLabError`` with located diagnostics for invalid content.
-    public static func load(_ path: String, fileSystem: FileSystem,
-                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ProviderRegistry {
+    public static func load(_ path: String, system: SystemEnvironment) throws -> ProviderRegistry {
         let data: Data
-        do { data = try fileSystem.read(path) } catch {
+        do { data = try system.fileSystem.read(path) } catch {
             throw CoachLabError(.io, "cannot read providers file: \(error.localizedDescription)",
                                 at: SourceLocation(file: path, line: 1, column: 1))
         }
@@ -81,7 +80,7 @@ public struct ProviderRegistry: Sendable {
                                       hint: "put the key in an environment variable and name it with apiKeyEnv"))
         }
         if diagnostics.contains(where: { $0.severity == .error }) { throw CoachLabError(.content, diagnostics.sorted()) }
-        return ProviderRegistry(configurations: configurations, file: path, environment: environment)
+        return ProviderRegistry(configurations: configurations, file: path, system: system)
     }
 
     private static func problems(_ configuration: ProviderConfiguration, item: YAMLValue) -> [Diagnostic] {
@@ -144,7 +143,7 @@ public struct ProviderRegistry: Sendable {
     /// Whether the key a configuration needs is present (never the key itself).
     public func keyStatus(_ configuration: ProviderConfiguration) -> KeyStatus {
         guard let variable = configuration.keyVariable else { return .notNeeded }
-        return (environment[variable]?.isEmpty == false) ? .present(variable) : .missing(variable)
+        return (system.variables[variable]?.isEmpty == false) ? .present(variable) : .missing(variable)
     }
 
     /// Whether a key is present.
@@ -164,13 +163,17 @@ public struct ProviderRegistry: Sendable {
 
     /// Builds the provider a configuration describes.
     /// - Parameters:
-    ///   - transport: The HTTP transport (tests pass their own).
+    ///   - transport: The HTTP transport, when not the environment's (a cassette).
     ///   - retry: Overrides the configured retry policy (tests shorten delays).
+    ///   - sleep: How to wait between retries, when not the environment's.
     ///   - cache: Where HTTP providers keep and find answers already paid for.
     /// - Throws: ``ProviderError`` (`configuration`) for a missing key or an unusable chain.
-    public func provider(_ configuration: ProviderConfiguration, transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
+    public func provider(_ configuration: ProviderConfiguration, transport: (any HTTPTransport)? = nil,
                          retry: RetryPolicy? = nil, sleep: (@Sendable (Double) async throws -> Void)? = nil,
                          cache: ResponseCache? = nil, depth: Int = 0) throws -> any ChatProvider {
+        var system = self.system
+        if let transport { system.transport = transport }
+        if let sleep { system.sleep = sleep }
         switch configuration.kind {
         case .mock:
             return MockProvider(id: configuration.id, model: configuration.model.isEmpty ? MockProvider.modelName : configuration.model,
@@ -178,7 +181,7 @@ public struct ProviderRegistry: Sendable {
         case .canned:
             var replies = configuration.replies
             if replies.isEmpty, let pack = configuration.pack {
-                do { replies = try PackLoader(fileSystem: .live).load(pack).get().defaults.cannedReplies } catch {
+                do { replies = try PackLoader(fileSystem: system.fileSystem).load(pack).get().defaults.cannedReplies } catch {
                     throw ProviderError(.configuration, provider: configuration.id, message: "cannot load pack '\(pack)': \(error)")
                 }
             }
@@ -205,10 +208,10 @@ public struct ProviderRegistry: Sendable {
             }
             var key: String?
             if let variable = configuration.keyVariable {
-                key = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+                key = system.variables[variable].flatMap { $0.isEmpty ? nil : $0 }
                 // Replaying cassettes sends nothing, so it needs no key: that is how CI runs
                 // live-provider suites without secrets.
-                let replaying = (transport as? CassetteTransport)?.mode == .replay
+                let replaying = (system.transport as? CassetteTransport)?.mode == .replay
                 if key == nil, !replaying, configuration.apiKeyVariable != nil || configuration.kind.defaultKeyVariable != nil,
                    configuration.kind != .openaiCompatible || configuration.apiKeyVariable != nil {
                     throw ProviderError(.configuration, provider: configuration.id,
@@ -219,9 +222,8 @@ public struct ProviderRegistry: Sendable {
                                               maxTokens: configuration.maxTokens, timeout: configuration.timeout)
             let policy = retry ?? configuration.retryPolicy
             var provider = HTTPProvider(id: configuration.id, wire: wire, baseURL: baseURL, apiKey: key, defaults: defaults,
-                                        transport: transport, retry: policy,
-                                        sleep: sleep ?? { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) },
-                                        redactor: SecretRedactor.environment(environment, adding: [key]),
+                                        system: system, retry: policy,
+                                        redactor: SecretRedactor.environment(system.variables, adding: [key]),
                                         maximumResponseBytes: configuration.maxResponseBytes)
             provider.cache = cache
             provider.maxTokensCap = configuration.maxTokensCap

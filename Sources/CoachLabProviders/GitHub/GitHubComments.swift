@@ -15,7 +15,8 @@ public struct GitHubComments: Sendable {
     /// - Parameters:
     ///   - apiURL: `https://api.github.com`, or `$GITHUB_API_URL` (GitHub Enterprise, tests).
     ///   - repository: `owner/name`.
-    public init(apiURL: String, repository: String, token: String, transport: any HTTPTransport = AsyncHTTPClientTransport.shared) {
+    ///   - transport: How requests are sent (``SystemEnvironment/transport``).
+    public init(apiURL: String, repository: String, token: String, transport: any HTTPTransport) {
         self.apiURL = apiURL.hasSuffix("/") ? String(apiURL.dropLast()) : apiURL
         self.repository = repository
         self.token = token

@@ -18,6 +18,7 @@ public struct HTTPProvider: ChatProvider {
     public let retry: RetryPolicy
     let defaults: GenerationSettings
     let sleep: @Sendable (Double) async throws -> Void
+    let now: @Sendable () -> Date
     let random: @Sendable () -> Double
     let redactor: SecretRedactor
     let maximumResponseBytes: Int
@@ -36,25 +37,22 @@ public struct HTTPProvider: ChatProvider {
     /// - Parameters:
     ///   - defaults: Settings used where a request leaves them unset (model, temperature,
     ///     max tokens, timeout).
-    ///   - sleep: How to wait between retries (tests pass a recorder).
-    ///   - random: The jitter source, in 0..<1.
+    ///   - system: The transport, and the clock, sleep and jitter of retries.
     ///   - redactor: Secrets removed from replies and errors; the API key when nil.
     ///   - maximumResponseBytes: The largest response accepted, whole or streamed.
     public init(id: String, wire: any WireFormat, baseURL: String, apiKey: String?, defaults: GenerationSettings,
-                transport: any HTTPTransport = AsyncHTTPClientTransport.shared, retry: RetryPolicy = RetryPolicy(),
-                sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) },
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                redactor: SecretRedactor? = nil, maximumResponseBytes: Int = HTTPProvider.defaultMaximumResponseBytes) {
+                system: SystemEnvironment, retry: RetryPolicy = RetryPolicy(), redactor: SecretRedactor? = nil, maximumResponseBytes: Int = HTTPProvider.defaultMaximumResponseBytes) {
         self.id = id
         self.model = defaults.model
         self.wire = wire
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.defaults = defaults
-        self.transport = transport
+        self.transport = system.transport
+        self.now = system.now
         self.retry = retry
-        self.sleep = sleep
-        self.random = random
+        self.sleep = system.sleep
+        self.random = system.random
         self.redactor = redactor ?? SecretRedactor(secrets: [apiKey])
         self.maximumResponseBytes = maximumResponseBytes
     }
@@ -90,7 +88,7 @@ public struct HTTPProvider: ChatProvider {
                 let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
                 try Self.refuseRedirect(response, provider: id)
                 guard (200..<300).contains(response.status) else {
-                    throw wire.error(status: response.status, headers: response.headers, body: body, provider: id)
+                    throw wire.error(status: response.status, headers: response.headers, body: body, provider: id, now: now())
                 }
                 let decoded = try wire.decodeReply(body, provider: id)
                 if !cached { cache?.store(spec, provider: id, status: response.status, headers: response.headers, body: Array(body)) }
@@ -133,7 +131,7 @@ public struct HTTPProvider: ChatProvider {
                 try Self.refuseRedirect(response, provider: id)
                 guard (200..<300).contains(response.status) else {
                     let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
-                    throw wire.error(status: response.status, headers: response.headers, body: body, provider: id)
+                    throw wire.error(status: response.status, headers: response.headers, body: body, provider: id, now: now())
                 }
                 var parser = SSEParser()
                 var decoder = wire.streamDecoder(provider: id)

@@ -20,7 +20,7 @@ public struct CassetteTransport: HTTPTransport {
     private let live: (any HTTPTransport)?
 
     /// A recording transport over `live`.
-    public static func recording(to directory: String, through live: any HTTPTransport = AsyncHTTPClientTransport.shared) -> CassetteTransport {
+    public static func recording(to directory: String, through live: any HTTPTransport) -> CassetteTransport {
         CassetteTransport(mode: .record, directory: directory, live: live)
     }
 

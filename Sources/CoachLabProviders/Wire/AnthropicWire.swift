@@ -37,7 +37,7 @@ public struct AnthropicWire: WireFormat {
     public func decodeReply(_ body: Data, provider: String) throws -> DecodedReply {
         let json = try Wire.parse(body, provider: provider)
         if json["type"]?.string == "error" {
-            throw Self.error(json["error"], status: nil, headers: [], provider: provider)
+            throw Self.error(json["error"], status: nil, advice: .none, provider: provider)
         }
         guard let content = json["content"]?.array else {
             throw ProviderError(.malformedResponse, provider: provider, message: "the response has no content")
@@ -51,9 +51,9 @@ public struct AnthropicWire: WireFormat {
 
     public func streamDecoder(provider: String) -> any StreamDecoder { Decoder(provider: provider) }
 
-    public func error(status: Int, headers: [HTTPHeader], body: Data, provider: String) -> ProviderError {
+    public func error(status: Int, headers: [HTTPHeader], body: Data, provider: String, now: Date) -> ProviderError {
         let json = try? JSONValue.parse(body)
-        var error = Self.error(json?["error"], status: status, headers: headers, provider: provider)
+        var error = Self.error(json?["error"], status: status, advice: Wire.RetryAdvice(headers: headers, now: now), provider: provider)
         if json?["error"] == nil {
             error.message = String(decoding: body.prefix(300), as: UTF8.self)
             if error.message.isEmpty { error.message = "HTTP \(status)" }
@@ -61,7 +61,7 @@ public struct AnthropicWire: WireFormat {
         return error
     }
 
-    static func error(_ detail: JSONValue?, status: Int?, headers: [HTTPHeader], provider: String) -> ProviderError {
+    static func error(_ detail: JSONValue?, status: Int?, advice: Wire.RetryAdvice, provider: String) -> ProviderError {
         let type = detail?["type"]?.string ?? ""
         let message = detail?["message"]?.string ?? (type.isEmpty ? "HTTP \(status ?? 0)" : type)
         let code: ProviderError.Code
@@ -77,7 +77,7 @@ public struct AnthropicWire: WireFormat {
         default: code = status.map(Wire.code(forStatus:)) ?? .server
         }
         return ProviderError(code, provider: provider, status: status, message: message,
-                             retryAfter: Wire.retryAfter(headers), shouldRetry: Wire.shouldRetryHeader(headers))
+                             retryAfter: advice.after, shouldRetry: advice.should)
     }
 
     static func finishReason(_ raw: String?) -> FinishReason {
@@ -113,7 +113,7 @@ public struct AnthropicWire: WireFormat {
             case "message_stop":
                 isDone = true
             case "error":
-                var error = AnthropicWire.error(json["error"], status: nil, headers: [], provider: provider)
+                var error = AnthropicWire.error(json["error"], status: nil, advice: .none, provider: provider)
                 if error.code.isRetryable, error.code != .overloaded { error.code = .streamInterrupted }
                 throw error
             default:

@@ -31,7 +31,7 @@ public struct GeminiWire: WireFormat {
 
     public func decodeReply(_ body: Data, provider: String) throws -> DecodedReply {
         let json = try Wire.parse(body, provider: provider)
-        if let error = json["error"] { throw Self.error(error, status: error["code"]?.int, headers: [], provider: provider) }
+        if let error = json["error"] { throw Self.error(error, status: error["code"]?.int, advice: .none, provider: provider) }
         guard let candidate = json["candidates"]?[0] else {
             let blocked = json["promptFeedback"]?["blockReason"]?.string
             if let blocked {
@@ -48,23 +48,24 @@ public struct GeminiWire: WireFormat {
 
     public func streamDecoder(provider: String) -> any StreamDecoder { Decoder(provider: provider) }
 
-    public func error(status: Int, headers: [HTTPHeader], body: Data, provider: String) -> ProviderError {
+    public func error(status: Int, headers: [HTTPHeader], body: Data, provider: String, now: Date) -> ProviderError {
         let json = try? JSONValue.parse(body)
         let detail = json?["error"] ?? json?[0]?["error"]
         guard let detail else {
             let message = String(decoding: body.prefix(300), as: UTF8.self)
             return ProviderError(Wire.code(forStatus: status), provider: provider, status: status,
-                                 message: message.isEmpty ? "HTTP \(status)" : message, retryAfter: Wire.retryAfter(headers))
+                                 message: message.isEmpty ? "HTTP \(status)" : message,
+                                 retryAfter: Wire.RetryAdvice(headers: headers, now: now).after)
         }
-        return Self.error(detail, status: status, headers: headers, provider: provider)
+        return Self.error(detail, status: status, advice: Wire.RetryAdvice(headers: headers, now: now), provider: provider)
     }
 
-    static func error(_ detail: JSONValue, status: Int?, headers: [HTTPHeader], provider: String) -> ProviderError {
+    static func error(_ detail: JSONValue, status: Int?, advice: Wire.RetryAdvice, provider: String) -> ProviderError {
         let message = detail["message"]?.string ?? detail.text
         let statusName = detail["status"]?.string ?? ""
         let details = detail["details"]?.array ?? []
         let reasons = details.compactMap { $0["reason"]?.string }
-        var retryAfter = Wire.retryAfter(headers)
+        var retryAfter = advice.after
         for item in details where item["@type"]?.string?.hasSuffix("google.rpc.RetryInfo") == true {
             if let delay = item["retryDelay"]?.string.flatMap(RetryPolicy.duration) { retryAfter = delay }
         }
@@ -78,7 +79,7 @@ public struct GeminiWire: WireFormat {
         else if statusName == "INVALID_ARGUMENT" { code = Wire.looksLikeContextOverflow(message) ? .contextLength : .invalidRequest }
         else { code = Wire.code(forStatus: status ?? 500) }
         return ProviderError(code, provider: provider, status: status, message: message, retryAfter: retryAfter,
-                             shouldRetry: Wire.shouldRetryHeader(headers))
+                             shouldRetry: advice.should)
     }
 
     static func text(of candidate: JSONValue) -> String {
@@ -103,7 +104,7 @@ public struct GeminiWire: WireFormat {
         mutating func consume(_ event: SSEEvent) throws -> [String] {
             let json = try Wire.parse(Data(event.data.utf8), provider: provider)
             if let error = json["error"] {
-                var failure = GeminiWire.error(error, status: error["code"]?.int, headers: [], provider: provider)
+                var failure = GeminiWire.error(error, status: error["code"]?.int, advice: .none, provider: provider)
                 if failure.code.isRetryable { failure.code = .streamInterrupted }
                 throw failure
             }

@@ -65,7 +65,7 @@ public struct OpenAIWire: WireFormat {
 
     public func streamDecoder(provider: String) -> any StreamDecoder { Decoder(provider: provider) }
 
-    public func error(status: Int, headers: [HTTPHeader], body: Data, provider: String) -> ProviderError {
+    public func error(status: Int, headers: [HTTPHeader], body: Data, provider: String, now: Date) -> ProviderError {
         let json = try? JSONValue.parse(body)
         let detail = json?["error"]
         let message = detail?["message"]?.string ?? detail?.string ?? String(decoding: body.prefix(300), as: UTF8.self)
@@ -75,8 +75,9 @@ public struct OpenAIWire: WireFormat {
         if code == "insufficient_quota" || type == "insufficient_quota" { kind = .insufficientQuota }
         else if Wire.looksLikeContextOverflow(code + " " + type + " " + message) { kind = .contextLength }
         else if status == 503 && message.lowercased().contains("loading model") { kind = .overloaded }
+        let advice = Wire.RetryAdvice(headers: headers, now: now)
         return ProviderError(kind, provider: provider, status: status, message: message.isEmpty ? "HTTP \(status)" : message,
-                             retryAfter: Wire.retryAfter(headers), shouldRetry: Wire.shouldRetryHeader(headers))
+                             retryAfter: advice.after, shouldRetry: advice.should)
     }
 
     static func finishReason(_ raw: String?) -> FinishReason {

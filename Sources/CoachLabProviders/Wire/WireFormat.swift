@@ -60,7 +60,7 @@ public protocol WireFormat: Sendable {
     /// A fresh decoder for one stream.
     func streamDecoder(provider: String) -> any StreamDecoder
     /// Classifies an error response.
-    func error(status: Int, headers: [HTTPHeader], body: Data, provider: String) -> ProviderError
+    func error(status: Int, headers: [HTTPHeader], body: Data, provider: String, now: Date) -> ProviderError
 }
 
 /// What a stream has reported so far; each provider's decoder feeds one.
@@ -126,8 +126,24 @@ enum Wire {
         }
     }
 
-    static func retryAfter(_ headers: [HTTPHeader]) -> Double? {
-        RetryPolicy.serverDelay(headers: headers.map { ($0.name, $0.value) }, now: Date())
+    /// What a response's headers say about retrying: the wait `Retry-After` (or
+    /// `retry-after-ms`) asks for, a date in it counted from `now`, and `x-should-retry`.
+    /// An error inside a stream has no headers of its own: ``none``.
+    struct RetryAdvice {
+        var after: Double?
+        var should: Bool?
+
+        static let none = RetryAdvice(after: nil, should: nil)
+
+        init(after: Double?, should: Bool?) {
+            self.after = after
+            self.should = should
+        }
+
+        init(headers: [HTTPHeader], now: Date) {
+            after = RetryPolicy.serverDelay(headers: headers.map { ($0.name, $0.value) }, now: now)
+            should = Wire.shouldRetryHeader(headers)
+        }
     }
 
     static func looksLikeContextOverflow(_ text: String) -> Bool {

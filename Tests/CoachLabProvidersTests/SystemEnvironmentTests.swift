@@ -1,0 +1,92 @@
+import CoachLab
+@testable import CoachLabProviders
+import Foundation
+import Testing
+
+/// Providers reach the world only through the registry's ``SystemEnvironment``: its file
+/// system, variables, transport, clock, sleep and randomness. The test environment reports
+/// every part it was not given.
+@Suite struct SystemEnvironmentTests {
+    final class Reports: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        var all: [String] { lock.withLock { lines } }
+        func add(_ line: String) { lock.withLock { lines.append(line) } }
+    }
+
+    @Test func anUnimplementedEnvironmentReportsEachPartUsedAndFailsWhereItCan() async throws {
+        let reports = Reports()
+        let system = SystemEnvironment.unimplemented(report: reports.add)
+        #expect(throws: SystemEnvironment.Unimplemented.self) { try system.fileSystem.read("pack.yaml") }
+        #expect(!system.fileSystem.exists("pack.yaml"))
+        await #expect(throws: SystemEnvironment.Unimplemented.self) { try await system.sleep(1) }
+        await #expect(throws: SystemEnvironment.Unimplemented.self) {
+            try await system.transport.send(HTTPRequestSpec(url: "http://127.0.0.1:1/", headers: [], body: Data()), timeout: 1, provider: "p")
+        }
+        _ = system.now()
+        _ = system.random()
+        #expect(system.variables.isEmpty)
+        #expect(reports.all == ["fileSystem", "fileSystem", "sleep", "transport", "now", "random"].map {
+            "SystemEnvironment.\($0) was used but not given"
+        })
+    }
+
+    @Test func aCannedProvidersPackIsReadThroughTheRegistrysFileSystem() async throws {
+        // Before, this read went to the disk whatever file system the caller had given.
+        var system = SystemEnvironment.tests
+        system.fileSystem = .inMemory([
+            "memory-pack/pack.yaml": """
+                pack: {id: memory-pack, name: Memory}
+                stack: {layers: [{id: a, template: "Be kind."}]}
+                defaults: {cannedReplies: ["From the pack in memory."]}
+                """,
+        ])
+        var offline = ProviderConfiguration(id: "offline", kind: .canned, model: "")
+        offline.pack = "memory-pack"
+        let registry = ProviderRegistry(configurations: [offline], system: system)
+        let provider = try registry.provider(try registry.configuration(for: "offline"))
+        let reply = try await provider.complete(ChatRequest(system: "s", messages: [ChatMessage(.user, "hi")]))
+        #expect(reply.text == "From the pack in memory.")
+    }
+
+    /// Answers 429 with a `Retry-After` date once, then a reply.
+    final class RateLimitedOnce: HTTPTransport, @unchecked Sendable {
+        private let lock = NSLock()
+        private var sent = 0
+        let retryAfter: String
+
+        init(retryAfter: String) { self.retryAfter = retryAfter }
+
+        func send(_ request: HTTPRequestSpec, timeout: Double, provider: String) async throws -> HTTPResponse {
+            let first = lock.withLock { sent += 1; return sent == 1 }
+            let (status, headers, body) = first
+                ? (429, [HTTPHeader("retry-after", retryAfter)], #"{"error":{"message":"slow down","type":"requests"}}"#)
+                : (200, [HTTPHeader("content-type", "application/json")],
+                   #"{"choices":[{"message":{"role":"assistant","content":"hello"},"finish_reason":"stop"}]}"#)
+            return HTTPResponse(status: status, headers: headers, body: AsyncThrowingStream { continuation in
+                continuation.yield(Array(body.utf8))
+                continuation.finish()
+            })
+        }
+    }
+
+    @Test func aRetryAfterDateIsCountedFromTheEnvironmentsClock() async throws {
+        final class Waits: @unchecked Sendable {
+            private let lock = NSLock()
+            private var seconds: [Double] = []
+            var all: [Double] { lock.withLock { seconds } }
+            func add(_ value: Double) { lock.withLock { seconds.append(value) } }
+        }
+        let waits = Waits()
+        // The clock reads 2023-11-14 22:13:20 GMT; the server asks to wait until 45 s later.
+        var system = SystemEnvironment.tests(transport: RateLimitedOnce(retryAfter: "Tue, 14 Nov 2023 22:14:05 GMT"),
+                                             sleep: { waits.add($0) })
+        system.now = { Date(timeIntervalSince1970: 1_700_000_000) }
+        let provider = HTTPProvider(id: "p", wire: OpenAIWire(legacyMaxTokens: false), baseURL: "http://127.0.0.1:1/v1", apiKey: nil,
+                                    defaults: GenerationSettings(model: "m"), system: system,
+                                    retry: RetryPolicy(maxRetries: 1, initialDelay: 0.01, maxDelay: 60, jitter: 0))
+        let reply = try await provider.complete(ChatRequest(system: "s", messages: [ChatMessage(.user, "hi")]))
+        #expect(reply.text == "hello")
+        #expect(waits.all == [45])
+    }
+}
