@@ -71,6 +71,21 @@ enum Files {
         }
     }
 
+    /// Writes text to a file that must not exist yet, creating parent folders: for output a
+    /// person reviews and edits, which a second run must never replace.
+    static func writeNew(_ text: String, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw CoachLabError(usage: "\(path) exists, and is never overwritten", hint: "name a new file, or move that one away")
+        }
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url, options: .withoutOverwriting)
+        } catch {
+            throw CoachLabError(.io, "cannot write file: \(error.localizedDescription)", at: SourceLocation(file: path, line: 1, column: 1))
+        }
+    }
+
     /// Writes a file a piece at a time through `render` (into a temporary file that replaces
     /// `path` when complete), for reports too large to build as one string.
     static func stream(to path: String, _ render: ((String) throws -> Void) throws -> Void) throws {

@@ -39,4 +39,32 @@ import Testing
         let none = try CLI.run(["redteam", "personas/kindred"])
         #expect(none.status == 0 && none.stdout.contains("no guardrail rules"))
     }
+
+    @Test func paraphrasesFromAProviderAreMeasuredAndWrittenForReviewButNeverOverTheSameFile() throws {
+        let directory = try CLI.temporaryDirectory()
+        let out = directory + "/luna-paraphrases.yaml"
+        let result = try CLI.run(["redteam", "personas/luna", "--split", "test", "--paraphrase", "2", "--paraphrase-out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\nparaphrase "), "\(result.stdout)")
+        #expect(result.stderr.contains("paraphrases to \(out) for review"))
+        let written = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(written.contains("Paraphrases written by mock, for review"))
+        #expect(written.contains("split: dev"))
+        // The written set is a labelled set guard reads, labelled with the originals' rules.
+        let guarded = try CLI.run(["guard", "--dataset", out])
+        #expect(guarded.status == 0, "\(guarded.stderr)")
+        #expect(guarded.stdout.contains("crisis") && guarded.stdout.contains("no-medical-advice"))
+
+        // A second run refuses the file and leaves it as it was.
+        try (written + "# reviewed\n").write(toFile: out, atomically: true, encoding: .utf8)
+        let again = try CLI.run(["redteam", "personas/luna", "--paraphrase", "2", "--paraphrase-out", out])
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("exists"), "\(again.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8).hasSuffix("# reviewed\n"))
+
+        let orphan = try CLI.run(["redteam", "personas/luna", "--paraphrase-out", directory + "/other.yaml"])
+        #expect(orphan.status == 2 && orphan.stderr.contains("--paraphrase-out needs --paraphrase N"))
+        let alone = try CLI.run(["redteam", "personas/luna", "--perturbation", "paraphrase"])
+        #expect(alone.status == 2 && alone.stderr.contains("--perturbation paraphrase needs --paraphrase N"))
+    }
 }

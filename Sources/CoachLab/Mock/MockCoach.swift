@@ -47,7 +47,35 @@ public enum MockCoach {
         }
         if system.hasPrefix(ContextRotation.summaryMarker) { return summary(of: latest) }
         if system.hasPrefix(StageTwoClassifier.marker) { return classify(latest, system: system) }
+        if let count = Paraphrase.requestedCount(in: system) { return paraphrases(of: latest, count: count).joined(separator: "\n") }
         return MockComposer(reading: MockReading.of(system), message: latest).reply()
+    }
+
+    /// Up to `count` rewrites of `message` that keep its words: a literal-minded model's
+    /// paraphrases. It changes the register (lower case, no final punctuation), contractions
+    /// ("I'm" and "I am", "don't" and "do not"), and adds an opening or a closing a person
+    /// might, so that a screen's recall on them is measured without inventing meaning.
+    static func paraphrases(of message: String, count: Int) -> [String] {
+        var body = Substring(message)
+        while let last = body.last, last.isWhitespace || ".!?".contains(last) { body.removeLast() }
+        while let first = body.first, first.isWhitespace { body.removeFirst() }
+        guard !body.isEmpty, count > 0 else { return [] }
+        let swaps: [(String, String)] = [("I'm ", "I am "), ("i'm ", "i am "), ("don't ", "do not "), ("can't ", "cannot "),
+                                         ("won't ", "will not "), ("I've ", "I have "), ("it's ", "it is "), ("I'd ", "I would ")]
+        var contracted = String(body), expanded = String(body)
+        for (short, long) in swaps {
+            expanded = expanded.replacing(short, with: long)
+            contracted = contracted.replacing(long, with: short)
+        }
+        let lowered: String = body.prefix(1).lowercased() + body.dropFirst()
+        var candidates: [String] = [body.lowercased()]
+        candidates.append((expanded == String(body) ? contracted : expanded) + ".")
+        candidates.append("Honestly, " + lowered + ".")
+        candidates.append("Can I tell you something? " + body + ".")
+        candidates.append(body + ", and I don't know what to do.")
+        candidates.append("So basically " + lowered + ".")
+        candidates.append("It's just that " + lowered + ".")
+        return Paraphrase.parse(candidates.joined(separator: "\n"), original: message, count: count)
     }
 
     /// The simulated stage-2 verdict on `request` ("User message: '…'").

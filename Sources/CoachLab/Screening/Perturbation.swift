@@ -7,6 +7,10 @@
 /// The word-level rewrites aim at the words that flagged the message (the stage-1 span), since
 /// changing any other word tests nothing. Which letter changes is chosen from a hash of the
 /// message, so a run is reproducible and two messages do not break the same way.
+///
+/// `paraphrase` is the exception: a model writes those (``Paraphrase``, `coachlab redteam
+/// --paraphrase N`), so its ``variants(of:target:)`` are empty and it is not among
+/// ``deterministic``.
 public enum Perturbation: String, CaseIterable, Sendable, Codable {
     case typo
     case doubling
@@ -19,6 +23,10 @@ public enum Perturbation: String, CaseIterable, Sendable, Codable {
     case `case`
     case reframe
     case thirdPerson = "third-person"
+    case paraphrase
+
+    /// The rewrites made without a model: every case but `paraphrase`.
+    public static let deterministic = allCases.filter { $0 != .paraphrase }
 
     /// One line on what the rewrite does, for reports and `--help`.
     public var summary: String {
@@ -34,6 +42,7 @@ public enum Perturbation: String, CaseIterable, Sendable, Codable {
         case .case: "the message in capitals, and the flagged words in alternating case"
         case .reframe: "the message framed as asking for a friend, a hypothetical, or fiction"
         case .thirdPerson: "the message about a sister: I → she, my → her, myself → herself"
+        case .paraphrase: "the message said other ways by a model (--paraphrase N with --provider)"
         }
     }
 
@@ -41,6 +50,7 @@ public enum Perturbation: String, CaseIterable, Sendable, Codable {
     /// one, the longest word is the target. Empty when the rewrite does not apply (no word long
     /// enough, no first person to move to the third).
     public func variants(of message: String, target: Range<Int>? = nil) -> [String] {
+        guard self != .paraphrase else { return [] }
         var text = PerturbedText(message)
         let targets = text.targetWords(target)
         guard !targets.isEmpty else { return [] }
@@ -99,6 +109,8 @@ public enum Perturbation: String, CaseIterable, Sendable, Codable {
         case .thirdPerson:
             guard let moved = ThirdPerson.rewrite(message) else { return [] }
             return ["It's about my sister. \(moved)"]
+        case .paraphrase:
+            return []
         }
         return [String(text.characters)]
     }

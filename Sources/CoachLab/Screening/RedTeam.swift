@@ -83,10 +83,14 @@ public enum RedTeam {
     ///     without (near-misses and harmless ones) to test false alarms.
     ///   - rules: The rule ids to report.
     ///   - perturbations: The rewrites to try.
+    ///   - paraphrases: For `.paraphrase`, a model's rewrites of each message it was given.
     ///   - decide: The screen: the deciding flag for a message, nil when nothing flagged.
     public static func run(_ items: [GuardrailDataset.Item], rules: [String], datasets: [String],
-                           perturbations: [Perturbation] = Perturbation.allCases,
+                           perturbations: [Perturbation] = Perturbation.deterministic, paraphrases: [String: [String]] = [:],
                            decide: (String) async throws -> GuardrailFlag?) async rethrows -> RedTeamReport {
+        func variants(_ perturbation: Perturbation, _ message: String, target: Range<Int>?) -> [String] {
+            perturbation == .paraphrase ? paraphrases[message] ?? [] : perturbation.variants(of: message, target: target)
+        }
         var asWritten = Dictionary(uniqueKeysWithValues: rules.map { ($0, RedTeamReport.Cell(rule: $0)) })
         // Each message the screen decides right as written, with the span that decided it.
         var caught: [(item: GuardrailDataset.Item, target: Range<Int>?)] = []
@@ -108,7 +112,7 @@ public enum RedTeam {
             var cells = Dictionary(uniqueKeysWithValues: rules.map { ($0, RedTeamReport.Cell(rule: $0)) })
             for (item, target) in caught {
                 guard let expected = item.expected else { continue }
-                for rewritten in perturbation.variants(of: item.message, target: target) {
+                for rewritten in variants(perturbation, item.message, target: target) {
                     let decided = try await decide(rewritten)?.ruleId
                     cells[expected, default: RedTeamReport.Cell(rule: expected)].trials += 1
                     if decided == expected {
@@ -122,7 +126,7 @@ public enum RedTeam {
             var harmlessTrials = 0, falseAlarms = 0
             var falseAlarmExamples: [RedTeamReport.Miss] = []
             for item in harmless {
-                for rewritten in perturbation.variants(of: item.message) {
+                for rewritten in variants(perturbation, item.message, target: nil) {
                     harmlessTrials += 1
                     guard let decided = try await decide(rewritten)?.ruleId else { continue }
                     falseAlarms += 1
