@@ -163,11 +163,12 @@ struct RedTeamCommand: AsyncParsableCommand {
         }
         if let paraphraseOut {
             let id = URL(fileURLWithPath: paraphraseOut).deletingPathExtension().lastPathComponent
+            let rewrites = caught.map { ($0, found[$0.message] ?? []) }
             let text = Paraphrase.labelledSet(id: id, pack: pack, provider: model.id,
                                               command: "coachlab redteam \(pack) --paraphrase \(paraphrase) --provider \(model.id)",
-                                              rewrites: caught.map { ($0, found[$0.message] ?? []) })
+                                              rewrites: rewrites)
             try Files.writeNew(text, to: paraphraseOut)
-            Terminal.error("wrote \(found.values.map(\.count).reduce(0, +)) paraphrases to \(paraphraseOut) for review")
+            Terminal.error("wrote \(rewrites.map(\.1.count).reduce(0, +)) paraphrases to \(paraphraseOut) for review")
         }
         return found
     }

@@ -24,7 +24,7 @@ struct Speller: Sendable {
     /// While the vocabulary is added: each entry by its hash, and under each of its deletions.
     private var building: [UInt64: Int] = [:]
     private var buildingDeletions: [(key: UInt64, value: Int)] = []
-    /// Once sealed, the same as flat hash tables: by the FNV hash words are folded with, by the
+    /// Once sealed, the same as flat hash tables: by ``ScreeningWords/hash(_:)``, as words are, by the
     /// polynomial hash, and each entry under the polynomial hash of each of its deletions.
     private var exact = HashIndex<Int>()
     private var exactPolynomial = HashIndex<Int>()
