@@ -79,7 +79,7 @@ struct ScreeningWords {
                 let joinedBy = wordStart == lastEnd + 1 ? separator : noJoiner
                 var word = Word(byteStart: byteStart, byteEnd: length, start: wordStart, end: wordEnd,
                                 hash: ScreeningWords.hash(bytes[byteStart..<length]), joinedBy: joinedBy)
-                if hasDigit, isLetter(bytes[byteStart]) { foldDigits(&word, in: &bytes) }
+                if hasDigit { foldDigits(&word, in: &bytes) }
                 words.append(word)
                 lastEnd = wordEnd
                 inWord = false
