@@ -426,7 +426,7 @@ public final class ResultStore: Sendable {
                     SELECT * FROM caseResult WHERE runId = ?\(filter)\(cursor == nil ? "" : " AND (suite, caseId) > (?, ?)")
                     ORDER BY suite, caseId LIMIT \(batchSize)
                     """, arguments: StatementArguments([run] + (cursor.map { [$0.suite, $0.caseId] } ?? [])))
-                return try rows.map { row in try Self.result(row, db: db) }
+                return try Self.results(rows, run: run, db: db)
             }
             for result in batch { try body(result) }
             guard batch.count == batchSize, let last = batch.last else { return }
@@ -434,30 +434,42 @@ public final class ResultStore: Sendable {
         }
     }
 
-    private static func result(_ row: Row, db: Database) throws -> CaseResult {
-        let run: String = row["runId"]
-        let caseId: String = row["caseId"]
-        var checks: [Int: [CheckResult]] = [:]
-        for check in try Row.fetchAll(db, sql: "SELECT * FROM checkResult WHERE runId = ? AND caseId = ? ORDER BY turn, position",
-                                      arguments: [run, caseId]) {
-            checks[check["turn"], default: []].append(
+    /// The results of a batch of case rows, with their turns and checks read in one query each
+    /// rather than two per case.
+    private static func results(_ rows: [Row], run: String, db: Database) throws -> [CaseResult] {
+        guard !rows.isEmpty else { return [] }
+        let ids: [String] = rows.map { $0["caseId"] }
+        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let arguments = StatementArguments([run] + ids)
+        var checks: [String: [Int: [CheckResult]]] = [:]
+        for check in try Row.fetchAll(db, sql: """
+            SELECT caseId, turn, checkId, passed, score, reason, weight FROM checkResult
+            WHERE runId = ? AND caseId IN (\(placeholders)) ORDER BY caseId, turn, position
+            """, arguments: arguments) {
+            checks[check["caseId"], default: [:]][check["turn"], default: []].append(
                 CheckResult(check: check["checkId"], passed: check["passed"], score: check["score"], reason: check["reason"], weight: check["weight"]))
         }
-        let turns = try Row.fetchAll(db, sql: "SELECT * FROM turnResult WHERE runId = ? AND caseId = ? ORDER BY turn",
-                                     arguments: [run, caseId]).map { turn in
-            var result = TurnResult(turn: turn["turn"], user: turn["user"], reply: turn["reply"], checks: checks[turn["turn"]] ?? [],
+        var turns: [String: [TurnResult]] = [:]
+        for turn in try Row.fetchAll(db, sql: """
+            SELECT * FROM turnResult WHERE runId = ? AND caseId IN (\(placeholders)) ORDER BY caseId, turn
+            """, arguments: arguments) {
+            let caseId: String = turn["caseId"]
+            var result = TurnResult(turn: turn["turn"], user: turn["user"], reply: turn["reply"], checks: checks[caseId]?[turn["turn"]] ?? [],
                                     flaggedRule: turn["flaggedRule"], latency: turn["latency"], timeToFirstToken: turn["timeToFirstToken"],
                                     inputTokens: turn["inputTokens"], outputTokens: turn["outputTokens"], usageEstimated: turn["usageEstimated"],
                                     cost: turn["cost"], finishReason: turn["finishReason"], promptHash: turn["promptHash"])
             result.sanitized = (turn["sanitized"] as String?).flatMap { try? JSONValue.parse(Data($0.utf8)) }?.array?.compactMap(\.string)
             result.cached = turn["cached"] ?? false
             result.simulated = turn["simulated"] ?? false
-            return result
+            turns[caseId, default: []].append(result)
         }
-        let tags = (try? JSONValue.parse(Data((row["tags"] as String).utf8)))?.array?.compactMap(\.string) ?? []
-        return CaseResult(suite: row["suite"], fixture: row["fixture"], provider: row["provider"], model: row["model"],
-                          repeatIndex: row["repeatIndex"], outcome: Outcome(rawValue: row["outcome"]) ?? .error, score: row["score"],
-                          turns: turns, error: row["error"], tags: tags, pack: row["pack"])
+        return rows.map { row in
+            let caseId: String = row["caseId"]
+            let tags = (try? JSONValue.parse(Data((row["tags"] as String).utf8)))?.array?.compactMap(\.string) ?? []
+            return CaseResult(suite: row["suite"], fixture: row["fixture"], provider: row["provider"], model: row["model"],
+                              repeatIndex: row["repeatIndex"], outcome: Outcome(rawValue: row["outcome"]) ?? .error, score: row["score"],
+                              turns: turns[caseId] ?? [], error: row["error"], tags: tags, pack: row["pack"])
+        }
     }
 
     /// Per-suite counts of a run, computed in SQL.

@@ -111,6 +111,29 @@ struct Stop: Error {}
         #expect(try store.results(run: run, outcomes: [.fail, .error]).map(\.id) == ["alpha/a/mock#2", "alpha-two/c/mock#1"])
     }
 
+    /// A batch's turns and checks are read together for all its cases; each must come back on
+    /// its own case and turn, in order, whatever the batch size.
+    @Test func batchedReadsKeepEachCasesTurnsAndChecksApart() throws {
+        let store = try ResultStore()
+        let run = try store.startRun(suites: [], providers: [], repeats: 1)
+        let written = (1...9).map { number -> CaseResult in
+            let fixture = "f\(number)"
+            let turns = (1...(number % 3 + 1)).map { turn in
+                TurnResult(turn: turn, user: "u", reply: "\(fixture) turn \(turn)",
+                           checks: (1...(turn + number % 2)).map { CheckResult(check: "c\($0)", passed: $0 != 2, reason: "\(fixture).\(turn).\($0)") },
+                           latency: 0.1, inputTokens: 1, outputTokens: 1, usageEstimated: true, finishReason: "stop", promptHash: "h\(number)")
+            }
+            return CaseResult(suite: "s", fixture: fixture, provider: "mock", model: "m", repeatIndex: 1, outcome: .pass, score: 1,
+                              turns: turns, error: nil, tags: [])
+        }
+        for result in written.reversed() { try store.record(result, run: run) }
+        for size in [1, 2, 4, 256] {
+            var read: [CaseResult] = []
+            try store.forEachResult(run: run, batchSize: size) { read.append($0) }
+            #expect(ResultStoreTests.essence(read) == ResultStoreTests.essence(written), "batch size \(size)")
+        }
+    }
+
     @Test func summariesComeFromAggregatesAndMatchTheCases() throws {
         let suites = ["alpha", "alpha-two", "empty"].map {
             Suite(id: $0, threshold: 0.5, repeats: 3, file: "evals/\($0).yaml")

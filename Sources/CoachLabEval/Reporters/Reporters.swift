@@ -9,8 +9,17 @@ public enum Reporters {
     /// JSON with sorted keys: `cases` (every case), `prices` (when the run kept them), `run`, `suites` and `totals`.
     public static func json(_ report: RunReport, to write: (String) throws -> Void) throws {
         let encoder = JSONEncoder.sorted(pretty: true)
+        // Nests a pretty-printed value by indenting each of its lines. A line feed in encoded JSON
+        // is always layout, since one inside a string is written `\n`.
         func encoded<T: Encodable>(_ value: T, indent: String) throws -> String {
-            String(decoding: try encoder.encode(value), as: UTF8.self).replacingOccurrences(of: "\n", with: "\n" + indent)
+            let data = try encoder.encode(value)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(data.count + data.count / 8)
+            for byte in data {
+                bytes.append(byte)
+                if byte == UInt8(ascii: "\n") { bytes.append(contentsOf: indent.utf8) }
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
         try write("{\n  \"cases\" : [")
         var first = true
