@@ -2,68 +2,110 @@ import CoachLab
 import CoachLabProviders
 import Foundation
 
-/// What the runner needs to know about a fixture before its cases run. The fixture itself
-/// is read from its file when a case needs it, so a run's memory does not grow with the
-/// number of fixtures.
+/// What the runner needs to know about a fixture before its cases run, and the parsed
+/// fixture itself when the catalog kept it (``SuiteCatalog/heldFixtureLimit``); otherwise it
+/// is read from its file when a case needs it, so a run's memory stays bounded however many
+/// fixtures a generated suite has. A reference is one pointer, whichever it holds. Equality
+/// and hashing ignore whether it holds the fixture.
 public struct FixtureReference: Sendable, Hashable {
-    public var id: String
-    public var file: String
-    public var pack: String
-    public var tags: [String]
+    /// What is kept of a fixture that is not held.
+    private struct Summary: Sendable {
+        var id, file, pack: String
+        var tags: [String]
+        var judgeChecks: [Check]
+        var hasSimulatedUser: Bool
+        var inputs: CompileInputs
+        var inputLocations: [String: SourceLocation]
+        var location: SourceLocation
+    }
+
+    private enum Source: Sendable {
+        case held(Fixture)
+        case summary(Summary)
+    }
+
+    private final class Storage: Sendable {
+        let source: Source
+        init(_ source: Source) { self.source = source }
+    }
+
+    private let storage: Storage
+
+    /// A reference to `fixture`, keeping it in memory when `holding`.
+    public init(_ fixture: Fixture, holding: Bool = false) {
+        storage = Storage(holding ? .held(fixture) : .summary(Summary(
+            id: fixture.id, file: fixture.file, pack: fixture.pack, tags: fixture.tags, judgeChecks: Self.judgeChecks(of: fixture),
+            hasSimulatedUser: fixture.simulatedUser != nil, inputs: fixture.inputs, inputLocations: fixture.inputLocations,
+            location: fixture.location)))
+    }
+
+    /// The parsed fixture, when kept in memory.
+    public var held: Fixture? {
+        if case .held(let fixture) = storage.source { return fixture }
+        return nil
+    }
+
+    private func field<T>(_ held: (Fixture) -> T, _ summary: (Summary) -> T) -> T {
+        switch storage.source {
+        case .held(let fixture): held(fixture)
+        case .summary(let kept): summary(kept)
+        }
+    }
+
+    public var id: String { field(\.id, \.id) }
+    public var file: String { field(\.file, \.file) }
+    public var pack: String { field(\.pack, \.pack) }
+    public var tags: [String] { field(\.tags, \.tags) }
     /// The judge checks of its turns (each needs its judge provider ready before cases run).
-    public var judgeChecks: [Check]
+    public var judgeChecks: [Check] { field(Self.judgeChecks(of:), \.judgeChecks) }
     /// Whether a turn's checks include `judge`.
     public var usesJudge: Bool { !judgeChecks.isEmpty }
     /// Whether a simulated user speaks after the scripted turns.
-    public var hasSimulatedUser: Bool
+    public var hasSimulatedUser: Bool { field({ $0.simulatedUser != nil }, \.hasSimulatedUser) }
     /// What the fixture asks its pack for, and where it says so: checked before any case
     /// runs, without reading the file again.
-    public var inputs: CompileInputs
-    public var inputLocations: [String: SourceLocation]
-    public var location: SourceLocation
+    public var inputs: CompileInputs { field(\.inputs, \.inputs) }
+    public var inputLocations: [String: SourceLocation] { field(\.inputLocations, \.inputLocations) }
+    public var location: SourceLocation { field(\.location, \.location) }
 
-    public init(_ fixture: Fixture) {
-        id = fixture.id
-        file = fixture.file
-        pack = fixture.pack
-        tags = fixture.tags
-        judgeChecks = fixture.turns.flatMap { $0.expect.filter(\.isJudge) }
-        hasSimulatedUser = fixture.simulatedUser != nil
-        inputs = fixture.inputs
-        inputLocations = fixture.inputLocations
-        location = fixture.location
+    private static func judgeChecks(of fixture: Fixture) -> [Check] {
+        fixture.turns.flatMap { $0.expect.filter(\.isJudge) }
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.id, lhs.file, lhs.pack, lhs.tags, lhs.hasSimulatedUser, lhs.location) == (rhs.id, rhs.file, rhs.pack, rhs.tags, rhs.hasSimulatedUser, rhs.location)
+            && lhs.judgeChecks == rhs.judgeChecks && lhs.inputs == rhs.inputs && lhs.inputLocations == rhs.inputLocations
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(file)
+        hasher.combine(location)
     }
 }
 
 /// A suite with its fixtures, ready to run.
 public struct LoadedSuite: Sendable {
     public var suite: Suite
-    /// The fixtures, in order.
+    /// The fixtures, in order; those held in memory carry their parsed fixture.
     public private(set) var fixtures: [FixtureReference]
-    /// Fixtures given in memory, by id; the others are read from their files when needed.
-    var held: [String: Fixture]
 
     /// A suite whose fixtures are held in memory (for library users and tests).
     public init(suite: Suite, fixtures: [Fixture]) {
         self.suite = suite
-        self.fixtures = fixtures.map(FixtureReference.init)
-        held = Dictionary(fixtures.map { ($0.id, $0) }) { first, _ in first }
+        self.fixtures = fixtures.map { FixtureReference($0, holding: true) }
     }
 
     /// A suite whose fixtures are read from their files as their cases run (for large runs),
     /// followed by fixtures held in memory (a dataset's messages).
     public init(suite: Suite, references: [FixtureReference], held: [Fixture] = []) {
         self.suite = suite
-        fixtures = references + held.map(FixtureReference.init)
-        self.held = Dictionary(held.map { ($0.id, $0) }) { first, _ in first }
+        fixtures = held.isEmpty ? references : references + held.map { FixtureReference($0, holding: true) }
     }
 
-    /// Fixtures in order, those given in `held` kept in memory by id.
-    init(suite: Suite, fixtures: [FixtureReference], held: [String: Fixture]) {
-        self.suite = suite
-        self.fixtures = fixtures
-        self.held = held
-    }
+    /// The fixtures held in memory, in order.
+    public var heldFixtures: [Fixture] { fixtures.compactMap(\.held) }
 }
 
 /// One unit of work: a fixture on a provider, one repeat.
@@ -117,12 +159,17 @@ public struct EvalRunner: Sendable {
 
     /// The cases a suite expands to, in a stable order, produced lazily.
     public func cases(of loaded: LoadedSuite) -> some Sequence<EvalCase> & Sendable {
+        references(of: loaded).lazy.map(\.1)
+    }
+
+    /// The cases of a suite, each with its fixture's reference.
+    private func references(of loaded: LoadedSuite) -> some Sequence<(FixtureReference, EvalCase)> & Sendable {
         let providers = providerOverride.isEmpty ? (loaded.suite.providers.isEmpty ? ["mock"] : loaded.suite.providers) : providerOverride
         let repeats = max(1, self.repeats ?? loaded.suite.repeats)
         let suite = loaded.suite.id
         return loaded.fixtures.lazy.flatMap { fixture in
             providers.lazy.flatMap { provider in
-                (1...repeats).lazy.map { EvalCase(suite: suite, fixture: fixture.id, provider: provider, repeatIndex: $0) }
+                (1...repeats).lazy.map { (fixture, EvalCase(suite: suite, fixture: fixture.id, provider: provider, repeatIndex: $0)) }
             }
         }
     }
@@ -134,16 +181,16 @@ public struct EvalRunner: Sendable {
                     onResult: @escaping @Sendable (CaseResult) async throws -> Void) async throws {
         let work = try prepare(suites)
         let limit = max(1, concurrency ?? suites.map(\.suite.concurrency).max() ?? 8)
-        let all = work.lazy.flatMap { job in cases(of: job.loaded).lazy.filter(include).map { (job, $0) } }
+        let all = work.lazy.flatMap { job in references(of: job.loaded).lazy.filter { include($0.1) }.map { (job, $0.0, $0.1) } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             // The iterator lives in this scope and is advanced inline: a nested function
             // capturing it would advance a copy.
             var pending = all.makeIterator()
             var running = 0
             while true {
-                while running < limit, let (job, evalCase) = pending.next() {
+                while running < limit, let (job, reference, evalCase) = pending.next() {
                     group.addTask {
-                        let result = await runCase(evalCase, job: job)
+                        let result = await runCase(evalCase, reference: reference, job: job)
                         try Task.checkCancellation()
                         try await onResult(result)
                     }
@@ -159,7 +206,6 @@ public struct EvalRunner: Sendable {
     struct Job: Sendable {
         var loaded: LoadedSuite
         var suite: Suite { loaded.suite }
-        var fixtures: [String: FixtureReference]
         var compilers: [String: Compiler]
         /// One prompt cache per pack compiler, shared by the run's cases.
         var prompts: [String: PromptCache]
@@ -219,21 +265,16 @@ public struct EvalRunner: Sendable {
                 if judges[name] == nil { judges[name] = try slot(name) }
             }
             let simulator = loaded.fixtures.contains(where: \.hasSimulatedUser) ? try slot(loaded.suite.simulator ?? "mock") : nil
-            return Job(loaded: loaded, fixtures: Dictionary(loaded.fixtures.map { ($0.id, $0) }) { first, _ in first },
-                       compilers: compilers, prompts: prompts, providers: providers, judges: judges, simulator: simulator)
+            return Job(loaded: loaded, compilers: compilers, prompts: prompts, providers: providers, judges: judges, simulator: simulator)
         }
         guard problems.isEmpty else { throw CoachLabError(.content, Array(Set(problems)).sorted()) }
         return jobs
     }
 
-    /// The fixture of a case: held in memory, or read again from its file.
-    private func fixture(_ reference: FixtureReference, job: Job) -> Fixture? {
-        job.loaded.held[reference.id] ?? EvalLoader(fileSystem: fileSystem).fixture(at: reference.file).0
-    }
-
     /// Runs one case; provider failures become an `error` outcome, never a thrown error.
-    func runCase(_ evalCase: EvalCase, job: Job) async -> CaseResult {
-        guard let reference = job.fixtures[evalCase.fixture], let fixture = fixture(reference, job: job),
+    func runCase(_ evalCase: EvalCase, reference: FixtureReference, job: Job) async -> CaseResult {
+        // Held in memory, or read again from its file.
+        guard let fixture = reference.held ?? EvalLoader(fileSystem: fileSystem).fixture(at: reference.file).0,
               let compiler = job.compilers[fixture.pack], let slot = job.providers[evalCase.provider] else {
             return CaseResult(suite: evalCase.suite, fixture: evalCase.fixture, provider: evalCase.provider, model: "",
                               repeatIndex: evalCase.repeatIndex, outcome: .error, score: 0, turns: [],

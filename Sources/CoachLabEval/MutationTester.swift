@@ -86,7 +86,7 @@ public struct MutationTester: Sendable {
         var screened: [String: Observed] = [:]
         var compilers: [String: Compiler] = [:]
         for suite in chosen {
-            for (id, fixture) in suite.held where (pack == nil || fixture.pack == pack) && Self.screensOnly(fixture, in: suite.suite) {
+            for fixture in suite.heldFixtures where (pack == nil || fixture.pack == pack) && Self.screensOnly(fixture, in: suite.suite) {
                 if compilers[fixture.pack] == nil {
                     let source = fixture.pack == pack ? loaded : nil
                     compilers[fixture.pack] = try Compiler(pack: source ?? PackLoader(fileSystem: fileSystem).load(fixture.pack).get())
@@ -95,7 +95,7 @@ public struct MutationTester: Sendable {
                 let screening = compiler.screen(fixture.turns[0].user)
                 let subject = CheckSubject(reply: "", system: "", screening: screening)
                 let failed = fixture.turns[0].expect.map { CheckEvaluator.evaluate($0, subject) }.first { !$0.passed }
-                screened["\(suite.suite.id)/\(id)"] = Observed(outcome: failed == nil ? .pass : .fail,
+                screened["\(suite.suite.id)/\(fixture.id)"] = Observed(outcome: failed == nil ? .pass : .fail,
                                                                prompts: ["screen:" + (screening.decision?.ruleId ?? "none")],
                                                                failure: failed.map { "turn 1 \($0.check): \($0.reason)" })
             }

@@ -114,7 +114,7 @@ public struct Rescorer {
     }
 
     private mutating func fixture(_ reference: FixtureReference, in loaded: LoadedSuite) throws -> Fixture? {
-        if let held = loaded.held[reference.id] { return held }
+        if let held = reference.held { return held }
         if let fixture = fixtures[reference.file] { return fixture }
         let fixture = EvalLoader(fileSystem: fileSystem).fixture(at: reference.file).0
         fixtures[reference.file] = fixture

@@ -6,9 +6,10 @@ public struct SuiteCatalog: Sendable {
     /// Where files come from.
     public var fileSystem: FileSystem
 
-    /// The default of ``load(_:heldFixtures:)``: about 8 MB of parsed fixtures (measured on
-    /// a generated 10,000-case suite; see docs/benchmarks.md).
-    public static let heldFixtureLimit = 4096
+    /// The default of ``load(_:heldFixtures:)``: about 9 MB of parsed fixtures at most
+    /// (about 550 bytes each on a generated suite; see docs/benchmarks.md), enough to hold
+    /// every fixture of a 10,000-case run and so parse each file once.
+    public static let heldFixtureLimit = 16_384
 
     public init(fileSystem: FileSystem) {
         self.fileSystem = fileSystem
@@ -38,7 +39,6 @@ public struct SuiteCatalog: Sendable {
             diagnostics += problems
             guard let suite else { continue }
             var fixtures: [FixtureReference] = []
-            var held: [String: Fixture] = [:]
             var summary = EvalLinter.FixtureSummary()
             // Parsing is most of loading and each file stands alone: parse on every core, a
             // slice at a time, so fixtures that are not held never all live at once.
@@ -57,11 +57,8 @@ public struct SuiteCatalog: Sendable {
                 let selected = suite.selects(fixture)
                 summary.add(fixture, selected: selected)
                 guard selected else { continue }
-                fixtures.append(FixtureReference(fixture))
-                if budget > 0 {
-                    held[fixture.id] = held[fixture.id] ?? fixture
-                    budget -= 1
-                }
+                fixtures.append(FixtureReference(fixture, holding: budget > 0))
+                budget -= 1
             }
             for path in suite.datasets {
                 do {
@@ -73,8 +70,7 @@ public struct SuiteCatalog: Sendable {
                     }
                     for (index, item) in dataset.items.enumerated() {
                         let fixture = Fixture(item: item, index: index + 1, of: dataset, pack: pack)
-                        fixtures.append(FixtureReference(fixture))
-                        held[fixture.id] = held[fixture.id] ?? fixture
+                        fixtures.append(FixtureReference(fixture, holding: true))
                     }
                 } catch let error as CoachLabError {
                     diagnostics += error.diagnostics
@@ -86,7 +82,7 @@ public struct SuiteCatalog: Sendable {
             // The same for a judge check no provider can grade, and tags that select nothing.
             diagnostics += EvalLinter(fileSystem: fileSystem).scriptProblems(suite, checks: summary.selectedChecks)
             diagnostics += EvalLinter.lint(suite, summary: summary)
-            loaded.append(LoadedSuite(suite: suite, fixtures: fixtures, held: held))
+            loaded.append(LoadedSuite(suite: suite, references: fixtures))
         }
         return (loaded, Array(Set(diagnostics)).sorted())
     }
