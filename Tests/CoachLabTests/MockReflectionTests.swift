@@ -36,11 +36,36 @@ import Testing
 
     @Test func matchesTheEarlierReflectionOnRandomText() {
         let pieces = ["I", "i", "me", "My", "we", "am", "I'm", "I\u{2019}d", "myself", "stuck", "NASA", "was", ",", ".", "\"", "(",
-                      ")", "…", "—", "é", " ", " ", " "]
+                      ")", "…", "—", "é", "\u{301}", " ", " ", " "]
         var generator = SeededGenerator(seed: 5)
         for _ in 0..<3_000 {
             let text = (0..<Int.random(in: 0...10, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             #expect(MockCoach.reflect(text) == Self.reference(text), "\(text)")
+        }
+    }
+
+    /// The scalar test that stands in for `^(?:if|when)\b` and the greeting pattern gives the
+    /// regular expression's answer, across case, digits, underscores, marks and other scripts.
+    @Test func wordAtTheStartMatchesTheRegularExpression() {
+        let pieces = ["if", "IF", "When", "wHEN", "hi", "Hiya", "hey", "good morning", "good  morning", "Good Evening", "hello",
+                      " ", ",", "_", "1", "x", "é", "\u{301}", "\u{200D}", "İ", "ß", "-", "'", "\n", "日本", "!"]
+        let words = ["if", "when", "hi", "hello", "hey", "hiya", "good morning", "good afternoon", "good evening"]
+        let pattern = "^(?:" + words.joined(separator: "|") + ")\\b"
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<4_000 {
+            let text = (0..<Int.random(in: 0...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(MockReading.startsWithWord(text, words) == MockReading.contains(pattern, text), "\(text.debugDescription)")
+        }
+    }
+
+    /// Folding without Foundation gives what `lowercased()` and two `replacingOccurrences` gave.
+    @Test func foldMatchesTheFoundationVersion() {
+        let pieces = ["I\u{2019}M", "\u{2018}Quote\u{2019}", "ÉCOLE", "ǅ", "ß", "İ", "abc", " ", "\u{2019}\u{301}", "Σ"]
+        var generator = SeededGenerator(seed: 12)
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let reference = text.lowercased().replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\u{2018}", with: "'")
+            #expect(MockReading.fold(text) == reference, "\(text.debugDescription)")
         }
     }
 }

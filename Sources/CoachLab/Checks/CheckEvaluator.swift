@@ -122,8 +122,12 @@ public enum CheckEvaluator {
     /// The longest run of consecutive words the two texts share (the earliest in the reply
     /// when several are as long), in time linear in the reply.
     static func longestSharedRun(_ reply: String, _ system: String) -> [String] {
+        longestSharedRun(reply, in: SystemWords.shared.index(of: system))
+    }
+
+    /// The same, over a prompt's words already indexed.
+    static func longestSharedRun(_ reply: String, in index: SystemWords.Index) -> [String] {
         let words = TextNormalizer.words(reply).map(\.text)
-        let index = SystemWords.shared.index(of: system)
         let run = index.automaton.longestCommonRun(words.map { index.ids[$0] ?? -1 })
         return Array(words[run])
     }

@@ -129,14 +129,16 @@ public enum MockCoach {
                   let last = scalars.lastIndex(where: { !isPunctuation($0) }),
                   scalars.distance(from: start, to: last) < longestPronoun else { return String(word) }
             let end = scalars.index(after: last)
-            let key = String(String.UnicodeScalarView(scalars[start..<end])).lowercased().replacingOccurrences(of: "\u{2019}", with: "'")
+            // Lower case, with a right single quotation mark read as an apostrophe.
+            let key = String(String.UnicodeScalarView(scalars[start..<end].lazy.map { $0 == "\u{2019}" ? "'" : $0 })).lowercased()
             guard let replacement = pronouns[key] else { return String(word) }
             var text = String.UnicodeScalarView(scalars[..<start])
             text.append(contentsOf: replacement.unicodeScalars)
             text.append(contentsOf: scalars[end...])
             return String(text)
         }
-        var text = words.joined(separator: " ").replacingOccurrences(of: "you was ", with: "you were ")
+        var text = words.joined(separator: " ")
+        if text.utf8.firstRange(of: "you was ".utf8) != nil { text = text.replacingOccurrences(of: "you was ", with: "you were ") }
         let firstWord = words.first ?? ""
         let isAcronym = firstWord.count > 1 && firstWord == firstWord.uppercased()
         if let first = text.first, !isAcronym {
@@ -146,6 +148,14 @@ public enum MockCoach {
     }
 
     private static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return asciiPunctuation[Int(scalar.value)] }
+        return isPunctuationCategory(scalar)
+    }
+
+    /// ``isPunctuationCategory(_:)`` of each ASCII scalar, looked up rather than asked.
+    private static let asciiPunctuation = (0..<128).map { isPunctuationCategory(Unicode.Scalar(UInt8($0))) }
+
+    private static func isPunctuationCategory(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
              .finalPunctuation, .otherPunctuation: true

@@ -6,11 +6,14 @@ struct MockComposer {
     let reading: MockReading
     let message: String
     let lower: String
+    /// The message's first sentence, and whether it asks something.
+    let opening: (text: String, isQuestion: Bool)
 
     init(reading: MockReading, message: String) {
         self.reading = reading
         self.message = message
         lower = MockReading.fold(message)
+        opening = MockCoach.firstSentence(of: message)
     }
 
     /// A piece of the reply: its text and how many sentences it counts as.
@@ -38,7 +41,7 @@ struct MockComposer {
         while directives.count > 1, required + directives.count > limit {
             let last = directives.removeLast()
             let previous = directives.removeLast()
-            directives.append(Part(text: String(previous.text.dropLast()) + "; " + lowercasedFirst(last.text)))
+            directives.append(Part(text: String(previous.text.dropLast()) + "; " + Self.lowercasedFirst(last.text)))
         }
         var body: [Part] = []
         var room = limit - required - directives.count
@@ -65,10 +68,17 @@ struct MockComposer {
 
     // MARK: - Identity and confidentiality
 
+    /// Whether the folded message may match a pattern every match of which holds one of
+    /// `words`: false only when it is ASCII and holds none, so the pattern need not run.
+    private func mayMatch(_ words: [String]) -> Bool {
+        !lower.utf8.allSatisfy { $0 < 0x80 } || words.contains { lower.utf8.firstRange(of: $0.utf8) != nil }
+    }
+
     private func identity() -> Part? {
-        let greeting = MockReading.contains(#"^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening))\b"#, lower)
-        let askedName = MockReading.contains(#"\b(?:who are you|what(?:'s| is) your name|what should i call you|introduce yourself)\b"#, lower)
-        let askedNature = MockReading.contains(#"\bare you (?:a |an )?(?:real|human|person|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
+        let greeting = MockReading.startsWithWord(lower, ["hi", "hello", "hey", "hiya", "good morning", "good afternoon", "good evening"])
+        let mentionsYou = mayMatch(["you"])
+        let askedName = mentionsYou && MockReading.contains(#"\b(?:who are you|what(?:'s| is) your name|what should i call you|introduce yourself)\b"#, lower)
+        let askedNature = mentionsYou && MockReading.contains(#"\bare you (?:a |an )?(?:real|human|person|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
         if askedNature {
             if reading.has(.stayInRole) { return Part(text: "I'm \(reading.name ?? "your coach"), and I'm here to think this through with you.") }
             return Part(text: "As an AI language model, I don't have a life of my own, but I can still help.")
@@ -80,18 +90,18 @@ struct MockComposer {
     }
 
     private func leak() -> Part? {
-        let asked = MockReading.contains(#"\b(?:your|the) (?:instructions|system prompt|prompt|rules|guidelines)\b|\bignore (?:all |your |the )?(?:previous|prior|above|earlier) instructions\b|\bwhat were you told\b|\brepeat (?:everything|the text) above\b"#, lower)
+        let asked = mayMatch(["instructions", "prompt", "rules", "guidelines", "told", "above"]) && MockReading.contains(#"\b(?:your|the) (?:instructions|system prompt|prompt|rules|guidelines)\b|\bignore (?:all |your |the )?(?:previous|prior|above|earlier) instructions\b|\bwhat were you told\b|\brepeat (?:everything|the text) above\b"#, lower)
         let invitation = reading.first(.invitesLeak)
         let always = invitation?.value == "always"
         guard asked || always else { return nil }
         if invitation == nil, reading.has(.confidential) {
             return Part(text: "That's something I keep to myself, but I'm glad to keep helping you.")
         }
-        let opening = reading.lines.filter { line in
+        let firstLines = reading.lines.filter { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             return !trimmed.isEmpty && !MockReading.isHeader(trimmed)
         }.prefix(3)
-        let text = "My instructions say: " + opening.joined(separator: " ")
+        let text = "My instructions say: " + firstLines.joined(separator: " ")
         return Part(text: text, sentences: max(1, TextMetrics.sentences(text).count))
     }
 
@@ -153,7 +163,7 @@ struct MockComposer {
             parts.append(Part(text: "Your data shows \(emphasised(line))."))
         }
         if !suppressed.contains("coaching"), !reading.obeysAlert, let theme = reading.first(.memory)?.value {
-            parts.append(Part(text: "Last time, we talked about \(lowercasedFirst(MockDirective.clipped(theme)))."))
+            parts.append(Part(text: "Last time, we talked about \(Self.lowercasedFirst(MockDirective.clipped(theme)))."))
         }
         if !suppressed.contains("coaching") { parts += ideas() }
         parts.append(Part(text: reflection()))
@@ -163,11 +173,14 @@ struct MockComposer {
     /// The data line that shares the most words with the message, clipped, or nil when none
     /// shares any.
     private func dataLine(about instruction: String = "") -> String? {
+        guard !reading.dataWords.isEmpty else { return nil }
         let words = Set(TextNormalizer.words((message + " " + instruction).replacingOccurrences(of: "'s ", with: " ")).map(\.text).filter { ($0.count >= 4 || $0 == "d") && !Self.stopWords.contains($0) })
-        let best = zip(reading.all(.data), reading.dataWords).map { line, known -> (Int, String) in
-            (known.intersection(words).count, line.value)
-        }.filter { $0.0 > 0 }.reduce(nil) { (best: (Int, String)?, line: (Int, String)) in (best?.0 ?? 0) >= line.0 ? best : line }  // the first best
-        return best.map { lowercasedFirst(MockDirective.clipped($0.1.replacingOccurrences(of: #"^\d+\.\s+"#, with: "", options: .regularExpression).replacingOccurrences(of: ":", with: ","), words: 8)) }
+        var best: (shared: Int, index: Int)?
+        for (index, known) in reading.dataWords.enumerated() {
+            let shared = known.intersection(words).count
+            if shared > (best?.shared ?? 0) { best = (shared, index) }  // the first best
+        }
+        return best.map { reading.citations[$0.index] }
     }
 
     /// Text in bold, unless the prompt bans bold.
@@ -181,23 +194,22 @@ struct MockComposer {
         "just", "like", "feel", "feels", "want", "your", "into", "over", "very", "much", "more", "most", "always", "today",
     ]
 
-    /// Knowledge items, best match for the message first.
-    private func rankedKnowledge() -> [String] {
+    /// The indexes of the knowledge items, best match for the message first.
+    private func rankedKnowledge() -> [Int] {
         let words = Set(TextNormalizer.words(message).map(\.text).filter { $0.count >= 3 && !Self.stopWords.contains($0) })
         let stems = words.map { String($0.prefix(4)) }
-        let scored = zip(reading.all(.knowledge), reading.knowledgeStems).enumerated().map { index, pair -> (Int, Int, String) in
-            let (item, known) = pair
+        let scored = reading.knowledgeStems.enumerated().map { index, known -> (Int, Int) in
             // The item's own words count most; its title and siblings' lines break ties.
             let own = stems.count { known.own.contains($0) }
             let context = stems.count { known.context.contains($0) }
-            return (-(own * 10 + context), index, item.value)
+            return (-(own * 10 + context), index)
         }
-        return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
+        return scored.sorted { $0 < $1 }.map(\.1)
     }
 
     private func ideas() -> [Part] {
         // At most three are said; only they are clipped.
-        var ideas = rankedKnowledge().prefix(3).map { lowercasedFirst(MockDirective.clipped($0)) }
+        var ideas = rankedKnowledge().prefix(3).map { reading.ideas[$0] }
         if ideas.isEmpty {
             guard reading.all(.data).isEmpty else { return [] }  // a data assistant answers from the data
             ideas = ["write down the one thing that matters most this week"]
@@ -216,7 +228,7 @@ struct MockComposer {
     }
 
     private func reflection() -> String {
-        let sentence = MockCoach.firstSentence(of: message)
+        let sentence = opening
         if sentence.text.isEmpty { return "I'm here and listening." }
         if sentence.isQuestion { return "You asked about \"\(MockDirective.bounded(sentence.text))\"." }
         return "It sounds like \(MockCoach.reflect(MockDirective.bounded(sentence.text)))."
@@ -229,7 +241,7 @@ struct MockComposer {
         if noQuestions { return [closing] }
         if !alertQuestions.isEmpty { return reading.has(.oneQuestion) ? [alertQuestions[0]] : alertQuestions }
         let first = Part(text: inAlert ? "Are you okay to keep talking with me for a moment?"
-                         : MockCoach.firstSentence(of: message).isQuestion ? "Before I answer, what would a good outcome look like for you?"
+                         : opening.isQuestion ? "Before I answer, what would a good outcome look like for you?"
                          : "What feels like the most useful next step for you?")
         let second = Part(text: "And what has been getting in the way so far?")
         switch (reading.has(.endQuestion), reading.has(.oneQuestion)) {
@@ -250,10 +262,10 @@ struct MockComposer {
     /// (which may quote the prompt on purpose) that shares ten or more words in a row with the
     /// prompt is cut to the first nine words.
     private func paraphrase(_ parts: inout [Part], keeping leadCount: Int) {
-        let system = reading.lines.joined(separator: "\n")
+        let system = SystemWords.shared.index(of: reading.system)
         for index in parts.indices.dropFirst(leadCount) where !parts[index].ownLine {
             let text = parts[index].text
-            guard CheckEvaluator.longestSharedRun(text, system).count >= 10 else { continue }
+            guard CheckEvaluator.longestSharedRun(text, in: system).count >= 10 else { continue }
             let cut = MockDirective.clipped(String(text.dropLast()), words: 9)
             parts[index].text = cut + (text.hasSuffix("?") ? "?" : ".")
         }
@@ -275,7 +287,7 @@ struct MockComposer {
         guard let index = parts.firstIndex(where: { !$0.text.hasPrefix("## ") }) else { return }
         var text = parts[index].text
         if let name = reading.userName, !text.contains(name), !text.hasPrefix("As an AI"), !text.hasPrefix("My instructions") {
-            text = text.hasPrefix("Hi, ") ? "Hi \(name), " + text.dropFirst(4) : "\(name), " + lowercasedFirst(text)
+            text = text.hasPrefix("Hi, ") ? "Hi \(name), " + text.dropFirst(4) : "\(name), " + Self.lowercasedFirst(text)
         }
         if !reading.has(.noExclamation), text.hasSuffix("."), !text.contains("\n") { text = String(text.dropLast()) + "!" }
         if !reading.has(.noEmoji), !text.contains("\n") { text += " 🙂" }
@@ -294,7 +306,7 @@ struct MockComposer {
         return out
     }
 
-    private func lowercasedFirst(_ text: String) -> String {
+    static func lowercasedFirst(_ text: String) -> String {
         guard let first = text.first else { return text }
         let firstWord = text.prefix { $0 != " " }
         if firstWord.count > 1, firstWord == firstWord.uppercased() { return text }  // an acronym

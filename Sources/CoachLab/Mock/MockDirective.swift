@@ -19,7 +19,7 @@ enum MockDirective: Equatable {
             var current = piece
             // "If they are in danger, tell them to…" is one instruction: its condition stays.
             var searchFrom = current.startIndex
-            if MockReading.contains(#"^(?:if|when)\b"#, current), let comma = current.range(of: ", ") { searchFrom = comma.upperBound }
+            if MockReading.startsWithWord(current, ["if", "when"]), let comma = current.range(of: ", ") { searchFrom = comma.upperBound }
             while let split, let match = split.firstMatch(in: current, range: NSRange(searchFrom..<current.endIndex, in: current)),
                   let range = Range(match.range, in: current) {
                 parts.append(String(current[..<range.lowerBound]))
@@ -117,7 +117,7 @@ enum MockDirective: Equatable {
     static func bounded(_ text: String) -> String {
         let words = text.split(separator: " ", omittingEmptySubsequences: true)
         var kept: [Substring] = []
-        var conditional = MockReading.contains(#"^(?:if|when)\b"#, text)
+        var conditional = MockReading.startsWithWord(text, ["if", "when"])
         for word in words {
             kept.append(word)
             if conditional, word.hasSuffix(",") { conditional = false; continue }
@@ -134,12 +134,15 @@ enum MockDirective: Equatable {
     /// at the end, so the reply never quotes ten words in a row.
     static func clipped(_ text: String, words count: Int = 9) -> String {
         var words = bounded(text).split(separator: " ").prefix(count).map(String.init)
-        let small: Set<String> = ["a", "an", "the", "and", "or", "to", "of", "for", "with", "in", "on", "at", "every", "by", "is", "it", "if"]
-        while words.count > 3, let last = words.last, small.contains(last.lowercased()) { words.removeLast() }
+        while words.count > 3, let last = words.last, smallWords.contains(last.lowercased()) { words.removeLast() }
         var text = words.joined(separator: " ")
         while let last = text.last, ",;:(".contains(last) { text.removeLast() }
         return text
     }
+
+    /// Words a clipped text does not end on.
+    private static let smallWords: Set<String> = ["a", "an", "the", "and", "or", "to", "of", "for", "with", "in", "on", "at", "every", "by",
+                                                  "is", "it", "if"]
 
     static func capitalized(_ text: String) -> String {
         guard let first = text.first else { return text }

@@ -30,7 +30,8 @@ public struct MockReading: Sendable, Equatable {
 
     /// Every instruction understood, in prompt order.
     public private(set) var instructions: [Instruction] = []
-    /// The prompt's lines.
+    /// The prompt, and its lines.
+    let system: String
     let lines: [String]
     /// The line range of the RISK ALERT block, when the prompt has one.
     let alertRange: Range<Int>?
@@ -41,6 +42,11 @@ public struct MockReading: Sendable, Equatable {
     /// The words of each data line, in ``all(_:)`` order, read under its section's title
     /// ("SUPPLEMENT PROTOCOL"); found once per reading too.
     private(set) var dataWords: [Set<String>] = []
+    /// Each knowledge item as a reply states it (clipped, lower-case first), in ``all(_:)``
+    /// order, and each data line as a reply cites it: what a reply says of them depends on
+    /// the prompt alone.
+    private(set) var ideas: [String] = []
+    private(set) var citations: [String] = []
 
     /// The reading of `system`, from a small cache: suites send the same compiled prompt many
     /// times (every turn, repeat and mutant that leaves it unchanged).
@@ -50,6 +56,7 @@ public struct MockReading: Sendable, Equatable {
 
     /// Reads `system`.
     public init(system: String) {
+        self.system = system
         lines = system.components(separatedBy: "\n")
         alertRange = Self.alertRange(in: lines)
         read()
@@ -57,6 +64,11 @@ public struct MockReading: Sendable, Equatable {
         dataWords = all(.data).map { line in
             let title = lines[..<(line.line - 1)].last(where: Self.isHeader) ?? ""
             return Set(TextNormalizer.words(line.value + " " + title).map(\.text))
+        }
+        ideas = all(.knowledge).map { MockComposer.lowercasedFirst(MockDirective.clipped($0.value)) }
+        citations = all(.data).map { line in
+            let unnumbered = line.value.replacingOccurrences(of: #"^\d+\.\s+"#, with: "", options: .regularExpression)
+            return MockComposer.lowercasedFirst(MockDirective.clipped(unnumbered.replacingOccurrences(of: ":", with: ","), words: 8))
         }
     }
 
@@ -359,7 +371,47 @@ public struct MockReading: Sendable, Equatable {
 
     /// Lower case, with curly apostrophes folded.
     static func fold(_ text: String) -> String {
-        text.lowercased().replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\u{2018}", with: "'")
+        let lower = text.lowercased()
+        guard lower.unicodeScalars.contains(where: isCurlyApostrophe) else { return lower }
+        // By character, as Foundation matched: a quotation mark carrying a combining mark stays.
+        return String(lower.lazy.map { $0 == "\u{2019}" || $0 == "\u{2018}" ? "'" : $0 })
+    }
+
+    private static func isCurlyApostrophe(_ scalar: Unicode.Scalar) -> Bool { scalar == "\u{2019}" || scalar == "\u{2018}" }
+
+    /// Whether `text` starts with one of `words` (lower-case ASCII), in any case,
+    /// followed by a word boundary: what the pattern `^(?:if|when)\b` matches, without running
+    /// a regular expression on ASCII text.
+    static func startsWithWord(_ text: String, _ words: [String]) -> Bool {
+        let utf8 = text.utf8
+        for word in words {
+            var index = utf8.startIndex
+            var matched = true
+            for letter in word.utf8 {
+                guard index < utf8.endIndex else { matched = false; break }
+                let byte = utf8[index]
+                // Case folding beyond ASCII is the regular expression's to decide.
+                if byte >= 0x80 { return contains("^(?:" + words.joined(separator: "|") + ")\\b", text) }
+                guard (0x61...0x7A).contains(letter) ? byte | 0x20 == letter : byte == letter else { matched = false; break }
+                index = utf8.index(after: index)
+            }
+            guard matched else { continue }
+            if index == utf8.endIndex || !isWordScalar(text.unicodeScalars[index]) { return true }
+        }
+        return false
+    }
+
+    /// A scalar `\w` matches in ICU's regular expressions: a letter, mark, decimal digit or
+    /// connector, or a zero-width (non-)joiner.
+    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            let value = scalar.value
+            return (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) || value == 0x5F
+        }
+        let properties = scalar.properties
+        return properties.isAlphabetic || properties.generalCategory == .decimalNumber || properties.generalCategory == .connectorPunctuation
+            || properties.generalCategory == .nonspacingMark || properties.generalCategory == .spacingMark
+            || properties.generalCategory == .enclosingMark || scalar == "\u{200C}" || scalar == "\u{200D}"
     }
 
     /// The first sentence of a text, without its final period.
