@@ -86,6 +86,16 @@ indirect enum ContextShape: Sendable {
     }
 
     /// The shape reached by one key, or nil when the key cannot exist.
+    /// "a mapping" or "a list" for a shape that cannot render as text; nil for text and
+    /// shapes not known.
+    var structureNoun: String? {
+        switch self {
+        case .object: "a mapping"
+        case .list: "a list"
+        case .leaf, .unknown: nil
+        }
+    }
+
     func child(_ key: String) -> ContextShape?? {
         switch self {
         case .object(let fields, let open):
@@ -139,6 +149,9 @@ struct ShapeScope {
         case .none: frames.append(.unknown)
         }
     }
+
+    /// Enters a section that keeps the enclosing context (an inverted one).
+    mutating func pushEnclosing() { frames.append(frames.last ?? .unknown) }
 
     mutating func pop() { if frames.count > 1 { frames.removeLast() } }
 

@@ -395,10 +395,22 @@ enum PackChecker {
                                           at: location(tag.line, tag.column), hint: hint)
                     }
                 }
+                // A mapping or list written as a variable renders as a debug dump of the
+                // renderer's own values (file paths included), never as the text meant.
+                if tag.kind == .variable, function == nil, let structure = resolved.flatMap(\.structureNoun) {
+                    let subject = argument == "." ? "'.' here is \(structure)" : "'\(argument)' is \(structure)"
+                    diagnostics.error("\(what) renders {{\(tag.name)}}, but \(subject), which has no text of its own",
+                                      at: location(tag.line, tag.column),
+                                      hint: argument == "."
+                                        ? "inside {{^name}}…{{/name}} the context is still the enclosing one; name the text field you mean"
+                                        : "name one of its fields ({{\(argument).field}}), or walk it with {{#\(argument)}}…{{/\(argument)}}")
+                }
                 if tag.kind == .section {
                     if isSequenceFunction || function != nil { scope.push(.unknown) } else { scope.push(resolved) }
                 } else if tag.kind == .inverted {
-                    scope.push(.unknown)
+                    // An inverted section renders only when its value is empty or missing, and
+                    // then keeps the enclosing context (an empty list becomes the context).
+                    if case .list = resolved { scope.push(.unknown) } else { scope.pushEnclosing() }
                 }
             case .close:
                 scope.pop()
