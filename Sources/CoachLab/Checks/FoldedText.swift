@@ -34,22 +34,45 @@ struct FoldedText {
         return out
     }
 
+    /// Whether the UTF-8 of `haystack` contains that of `needle`, byte for byte: a plain
+    /// substring test without Foundation or the generic collection search.
+    static func text(_ haystack: String, contains needle: String) -> Bool {
+        var haystack = haystack, needle = needle
+        return haystack.withUTF8 { haystack in needle.withUTF8 { needle in bytes(haystack, contain: needle) } }
+    }
+
+    /// Where `needle` first occurs in `haystack`, byte for byte, as an index of `haystack`.
+    static func text(_ haystack: String, firstIndexOf needle: String) -> String.Index? {
+        var copy = haystack, needle = needle
+        let offset = copy.withUTF8 { bytes in needle.withUTF8 { needle in firstOffset(of: needle, in: bytes) } }
+        return offset.map { haystack.utf8.index(haystack.utf8.startIndex, offsetBy: $0) }
+    }
+
     /// Whether `haystack` contains `needle`, byte for byte.
     static func bytes(_ haystack: [UInt8], contain needle: [UInt8]) -> Bool {
-        guard let first = needle.first else { return true }
-        guard needle.count <= haystack.count else { return false }
+        haystack.withUnsafeBufferPointer { haystack in needle.withUnsafeBufferPointer { needle in bytes(haystack, contain: needle) } }
+    }
+
+    static func bytes(_ haystack: UnsafeBufferPointer<UInt8>, contain needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        firstOffset(of: needle, in: haystack) != nil
+    }
+
+    /// The offset at which `needle` first occurs in `haystack`.
+    static func firstOffset(of needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = needle.first else { return 0 }
+        guard needle.count <= haystack.count else { return nil }
         let last = haystack.count - needle.count
         var index = 0
         while index <= last {
-            guard let found = haystack[index...last].firstIndex(of: first) else { return false }
+            guard let found = haystack[index...last].firstIndex(of: first) else { return nil }
             var matched = true
             for offset in 1..<needle.count where haystack[found + offset] != needle[offset] {
                 matched = false
                 break
             }
-            if matched { return true }
+            if matched { return found }
             index = found + 1
         }
-        return false
+        return nil
     }
 }

@@ -138,7 +138,7 @@ public enum MockCoach {
             return String(text)
         }
         var text = words.joined(separator: " ")
-        if text.utf8.firstRange(of: "you was ".utf8) != nil { text = text.replacingOccurrences(of: "you was ", with: "you were ") }
+        if FoldedText.text(text, contains: "you was ") { text = text.replacingOccurrences(of: "you was ", with: "you were ") }
         let firstWord = words.first ?? ""
         let isAcronym = firstWord.count > 1 && firstWord == firstWord.uppercased()
         if let first = text.first, !isAcronym {

@@ -71,7 +71,7 @@ struct MockComposer {
     /// Whether the folded message may match a pattern every match of which holds one of
     /// `words`: false only when it is ASCII and holds none, so the pattern need not run.
     private func mayMatch(_ words: [String]) -> Bool {
-        !lower.utf8.allSatisfy { $0 < 0x80 } || words.contains { lower.utf8.firstRange(of: $0.utf8) != nil }
+        !lower.utf8.allSatisfy { $0 < 0x80 } || words.contains { FoldedText.text(lower, contains: $0) }
     }
 
     private func identity() -> Part? {
