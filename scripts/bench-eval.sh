@@ -18,10 +18,11 @@ trap '[ -n "$server" ] && kill $server 2>/dev/null; rm -f "$log"' EXIT
 measure() {  # name, then the eval arguments
   local name=$1; shift
   rm -f "$work/$name.sqlite"*
-  /usr/bin/time -f "%M" -o "$work/$name.rss" "$bin/coachlab" eval "$@" --no-cache --store "$work/$name.sqlite" \
+  /usr/bin/time -f "%M %e" -o "$work/$name.rss" "$bin/coachlab" eval "$@" --no-cache --store "$work/$name.sqlite" \
     --junit "$work/$name.junit.xml" --json "$work/$name.json" >/dev/null 2>"$work/$name.err" || true
   local line; line=$(grep -E '^[0-9]+ cases in ' "$work/$name.err" || tail -3 "$work/$name.err")
-  echo "$name: $line; peak RSS $(( $(cat "$work/$name.rss") / 1024 )) MB (whole process, reports included)"
+  local rss wall; read -r rss wall < "$work/$name.rss"
+  echo "$name: $line; $wall s end to end, peak RSS $(( rss / 1024 )) MB (whole process: loading, cases, store and reports)"
 }
 
 for n in 1000 10000; do

@@ -15,9 +15,11 @@ public enum Reporters {
             let data = try encoder.encode(value)
             var bytes: [UInt8] = []
             bytes.reserveCapacity(data.count + data.count / 8)
-            for byte in data {
-                bytes.append(byte)
-                if byte == UInt8(ascii: "\n") { bytes.append(contentsOf: indent.utf8) }
+            data.withUnsafeBytes { data in
+                for byte in data {
+                    bytes.append(byte)
+                    if byte == UInt8(ascii: "\n") { bytes.append(contentsOf: indent.utf8) }
+                }
             }
             return String(decoding: bytes, as: UTF8.self)
         }
