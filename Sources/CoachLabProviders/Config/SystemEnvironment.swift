@@ -35,7 +35,7 @@ public struct SystemEnvironment: Sendable {
     /// The real thing: the disk, the process's environment variables, AsyncHTTPClient, the
     /// system clock, `Task.sleep` and the system's random numbers.
     public static var live: SystemEnvironment {
-        SystemEnvironment(fileSystem: .live, variables: ProcessInfo.processInfo.environment, transport: AsyncHTTPClientTransport.shared,
+        SystemEnvironment(fileSystem: .live, variables: ProcessInfo.processInfo.environment, transport: SharedClientTransport(),
                           now: { Date() }, sleep: { try await Task.sleep(nanoseconds: UInt64(max(0, $0) * 1e9)) },
                           random: { Double.random(in: 0..<1) })
     }
@@ -67,6 +67,14 @@ extension SystemEnvironment {
         /// The part used: fileSystem, transport, sleep…
         public var part: String
         public var description: String { "SystemEnvironment.\(part) is not implemented here" }
+    }
+}
+
+/// The process's shared AsyncHTTPClient, created by the first request: a run that never
+/// leaves the process (the embedded mock, a cassette) never starts its event-loop threads.
+private struct SharedClientTransport: HTTPTransport {
+    func send(_ request: HTTPRequestSpec, timeout: Double, provider: String) async throws -> HTTPResponse {
+        try await AsyncHTTPClientTransport.shared.send(request, timeout: timeout, provider: provider)
     }
 }
 
