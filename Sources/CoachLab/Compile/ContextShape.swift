@@ -139,7 +139,9 @@ struct ShapeScope {
             }
             return .found(shape)
         }
-        return .missing(component: head, known: frames.flatMap(ShapeScope.keys(of:)))
+        // An inverted section repeats its enclosing frame; each name is listed once.
+        var seen = Set<String>()
+        return .missing(component: head, known: frames.flatMap(ShapeScope.keys(of:)).filter { seen.insert($0).inserted })
     }
 
     mutating func push(_ shape: ContextShape?) {
