@@ -68,4 +68,19 @@ import Testing
             #expect(MockReading.fold(text) == reference, "\(text.debugDescription)")
         }
     }
+
+    /// Lines are read once per process and reused; what a line means still depends on where
+    /// it stands (in the alert or not), and each instruction keeps its own prompt's line.
+    @Test func aLineReadBeforeIsReadAgainInItsNewPlace() {
+        let conditional = "If the user mentions self-harm, tell them to call 988."
+        let outside = MockReading(system: "You are Sam.\n\(conditional)\nKeep replies to 2 sentences.")
+        let inside = MockReading(system: "You are Sam.\nKeep replies to 2 sentences.\n\n=== RISK ALERT ===\n\(conditional)")
+        let again = MockReading(system: "Intro line.\nAnother.\nYou are Sam.\n\(conditional)")
+        #expect(outside.all(.conditional).map(\.line) == [2])
+        #expect(inside.all(.conditional).isEmpty)
+        #expect(again.all(.conditional).map(\.line) == [4])
+        #expect(again.all(.conditional).map(\.text) == [conditional])
+        #expect(outside.first(.sentences)?.line == 3 && inside.first(.sentences)?.line == 2)
+        #expect(again.name == "Sam" && again.first(.name)?.line == 3)
+    }
 }

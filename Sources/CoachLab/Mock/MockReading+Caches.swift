@@ -37,3 +37,22 @@ final class ReadingCache: @unchecked Sendable {
         return reading
     }
 }
+
+/// What each prompt line said (``MockReading/LineReading``), by its text and whether it sits
+/// in the alert. Bounded: it starts again when full.
+final class LineCache: @unchecked Sendable {
+    static let shared = LineCache()
+    private let lock = NSLock()
+    private var lines: [String: MockReading.LineReading] = [:]
+
+    func reading(_ line: String, inAlert: Bool, read: () -> MockReading.LineReading) -> MockReading.LineReading {
+        let key = (inAlert ? "a" : "-") + line
+        if let known = lock.withLock({ lines[key] }) { return known }
+        let said = read()
+        lock.withLock {
+            if lines.count >= 16_384 { lines.removeAll(keepingCapacity: true) }
+            lines[key] = said
+        }
+        return said
+    }
+}

@@ -135,19 +135,10 @@ public struct MockReading: Sendable, Equatable {
             if Self.isHeader(line) { inExamples = Self.contains(#"\bexamples?\b"#, lower) }
             if inExamples, !Self.isHeader(line) { continue }
             let inAlert = alertRange?.contains(index) ?? false
-            for match in Self.matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Ii]ntroduce yourself as|[Cc]all yourself)\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#, in: line, caseSensitive: true) {
-                nameCandidates.append((match[1], index, Self.isHeader(line)))
-            }
-            if let user = Self.matches(#"\b(?:talking|speaking|chatting) (?:with|to) ([A-Z][\p{L}'’-]*)"#, in: line, caseSensitive: true).first?[1],
-               !has(.userName) {
-                note(.userName, user, index)
-            }
-            readLength(lower, index)
-            readQuestions(lower, index)
-            readForm(lower.replacingOccurrences(of: #""[^"]*"|“[^”]*”"#, with: "", options: .regularExpression), index)
-            readIdentity(lower, index)
-            if !inAlert { readConditional(line, index) }
-            readTime(line, lower, index)
+            let said = Self.reading(ofLine: line, lower: lower, inAlert: inAlert)
+            nameCandidates += said.names.map { ($0, index, Self.isHeader(line)) }
+            if let user = said.userName, !has(.userName) { note(.userName, user, index) }
+            for (kind, value) in said.notes { note(kind, value, index) }
         }
         // The name: a line that introduces the persona beats a section title.
         if let chosen = nameCandidates.first(where: { !$0.isHeader }) ?? nameCandidates.first {
@@ -159,6 +150,40 @@ public struct MockReading: Sendable, Equatable {
         readAlert()
         instructions.sort { ($0.line, Instruction.Kind.allCases.firstIndex(of: $0.kind) ?? 0)
             < ($1.line, Instruction.Kind.allCases.firstIndex(of: $1.kind) ?? 0) }
+    }
+
+    /// What one line says on its own, whatever prompt it is in: the names it gives the
+    /// persona, the user's name, and the instructions read from it, in order.
+    struct LineReading: Sendable {
+        var names: [String] = []
+        var userName: String?
+        var notes: [(Instruction.Kind, String)] = []
+    }
+
+    /// Reads one line, from a process-wide cache: a mutant or a new profile changes a line or
+    /// two of a prompt the mock has read before, and the rest read the same.
+    static func reading(ofLine line: String, lower: String, inAlert: Bool) -> LineReading {
+        LineCache.shared.reading(line, inAlert: inAlert) {
+            var scratch = MockReading(line: line)
+            var said = LineReading()
+            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Ii]ntroduce yourself as|[Cc]all yourself)\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#, in: line, caseSensitive: true).map { $0[1] }
+            said.userName = matches(#"\b(?:talking|speaking|chatting) (?:with|to) ([A-Z][\p{L}'’-]*)"#, in: line, caseSensitive: true).first?[1]
+            scratch.readLength(lower, 0)
+            scratch.readQuestions(lower, 0)
+            scratch.readForm(lower.replacingOccurrences(of: #""[^"]*"|“[^”]*”"#, with: "", options: .regularExpression), 0)
+            scratch.readIdentity(lower, 0)
+            if !inAlert { scratch.readConditional(line, 0) }
+            scratch.readTime(line, lower, 0)
+            said.notes = scratch.instructions.map { ($0.kind, $0.value) }
+            return said
+        }
+    }
+
+    /// An empty reading of a single line, for ``reading(ofLine:lower:inAlert:)`` to note into.
+    private init(line: String) {
+        system = line
+        lines = [line]
+        alertRange = nil
     }
 
     static let numberWords = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
