@@ -274,6 +274,29 @@ import Testing
         #expect(problem.message.contains("more than 20000"))
     }
 
+    /// A session expands each lexicon once for all its templates; every template still
+    /// compiles (or fails) exactly as it does alone, whatever came before it.
+    @Test func aSessionCompilesEachTemplateAsAloneDoes() {
+        let here = SourceLocation(file: "x", line: 1, column: 1)
+        func lexicon(_ id: String, _ entries: [String], inflect: Bool = false) -> Lexicon {
+            Lexicon(id: id, entries: entries.map { Located($0, at: here) }, inflect: inflect, value: .scalar(.init(text: "", style: .plain, location: here)))
+        }
+        let lexicons = [lexicon("meds", ["sertraline", "st john's wort", "(beta|alpha) blockers"]), lexicon("acts", ["stop", "double"], inflect: true),
+                        lexicon("empty", [])]
+        let templates = ["(should|can) i {acts} my {meds}", "{meds}", "x {missing}", "{empty} now", "{acts} ... {meds} ... (dose|#)",
+                         "(a|b", "{meds} {meds}", "i ~stop {meds}"]
+        var session = PhraseTemplate.Session(lexicons: lexicons)
+        for text in templates + templates.reversed() {
+            let alone = PhraseTemplate.compile(text, lexicons: lexicons)
+            let shared = session.compile(text)
+            switch (alone, shared) {
+            case (.success(let a), .success(let b)): #expect(a.variants == b.variants, "\(text)")
+            case (.failure(let a), .failure(let b)): #expect(a == b, "\(text)")
+            default: Issue.record("'\(text)' compiled alone as \(alone), in a session as \(shared)")
+            }
+        }
+    }
+
     @Test func templateMistakesAreProblemsWithOffsets() {
         func problem(_ text: String) -> PhraseTemplate.Problem? {
             if case .failure(let problem) = PhraseTemplate.compile(text, lexicons: []) { return problem }

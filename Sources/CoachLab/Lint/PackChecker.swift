@@ -131,6 +131,7 @@ enum PackChecker {
     // MARK: Guardrails
 
     private static func checkGuardrails(_ pack: Pack, into diagnostics: inout Diagnostics) {
+        var templates = PhraseTemplate.Session(lexicons: pack.lexicons)
         for rule in pack.rules {
             guard let guardrail = rule.guardrail else { continue }
             for pattern in guardrail.patterns {
@@ -161,7 +162,7 @@ enum PackChecker {
                                       : Suggestions.hint(for: lexicon.value, in: pack.lexicons.map(\.id), noun: "lexicon"))
             }
             for template in guardrail.frames + guardrail.exceptions {
-                guard case .failure(let problem) = PhraseTemplate.compile(template.value, lexicons: pack.lexicons) else { continue }
+                guard case .failure(let problem) = templates.compile(template.value) else { continue }
                 // Templates are one line: point at the character itself.
                 var location = template.location
                 if !template.value.contains(where: \.isNewline) { location.column += problem.offset }

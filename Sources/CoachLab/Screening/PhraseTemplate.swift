@@ -79,11 +79,30 @@ public enum PhraseTemplate {
 
     /// Compiles `text` with the lexicons its slots name.
     public static func compile(_ text: String, lexicons: [Lexicon]) -> Result<Compiled, Problem> {
+        var session = Session(lexicons: lexicons)
+        return session.compile(text)
+    }
+
+    /// Compiles many templates over one set of lexicons, expanding each lexicon once for all
+    /// of them rather than once per template that names it (a pack's frames share a few).
+    public struct Session {
+        private let lexicons: [String: Lexicon]
+        private var expansions: [String: [Expansion]] = [:]
+
+        public init(lexicons: [Lexicon]) {
+            self.lexicons = Dictionary(lexicons.map { ($0.id, $0) }) { first, _ in first }
+        }
+
+        /// Compiles `text`, as ``PhraseTemplate/compile(_:lexicons:)`` does.
+        public mutating func compile(_ text: String) -> Result<Compiled, Problem> {
+            PhraseTemplate.compile(text, lexicons: lexicons, cache: &expansions)
+        }
+    }
+
+    private static func compile(_ text: String, lexicons byId: [String: Lexicon], cache: inout [String: [Expansion]]) -> Result<Compiled, Problem> {
         do {
             var parser = Parser(text: text, allowSlots: true)
             let nodes = try parser.parse()
-            let byId = Dictionary(lexicons.map { ($0.id, $0) }) { first, _ in first }
-            var cache: [String: [Expansion]] = [:]
             let elements = try nodes.map { try expand([$0], lexicons: byId, cache: &cache) }
             var variants: [[Element]] = []
             var rest = elements[...]

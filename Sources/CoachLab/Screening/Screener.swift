@@ -69,6 +69,7 @@ public struct Screener: Sendable {
         var infos: [RuleInfo] = []
         var phrases = PhraseIndex()
         var exceptions = PhraseIndex()
+        var session = PhraseTemplate.Session(lexicons: lexicons)
         for rule in rules {
             guard let guardrail = rule.guardrail else { continue }
             let index = infos.count
@@ -85,13 +86,13 @@ public struct Screener: Sendable {
             let templates = guardrail.lexicons.map { ("{\($0.value)}", $0.value, GuardrailFlag.Kind.lexicon) }
                 + guardrail.frames.map { ($0.value, $0.value, GuardrailFlag.Kind.frame) }
             for (template, text, kind) in templates {
-                guard case .success(let compiled) = PhraseTemplate.compile(template, lexicons: lexicons) else { continue }
+                guard case .success(let compiled) = session.compile(template) else { continue }
                 for variant in compiled.variants {
                     phrases.add(PhraseIndex.Phrase(elements: variant, rule: index, text: text, kind: kind))
                 }
             }
             for exception in guardrail.exceptions {
-                guard case .success(let compiled) = PhraseTemplate.compile(exception.value, lexicons: lexicons) else { continue }
+                guard case .success(let compiled) = session.compile(exception.value) else { continue }
                 for variant in compiled.variants {
                     exceptions.add(PhraseIndex.Phrase(elements: variant, rule: index, text: exception.value, kind: .keyword))
                 }
