@@ -6,6 +6,9 @@
 //   swift run -c release coachlab-bench providers --base-url URL [--requests N] [--concurrency C]
 //       requests per second through CoachLab's OpenAI-compatible provider against a running
 //       `coachlab serve-mock` (scripts/bench-providers.sh compares it with wrk).
+//   swift run -c release coachlab-bench screen-dump PACK... DATASET.yaml...
+//       every flag of each pack on each labelled message and its red-team rewrites, typos on
+//       and off, one line per message: diff two builds' dumps to show a screener change is exact
 //   swift run -c release coachlab-bench screen [--iterations N] [--no-naive]
 //       stage-1 screening throughput in MB/s next to a naive loop of `contains` (run once: it
 //       takes about 15 s; `--no-naive` leaves it out).
@@ -72,6 +75,12 @@ if arguments.count > 1, arguments[1] == "providers" {
 
 if arguments.count > 1, arguments[1] == "screen" {
     try ScreenBench.run(iterations: option("--iterations").flatMap { Int($0) } ?? 5, naive: !arguments.contains("--no-naive"))
+    exit(0)
+}
+
+if arguments.count > 1, arguments[1] == "screen-dump" {
+    let paths = Array(arguments.dropFirst(2))
+    try ScreenDump.run(packs: paths.filter { !$0.hasSuffix(".yaml") }, datasets: paths.filter { $0.hasSuffix(".yaml") })
     exit(0)
 }
 

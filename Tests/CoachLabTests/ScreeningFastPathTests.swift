@@ -123,6 +123,26 @@ import Testing
         #expect(nonASCII > 4000)  // the table and the slow path are both exercised
     }
 
+    @Test func eightBytesAtOnceClassifyAsOneAtATime() {
+        // Letters, digits, the bytes next to their ranges, and bytes of 0x80 and up, which may
+        // carry into the lanes after them: only the lanes before the first other byte count.
+        let pool: [UInt8] = Array(0x2F...0x3A) + Array(0x40...0x5B) + Array(0x60...0x7B) + [0x20, 0x27, 0x2D, 0x7F, 0x80, 0xC3, 0xE2, 0xF0, 0xFF]
+        var generator = SeededGenerator(seed: 8)
+        func isWordByte(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        for _ in 0..<50_000 {
+            let bytes = (0..<8).map { _ in pool.randomElement(using: &generator)! }
+            let lanes = ScreeningWords.AsciiLanes(bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64($1.offset * 8) })
+            let run = bytes.firstIndex { !isWordByte($0) } ?? 8
+            #expect(lanes.run == run, "\(bytes)")
+            #expect(lanes.hasDigit(before: lanes.run) == bytes.prefix(run).contains { (0x30...0x39).contains($0) }, "\(bytes)")
+            for lane in 0..<run {
+                let byte = bytes[lane]
+                let folded = UInt8(truncatingIfNeeded: lanes.folded >> UInt64(lane * 8))
+                #expect(folded == ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte), "\(bytes)")
+            }
+        }
+    }
+
     @Test func aWordThatStartsOutsideASCIIKeepsItsFirstScalarInItsSpan() {
         // "ѕ" is Cyrillic: the span must start at it, not at the Latin letter after it.
         let words = TextNormalizer.words("Im ѕuісіdаl now")
@@ -223,6 +243,52 @@ import Testing
             }
             return word
         }
+    }
+
+    @Test func everyWordOneEditFromAnEntryPassesTheAffixFilter() {
+        // The filter may only ever say no to a word no entry is one edit from: every slip of
+        // every kind at every place in random entries must pass it.
+        var generator = SeededGenerator(seed: 13)
+        let letters = Array("abcdefghijklmnopqrstuvwxyz".utf8)
+        var checked = 0
+        for _ in 0..<400 {
+            let entry = (0..<Int.random(in: 4...10, using: &generator)).map { _ in letters.randomElement(using: &generator)! }
+            var affixes = Speller.Affixes()
+            affixes.add(entry[...])
+            var slips: [[UInt8]] = []
+            for position in 1...entry.count {
+                for letter in letters {
+                    var added = entry
+                    added.insert(letter, at: position)
+                    slips.append(added)
+                    if position < entry.count {
+                        var changed = entry
+                        changed[position] = letter
+                        slips.append(changed)
+                    }
+                }
+                if position < entry.count {
+                    var dropped = entry
+                    dropped.remove(at: position)
+                    slips.append(dropped)
+                }
+                if position + 1 < entry.count {
+                    var swapped = entry
+                    swapped.swapAt(position, position + 1)
+                    slips.append(swapped)
+                }
+            }
+            for slip in slips where slip.count >= Speller.minimumLength - 1 && Speller.oneEditApart(slip[...], entry[...]) {
+                // Four-letter words reach the speller only as stems, where no letter is changed.
+                if slip.count < Speller.minimumLength, slip.count == entry.count, zip(slip, entry).filter({ $0 != $1 }).count == 1 { continue }
+                #expect(affixes.mayBeOneEditFromAnEntry(slip[...]), "\(String(decoding: slip, as: UTF8.self)) from \(String(decoding: entry, as: UTF8.self))")
+                checked += 1
+            }
+        }
+        #expect(checked > 50_000)
+        var affixes = Speller.Affixes()
+        affixes.add(Array("suicide".utf8)[...])
+        #expect(!affixes.mayBeOneEditFromAnEntry(Array("sandwich".utf8)[...]))
     }
 
     @Test func typoCorrectionMatchesAScanOfTheVocabulary() throws {

@@ -54,3 +54,34 @@ struct HashIndex<Value: Sendable>: Sendable {
     @inline(__always)
     private static func slot(_ key: UInt64, _ mask: Int) -> Int { Int(truncatingIfNeeded: key ^ (key >> 31)) & mask }
 }
+
+/// A set of 64-bit hashes as one bit each, asked before a ``HashIndex`` is probed: a few
+/// kilobytes that stay in cache, where the index they guard is large enough that most probes
+/// miss it. "No" is certain; "maybe" is wrong for about one key in twenty (with at least 16 bits
+/// per key), and the index probe that follows settles it. It reads bits 32 and up of a hash,
+/// where ``HashIndex`` reads the low ones, so the two are independent.
+struct HashFilter: Sendable {
+    private var words: [UInt64]
+    private var mask: UInt64
+
+    /// A filter of `keys`.
+    init<Keys: Collection>(_ keys: Keys) where Keys.Element == UInt64 {
+        var bits = 64
+        while bits < keys.count * 16 { bits *= 2 }
+        mask = UInt64(bits - 1)
+        words = Array(repeating: 0, count: bits / 64)
+        for key in keys {
+            let bit = (key >> 32) & mask
+            words[Int(bit >> 6)] |= 1 << (bit & 63)
+        }
+    }
+
+    init() { self.init([]) }
+
+    /// False when `key` is certainly not in the set.
+    @inline(__always)
+    func mayContain(_ key: UInt64) -> Bool {
+        let bit = (key >> 32) & mask
+        return words[Int(bit >> 6)] & (1 << (bit & 63)) != 0
+    }
+}

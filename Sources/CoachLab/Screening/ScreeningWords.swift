@@ -30,23 +30,43 @@ struct ScreeningWords {
 
     init(_ text: String) {
         var text = text
-        var folder = Folder(capacity: text.utf8.count)
-        text.withUTF8 { folder.fold($0) }
-        bytes = folder.bytes
-        words = folder.words
+        let count = text.utf8.count
+        // The folder writes straight into the two arrays' storage. Words never outgrow theirs;
+        // the bytes can, when a scalar folds longer than it was, and then the folder moves them
+        // to a buffer of its own.
+        var moved: [UInt8]?
+        var words: [Word] = []
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(count, 1)) { byteBuffer, byteCount in
+            words = [Word](unsafeUninitializedCapacity: Folder.wordCapacity(count)) { wordBuffer, wordCount in
+                var folder = Folder(bytes: byteBuffer.baseAddress!, capacity: byteBuffer.count, words: wordBuffer.baseAddress!)
+                text.withUTF8 { folder.fold($0) }
+                wordCount = folder.wordCount
+                byteCount = folder.ownsBytes ? 0 : folder.length
+                moved = folder.takeOwnedBytes()
+            }
+        }
+        self.bytes = moved ?? bytes
+        self.words = words
         if words.contains(where: \.hasSpellingMark) { joinSpelledLetters() }
     }
 
     /// The folding loop and its state. Runs of ASCII letters and digits are folded in a tight
     /// loop straight into the buffer; other scalars below ``Fold/tableLimit`` through a table
-    /// built once; the rest through ``Fold/fold(_:)``. (A struct with mutating methods, not
-    /// closures over local variables, so that exclusive access is checked when compiling.)
+    /// built once; the rest through ``Fold/fold(_:)``. The folded bytes and the words go into
+    /// buffers the folder owns until ``finish()``, so the loop checks no array's uniqueness or
+    /// capacity per word, and its counters stay in registers. (A struct with mutating methods,
+    /// not closures over local variables, so that exclusive access is checked when compiling.)
     private struct Folder {
         /// The folded bytes: the first `length` are written; the rest is room, always at least
         /// as much as the source has bytes left, since an ASCII byte folds to at most one.
-        var bytes: [UInt8]
+        var bytes: UnsafeMutablePointer<UInt8>
+        var capacity: Int
         var length = 0
-        var words: [Word] = []
+        /// Whether `bytes` has outgrown the buffer it was given, and is the folder's own.
+        var ownsBytes = false
+        /// The words so far; ``wordCapacity(_:)`` is always enough.
+        var words: UnsafeMutablePointer<Word>
+        var wordCount = 0
         // The word under way: whether there is one, where it starts (scalars, bytes), whether it
         // has a digit, and where it ends so far.
         var inWord = false
@@ -58,12 +78,20 @@ struct ScreeningWords {
         /// Unicode-scalar offset in the message.
         var offset = 0
 
-        init(capacity: Int) {
-            bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                buffer.initialize(repeating: 0)
-                initialized = capacity
-            }
-            words.reserveCapacity(capacity / 5 + 1)
+        /// Two words have a scalar between them, so a source of n bytes has at most n / 2 + 1.
+        static func wordCapacity(_ sourceBytes: Int) -> Int { sourceBytes / 2 + 1 }
+
+        init(bytes: UnsafeMutablePointer<UInt8>, capacity: Int, words: UnsafeMutablePointer<Word>) {
+            self.bytes = bytes
+            self.capacity = capacity
+            self.words = words
+        }
+
+        /// The folded bytes when they outgrew the buffer given; that buffer is then unused.
+        func takeOwnedBytes() -> [UInt8]? {
+            guard ownsBytes else { return nil }
+            defer { bytes.deallocate() }
+            return Array(UnsafeBufferPointer(start: bytes, count: length))
         }
 
         /// Starts a word at the scalar at `start`.
@@ -78,9 +106,11 @@ struct ScreeningWords {
             if inWord {
                 let joinedBy = wordStart == lastEnd + 1 ? separator : noJoiner
                 var word = Word(byteStart: byteStart, byteEnd: length, start: wordStart, end: wordEnd,
-                                hash: ScreeningWords.hash(bytes[byteStart..<length]), joinedBy: joinedBy)
-                if hasDigit { foldDigits(&word, in: &bytes) }
-                words.append(word)
+                                hash: ScreeningWords.hash(UnsafeRawBufferPointer(start: bytes + byteStart, count: length - byteStart)),
+                                joinedBy: joinedBy)
+                if hasDigit { foldDigits(&word, in: bytes) }
+                (words + wordCount).initialize(to: word)
+                wordCount += 1
                 lastEnd = wordEnd
                 inWord = false
             }
@@ -88,11 +118,18 @@ struct ScreeningWords {
         }
 
         /// Appends the folded letters of the scalar just read, which ends at offset - 1.
-        mutating func appendLetters(_ folded: ArraySlice<UInt8>, remaining: Int) {
+        mutating func appendLetters(_ folded: UnsafeBufferPointer<UInt8>, remaining: Int) {
             if !inWord { startWord(at: offset - 1) }
             // Keep room for the rest of the source: a scalar may fold to more bytes than it had.
             let needed = length + folded.count + remaining
-            if needed > bytes.count { bytes.append(contentsOf: repeatElement(0, count: needed - bytes.count)) }
+            if needed > capacity {
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: needed)
+                grown.update(from: bytes, count: length)
+                if ownsBytes { bytes.deallocate() }
+                bytes = grown
+                capacity = needed
+                ownsBytes = true
+            }
             for byte in folded {
                 if byte <= 0x39 { hasDigit = true }
                 bytes[length] = byte
@@ -111,14 +148,29 @@ struct ScreeningWords {
                     if asciiWordByte(lead) != nil {
                         if !inWord { startWord(at: offset) }
                         // The whole run of ASCII letters and digits, folded as it is copied.
+                        let out = bytes
                         var end = cursor, written = length, lowest = lead
-                        bytes.withUnsafeMutableBufferPointer { out in
-                            while end < count, let folded = asciiWordByte(source[end]) {
-                                out[written] = folded
-                                lowest = min(lowest, folded)
-                                written += 1
-                                end += 1
+                        // Eight bytes at a time while eight are left: there is then room to
+                        // write eight, and the bytes past the run are room again.
+                        var ended = false
+                        while end + 8 <= count {
+                            let chunk = UInt64(littleEndian: UnsafeRawPointer(source.baseAddress! + end).loadUnaligned(as: UInt64.self))
+                            let lanes = AsciiLanes(chunk)
+                            UnsafeMutableRawPointer(out + written).storeBytes(of: lanes.folded.littleEndian, as: UInt64.self)
+                            let run = lanes.run
+                            if lanes.hasDigit(before: run) { lowest = 0x30 }
+                            written += run
+                            end += run
+                            if run < 8 {
+                                ended = true
+                                break
                             }
+                        }
+                        while !ended, end < count, let folded = asciiWordByte(source[end]) {
+                            out[written] = folded
+                            lowest = min(lowest, folded)
+                            written += 1
+                            end += 1
                         }
                         if lowest <= 0x39 { hasDigit = true }
                         length = written
@@ -144,13 +196,16 @@ struct ScreeningWords {
                     let entry = table.entries[Int(value) - 0x80]
                     kind = entry.kind
                     if kind == .letters {
-                        appendLetters(table.letters[Int(entry.start)..<Int(entry.start + entry.count)], remaining: count - cursor)
+                        table.letters.withUnsafeBufferPointer { letters in
+                            appendLetters(UnsafeBufferPointer(rebasing: letters[Int(entry.start)..<Int(entry.start + entry.count)]),
+                                          remaining: count - cursor)
+                        }
                         continue
                     }
                 } else {
                     let action = Fold.fold(Unicode.Scalar(value) ?? " ")
                     if case .letters(let folded) = action {
-                        appendLetters(folded[...], remaining: count - cursor)
+                        folded.withUnsafeBufferPointer { appendLetters($0, remaining: count - cursor) }
                         continue
                     }
                     kind = action.kind
@@ -162,7 +217,37 @@ struct ScreeningWords {
                 }
             }
             flush(0)
-            bytes.removeLast(bytes.count - length)
+        }
+    }
+
+    /// Eight bytes classified at once (SWAR): which are ASCII letters or digits, and the bytes
+    /// folded. Each test is a range check on the lanes whose top bit is clear: adding 0x80 − lo
+    /// sets a lane's top bit exactly when it is at least lo, without carrying into the next lane.
+    /// A byte of 0x80 or more is neither, and may carry into the lanes after it, which are past
+    /// the run and so never read.
+    struct AsciiLanes {
+        private static let ones: UInt64 = 0x0101_0101_0101_0101
+        private static let tops: UInt64 = 0x8080_8080_8080_8080
+        /// The top bit of each lane that is a letter, and of each that is a digit.
+        let letters: UInt64
+        let digits: UInt64
+        /// The bytes with letters lower-cased.
+        let folded: UInt64
+
+        @inline(__always) init(_ chunk: UInt64) {
+            let ascii = ~chunk & Self.tops
+            let lower = chunk | Self.ones &* 0x20
+            letters = (lower &+ Self.ones &* (0x80 - 0x61)) & ~(lower &+ Self.ones &* (0x7F - 0x7A)) & ascii
+            digits = (chunk &+ Self.ones &* (0x80 - 0x30)) & ~(chunk &+ Self.ones &* (0x7F - 0x39)) & ascii
+            folded = chunk | letters >> 2
+        }
+
+        /// How many lanes, from the first, are letters or digits: 0 to 8.
+        @inline(__always) var run: Int { (~(letters | digits) & Self.tops).trailingZeroBitCount >> 3 }
+
+        /// Whether one of the first `run` lanes is a digit.
+        @inline(__always) func hasDigit(before run: Int) -> Bool {
+            run == 8 ? digits != 0 : digits & ((1 << UInt64(run * 8)) - 1) != 0
         }
     }
 
@@ -259,17 +344,17 @@ struct ScreeningWords {
     /// the letters they stand for ("k1ll" → "kill", "my53lf" → "myself", "t0" → "to"). Words that
     /// start with a digit ("40mg", "3am") keep theirs; keywords are folded the same way, so "b12"
     /// still matches "b12".
-    private static func foldDigits(_ word: inout Word, in bytes: inout [UInt8]) {
+    private static func foldDigits(_ word: inout Word, in bytes: UnsafeMutablePointer<UInt8>) {
         guard isLetter(bytes[word.byteStart]) else { return }
         var letters = 0, digits = 0
-        for byte in bytes[word.byteStart..<word.byteEnd] {
-            if isLetter(byte) { letters += 1 } else if leet(byte) != nil { digits += 1 }
+        for cursor in word.byteStart..<word.byteEnd {
+            if isLetter(bytes[cursor]) { letters += 1 } else if leet(bytes[cursor]) != nil { digits += 1 }
         }
         guard digits > 0, letters >= 1, word.byteEnd - word.byteStart >= 2 else { return }
         for cursor in word.byteStart..<word.byteEnd {
             if let letter = leet(bytes[cursor]) { bytes[cursor] = letter }
         }
-        word.hash = hash(bytes[word.byteStart..<word.byteEnd])
+        word.hash = hash(UnsafeRawBufferPointer(start: bytes + word.byteStart, count: word.byteEnd - word.byteStart))
     }
 
     /// Letters spelled out with one dot, hyphen, underscore or asterisk between them, three or

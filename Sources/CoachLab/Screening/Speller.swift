@@ -21,6 +21,8 @@ struct Speller: Sendable {
     private var stemLengths: [Int] = []
     /// For each first letter a to z, a bit for each length of an entry starting with it.
     private var lengthsByFirstLetter = [UInt64](repeating: 0, count: 26)
+    /// The entries' first three letters, first two, and first and last, as bits (``Affixes``).
+    private var affixes = Affixes()
     /// While the vocabulary is added: each entry by its hash, and under each of its deletions.
     private var building: [UInt64: Int] = [:]
     private var buildingDeletions: [(key: UInt64, value: Int)] = []
@@ -29,6 +31,9 @@ struct Speller: Sendable {
     private var exact = HashIndex<Int>()
     private var exactPolynomial = HashIndex<Int>()
     private var deletions = HashIndex<Int>()
+    /// Every key of `exactPolynomial` and `deletions`, asked first: most words of a message are
+    /// no typo, and their deletions are in neither table.
+    private var polynomialFilter = HashFilter()
     /// Whether an entry is a whole word of the screen, and whether it is a stem of one.
     private var asWord: [Bool] = []
     private var asStem: [Bool] = []
@@ -53,13 +58,16 @@ struct Speller: Sendable {
         building[hash] = index
         for deletion in DeletionHashes(bytes[...]) { buildingDeletions.append((deletion, index)) }
         lengthsByFirstLetter[Int(bytes[0] - 0x61)] |= 1 << UInt64(min(bytes.count, 63))
+        affixes.add(bytes[...])
     }
 
     /// Builds the look-up tables once every word is added.
     mutating func seal() {
         exact = HashIndex(building.map { ($0.key, $0.value) })
-        exactPolynomial = HashIndex(entries.indices.map { (DeletionHashes.whole(entries[$0][...]), $0) })
+        let wholes = entries.indices.map { (key: DeletionHashes.whole(entries[$0][...]), value: $0) }
+        exactPolynomial = HashIndex(wholes)
         deletions = HashIndex(buildingDeletions)
+        polynomialFilter = HashFilter(wholes.map(\.key) + buildingDeletions.map(\.key))
         building = [:]
         buildingDeletions = []
     }
@@ -73,23 +81,31 @@ struct Speller: Sendable {
             let bytes = text.bytes[word.byteStart..<word.byteEnd]
             guard bytes.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { continue }
             let stem = Inflection.stemLength(bytes)
+            // Most words are near no entry, nor is their stem: nothing to correct or to look up.
+            let stemMayBeNear = stem < length && stem >= Self.minimumLength - 1 && mayBeNear(bytes.prefix(stem))
+            guard stemMayBeNear || mayBeNear(bytes) else { continue }
             if stem < length, let known = exact.find(ScreeningWords.hash(bytes.prefix(stem))), known.contains(where: { asStem[exact.values[$0]] }) {
                 continue  // an inflection of a stem the screen knows
             }
             if let fixed = candidate(for: bytes, stems: false) {
                 text.replace(index, with: entries[fixed])
-            } else if stem < length, stem >= Self.minimumLength - 1, let fixed = candidate(for: bytes.prefix(stem), stems: true) {
+            } else if stemMayBeNear, let fixed = candidate(for: bytes.prefix(stem), stems: true) {
                 text.replace(index, with: entries[fixed] + bytes.dropFirst(stem))
             }
         }
     }
 
+    /// False when no entry can be one edit from `word`: none has its first letter and a length
+    /// one apart from it, or none shares its ``Affixes``.
+    private func mayBeNear(_ word: ArraySlice<UInt8>) -> Bool {
+        let near: UInt64 = 0b111 << UInt64(min(word.count - 1, 61))
+        return lengthsByFirstLetter[Int(word[word.startIndex] - 0x61)] & near != 0 && affixes.mayBeOneEditFromAnEntry(word)
+    }
+
     /// The first vocabulary entry one edit from `word`, with the same first letter.
     private func candidate(for word: ArraySlice<UInt8>, stems: Bool) -> Int? {
         let first = word[word.startIndex]
-        // Only an entry with the same first letter and a length one apart can be one edit away.
-        let near: UInt64 = 0b111 << UInt64(min(word.count - 1, 61))
-        guard lengthsByFirstLetter[Int(first - 0x61)] & near != 0 else { return nil }
+        guard mayBeNear(word) else { return nil }
         var best: Int?
         let stem = word.prefix(Inflection.stemLength(word))
         func check(_ index: Int) {
@@ -101,14 +117,53 @@ struct Speller: Sendable {
             best = index
         }
         // A letter dropped: the word is one of an entry's deletions.
-        if let found = deletions.find(DeletionHashes.whole(word)) { for slot in found { check(deletions.values[slot]) } }
-        for shorter in DeletionHashes(word) {
+        let whole = DeletionHashes.whole(word)
+        if polynomialFilter.mayContain(whole), let found = deletions.find(whole) { for slot in found { check(deletions.values[slot]) } }
+        for shorter in DeletionHashes(word) where polynomialFilter.mayContain(shorter) {
             // A letter added or doubled: a deletion of the word is an entry.
             if let found = exactPolynomial.find(shorter) { for slot in found { check(exactPolynomial.values[slot]) } }
             // A letter mistyped, or two swapped: the word and an entry share a deletion.
             if let found = deletions.find(shorter) { for slot in found { check(deletions.values[slot]) } }
         }
         return best
+    }
+
+    /// What one edit leaves of a word, as bits: most words of a message share neither their
+    /// first three letters nor their first and last letter with any entry, and so are no typo
+    /// of one, found without hashing a deletion.
+    ///
+    /// Why it is enough: let d be the first place where a word and an entry one edit apart
+    /// differ (never 0, since the first letter agrees). If d ≥ 3, their first three letters
+    /// agree. If d < 3, the edit (a letter added, dropped, changed, or two swapped at d) ends
+    /// before the last letter of a word of five or more, so the last letters agree. A stem of
+    /// four letters may have two swapped at 2 and 3; its first two letters then agree.
+    struct Affixes: Sendable {
+        private var firstThree = [UInt64](repeating: 0, count: (26 * 26 * 26 + 63) / 64)
+        private var firstTwo = [UInt64](repeating: 0, count: (26 * 26 + 63) / 64)
+        private var firstAndLast = [UInt64](repeating: 0, count: (26 * 26 + 63) / 64)
+
+        /// Adds an entry of at least four letters a to z.
+        mutating func add(_ entry: ArraySlice<UInt8>) {
+            let (three, two, ends) = Self.keys(entry)
+            firstThree[three >> 6] |= 1 << UInt64(three & 63)
+            firstTwo[two >> 6] |= 1 << UInt64(two & 63)
+            firstAndLast[ends >> 6] |= 1 << UInt64(ends & 63)
+        }
+
+        /// False when no entry can be one edit from `word` (four or more letters a to z).
+        func mayBeOneEditFromAnEntry(_ word: ArraySlice<UInt8>) -> Bool {
+            let (three, two, ends) = Self.keys(word)
+            if firstThree[three >> 6] & (1 << UInt64(three & 63)) != 0 { return true }
+            if firstAndLast[ends >> 6] & (1 << UInt64(ends & 63)) != 0 { return true }
+            return word.count < Speller.minimumLength && firstTwo[two >> 6] & (1 << UInt64(two & 63)) != 0
+        }
+
+        private static func keys(_ word: ArraySlice<UInt8>) -> (Int, Int, Int) {
+            let start = word.startIndex
+            let a = Int(word[start] - 0x61), b = Int(word[start + 1] - 0x61), c = Int(word[start + 2] - 0x61)
+            let last = Int(word[word.endIndex - 1] - 0x61)
+            return ((a * 26 + b) * 26 + c, a * 26 + b, a * 26 + last)
+        }
     }
 
     /// The hashes of a word and of each of its one-letter deletions, all in time linear in its
