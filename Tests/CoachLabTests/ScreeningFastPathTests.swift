@@ -123,6 +123,30 @@ import Testing
         #expect(nonASCII > 4000)  // the table and the slow path are both exercised
     }
 
+    @Test func theQuietPathFlagsExactlyWhatTheFullScreenFlags() throws {
+        // A message is screened in full only when one of its words may start a phrase, would be
+        // corrected, or is spelled out; anything the quick look waves through must be a message
+        // the full screen flags nothing in (patterns aside, which both run).
+        // Every fourth message of the corpus (all of it takes 40 s in a debug build).
+        let corpus = try Self.corpus().enumerated().filter { $0.offset % 4 == 0 }.map(\.element)
+        var flagged = 0, screened = 0
+        for app in ["betterone", "ticbuddy", "luna", "healthwallet", "kindred"] {
+            let pack = try TestSupport.pack(app)
+            for typos in [true, false] {
+                let screener = Screener(rules: pack.rules, lexicons: pack.lexicons, typos: typos)
+                for message in corpus {
+                    let full = screener.screenInFull(message)
+                    #expect(screener.screen(message) == full, "\(app) typos: \(typos) \(message.debugDescription)")
+                    if full.isFlagged { flagged += 1 }
+                    screened += 1
+                }
+            }
+        }
+        // Both kinds of message are there in numbers.
+        #expect(flagged > 500)
+        #expect(screened - flagged > 5000)
+    }
+
     @Test func eightBytesAtOnceClassifyAsOneAtATime() {
         // Letters, digits, the bytes next to their ranges, and bytes of 0x80 and up, which may
         // carry into the lanes after them: only the lanes before the first other byte count.

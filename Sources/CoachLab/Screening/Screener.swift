@@ -54,6 +54,8 @@ public struct Screener: Sendable {
     private let phrases: PhraseIndex
     private let exceptions: PhraseIndex
     private let speller: Speller
+    /// What a message needs to hold for stage 1 to look at it closely.
+    private let quiet: QuietWords
 
     private struct RuleInfo: Sendable {
         var id: String
@@ -111,6 +113,7 @@ public struct Screener: Sendable {
             speller.seal()
         }
         self.speller = speller
+        quiet = QuietWords(phrases: phrases, speller: speller)
     }
 
     /// Builds the screener of a pack: its rules and lexicons, with typo tolerance unless the
@@ -122,6 +125,22 @@ public struct Screener: Sendable {
 
     /// Screens one message.
     public func screen(_ message: String) -> ScreeningResult {
+        // Most messages match nothing. Those in which no word may start a phrase, or be read as
+        // another by typo correction, are only folded and looked up word by word; the rest, and
+        // any a pattern matches (an exception may cancel it), are screened in full.
+        guard !phrases.isEmpty || !rulesWithPatterns.isEmpty else { return ScreeningResult(flags: []) }
+        var scan = QuietWords.Scan(quiet)
+        if ScreeningWords.scan(message, into: &scan) {
+            if rulesWithPatterns.isEmpty { return ScreeningResult(flags: []) }
+            let whole = NSRange(message.startIndex..., in: message)
+            let anyPattern = rulesWithPatterns.contains { rules[$0].patterns.contains { $0.regex.firstMatch(in: message, range: whole) != nil } }
+            if !anyPattern { return ScreeningResult(flags: []) }
+        }
+        return screenInFull(message)
+    }
+
+    /// Screens one message: every word folded and kept, typos corrected, every phrase matched.
+    func screenInFull(_ message: String) -> ScreeningResult {
         var text = ScreeningWords(message)
         if !speller.isEmpty { speller.correct(&text) }
         let scalars = message.unicodeScalars
@@ -289,6 +308,21 @@ private struct PhraseIndex: Sendable {
         }
     }
 
+    /// Whether a phrase may start at this word: its hash, its stem's or its number suffix's is a
+    /// first token. ``matches(in:)`` looks for candidates at a word the same way.
+    @inline(__always) func mayStart(_ word: ScreeningWords.Word, folded: UnsafeBufferPointer<UInt8>) -> Bool {
+        if wordIndex.find(word.hash) != nil { return true }
+        if !stemIndex.isEmpty {
+            let stem = UnsafeBufferPointer(rebasing: folded[..<Inflection.stemLength(folded)])
+            if stemIndex.find(ScreeningWords.hash(UnsafeRawBufferPointer(stem))) != nil { return true }
+        }
+        if !numberIndex.isEmpty, let first = folded.first, first >= 0x30, first <= 0x39 {
+            let suffix = UnsafeBufferPointer(rebasing: folded.drop { $0 >= 0x30 && $0 <= 0x39 })
+            if numberIndex.find(ScreeningWords.hash(UnsafeRawBufferPointer(suffix))) != nil { return true }
+        }
+        return false
+    }
+
     /// Every phrase that matches, in message order, and in the order phrases were added at one
     /// position; at most one match per phrase and position.
     func matches(in words: Words) -> [Match] {
@@ -350,6 +384,39 @@ private struct PhraseIndex: Sendable {
             return words.text.numberSuffix(index).map { $0.elementsEqual(key.bytes) } ?? false
         case .any:
             return true
+        }
+    }
+}
+
+/// The cheap first look at a message (``Screener/screen(_:)``): whether any word of it may start
+/// a phrase (``PhraseIndex/mayStart(_:folded:)``), would be corrected into another word
+/// (``Speller/correction(of:hash:)``), or is a letter spelled out ("a.d.h.d"), which would join
+/// it to others. If none is, no phrase matches, since every match starts at a word that hits
+/// the index. One object, so that each message retains one reference, not every table.
+private final class QuietWords: Sendable {
+    private let phrases: PhraseIndex
+    private let speller: Speller
+    private let typos: Bool
+
+    init(phrases: PhraseIndex, speller: Speller) {
+        self.phrases = phrases
+        self.speller = speller
+        typos = !speller.isEmpty
+    }
+
+    /// Whether the screen must look at this word closely.
+    @inline(__always) func mayMatter(_ word: ScreeningWords.Word, folded: UnsafeBufferPointer<UInt8>) -> Bool {
+        if word.hasSpellingMark || phrases.mayStart(word, folded: folded) { return true }
+        return typos && speller.correction(of: folded, hash: word.hash) != nil
+    }
+
+    /// The sink that stops at the first word that needs a closer look.
+    struct Scan: ScreeningWords.Sink {
+        let quiet: QuietWords
+        init(_ quiet: QuietWords) { self.quiet = quiet }
+
+        @inline(__always) func take(_ word: ScreeningWords.Word, in bytes: UnsafeMutablePointer<UInt8>) -> Bool {
+            !quiet.mayMatter(word, folded: UnsafeBufferPointer(start: bytes + word.byteStart, count: word.byteEnd - word.byteStart))
         }
     }
 }

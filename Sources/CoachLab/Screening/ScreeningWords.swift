@@ -37,10 +37,10 @@ struct ScreeningWords {
         var moved: [UInt8]?
         var words: [Word] = []
         let bytes = [UInt8](unsafeUninitializedCapacity: max(count, 1)) { byteBuffer, byteCount in
-            words = [Word](unsafeUninitializedCapacity: Folder.wordCapacity(count)) { wordBuffer, wordCount in
-                var folder = Folder(bytes: byteBuffer.baseAddress!, capacity: byteBuffer.count, words: wordBuffer.baseAddress!)
+            words = [Word](unsafeUninitializedCapacity: WordStore.capacity(count)) { wordBuffer, wordCount in
+                var folder = Folder(bytes: byteBuffer.baseAddress!, capacity: byteBuffer.count, sink: WordStore(words: wordBuffer.baseAddress!))
                 text.withUTF8 { folder.fold($0) }
-                wordCount = folder.wordCount
+                wordCount = folder.sink.count
                 byteCount = folder.ownsBytes ? 0 : folder.length
                 moved = folder.takeOwnedBytes()
             }
@@ -50,13 +50,52 @@ struct ScreeningWords {
         if words.contains(where: \.hasSpellingMark) { joinSpelledLetters() }
     }
 
+    /// Folds `text` as ``init(_:)`` does, handing each word to `sink` as it is finished, and
+    /// keeps neither the words nor their bytes (which go to a buffer on the stack when they fit).
+    /// Returns false when the sink stopped it.
+    static func scan<Output: Sink>(_ text: String, into sink: inout Output) -> Bool {
+        var text = text
+        return text.withUTF8 { source in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(source.count, 1)) { buffer in
+                var folder = Folder(bytes: buffer.baseAddress!, capacity: buffer.count, sink: sink)
+                folder.fold(source)
+                if folder.ownsBytes { folder.bytes.deallocate() }
+                sink = folder.sink
+                return !folder.stopped
+            }
+        }
+    }
+
+    /// Where the folder puts each word it finishes.
+    protocol Sink {
+        /// Takes a finished word, whose folded bytes are `bytes[word.byteStart..<word.byteEnd]`
+        /// (valid only during the call); false stops the fold.
+        mutating func take(_ word: Word, in bytes: UnsafeMutablePointer<UInt8>) -> Bool
+    }
+
+    /// The sink of ``init(_:)``: the words, in storage that is always large enough.
+    private struct WordStore: Sink {
+        let words: UnsafeMutablePointer<Word>
+        var count = 0
+
+        /// Two words have a scalar between them, so a source of n bytes has at most n / 2 + 1.
+        static func capacity(_ sourceBytes: Int) -> Int { sourceBytes / 2 + 1 }
+
+        @inline(__always) mutating func take(_ word: Word, in bytes: UnsafeMutablePointer<UInt8>) -> Bool {
+            (words + count).initialize(to: word)
+            count += 1
+            return true
+        }
+    }
+
     /// The folding loop and its state. Runs of ASCII letters and digits are folded in a tight
     /// loop straight into the buffer; other scalars below ``Fold/tableLimit`` through a table
-    /// built once; the rest through ``Fold/fold(_:)``. The folded bytes and the words go into
-    /// buffers the folder owns until ``finish()``, so the loop checks no array's uniqueness or
-    /// capacity per word, and its counters stay in registers. (A struct with mutating methods,
-    /// not closures over local variables, so that exclusive access is checked when compiling.)
-    private struct Folder {
+    /// built once; the rest through ``Fold/fold(_:)``. The folded bytes go into a buffer given
+    /// to it (moved to one of its own if they outgrow it) and each word to its ``Sink``, so the
+    /// loop checks no array's uniqueness or capacity per word, and its counters stay in
+    /// registers. (A struct with mutating methods, not closures over local variables, so that
+    /// exclusive access is checked when compiling.)
+    private struct Folder<Output: Sink> {
         /// The folded bytes: the first `length` are written; the rest is room, always at least
         /// as much as the source has bytes left, since an ASCII byte folds to at most one.
         var bytes: UnsafeMutablePointer<UInt8>
@@ -64,9 +103,9 @@ struct ScreeningWords {
         var length = 0
         /// Whether `bytes` has outgrown the buffer it was given, and is the folder's own.
         var ownsBytes = false
-        /// The words so far; ``wordCapacity(_:)`` is always enough.
-        var words: UnsafeMutablePointer<Word>
-        var wordCount = 0
+        /// Where the words go, and whether it has stopped the fold.
+        var sink: Output
+        var stopped = false
         // The word under way: whether there is one, where it starts (scalars, bytes), whether it
         // has a digit, and where it ends so far.
         var inWord = false
@@ -78,13 +117,10 @@ struct ScreeningWords {
         /// Unicode-scalar offset in the message.
         var offset = 0
 
-        /// Two words have a scalar between them, so a source of n bytes has at most n / 2 + 1.
-        static func wordCapacity(_ sourceBytes: Int) -> Int { sourceBytes / 2 + 1 }
-
-        init(bytes: UnsafeMutablePointer<UInt8>, capacity: Int, words: UnsafeMutablePointer<Word>) {
+        init(bytes: UnsafeMutablePointer<UInt8>, capacity: Int, sink: Output) {
             self.bytes = bytes
             self.capacity = capacity
-            self.words = words
+            self.sink = sink
         }
 
         /// The folded bytes when they outgrew the buffer given; that buffer is then unused.
@@ -109,8 +145,7 @@ struct ScreeningWords {
                                 hash: ScreeningWords.hash(UnsafeRawBufferPointer(start: bytes + byteStart, count: length - byteStart)),
                                 joinedBy: joinedBy)
                 if hasDigit { foldDigits(&word, in: bytes) }
-                (words + wordCount).initialize(to: word)
-                wordCount += 1
+                if !sink.take(word, in: bytes) { stopped = true }
                 lastEnd = wordEnd
                 inWord = false
             }
@@ -142,7 +177,7 @@ struct ScreeningWords {
             let table = Fold.table
             var cursor = 0
             let count = source.count
-            while cursor < count {
+            while cursor < count, !stopped {
                 let lead = source[cursor]
                 if lead < 0x80 {
                     if asciiWordByte(lead) != nil {
@@ -216,7 +251,7 @@ struct ScreeningWords {
                 case .separator, .letters: flush(value)
                 }
             }
-            flush(0)
+            if !stopped { flush(0) }
         }
     }
 
@@ -530,7 +565,7 @@ enum Inflection {
     /// before "ing" or "ed" goes too ("cutting" → "cut", "stopped" → "stop"; "killing" keeps
     /// "kill"). Stage 1 asks this of most words of every message, so it reads the last letters
     /// directly rather than comparing suffixes.
-    static func stemLength(_ word: ArraySlice<UInt8>) -> Int {
+    static func stemLength<Letters: RandomAccessCollection<UInt8>>(_ word: Letters) -> Int where Letters.Index == Int {
         let count = word.count
         guard count > 3 else { return count }
         for byte in word where byte < 0x61 || byte > 0x7A { return count }

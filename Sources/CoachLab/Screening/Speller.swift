@@ -19,10 +19,8 @@ struct Speller: Sendable {
     private var entries: [[UInt8]] = []
     /// The length of each entry's stem (``Inflection/stemLength(_:)``).
     private var stemLengths: [Int] = []
-    /// For each first letter a to z, a bit for each length of an entry starting with it.
-    private var lengthsByFirstLetter = [UInt64](repeating: 0, count: 26)
-    /// The entries' first three letters, first two, and first and last, as bits (``Affixes``).
-    private var affixes = Affixes()
+    /// Which words may be one edit from an entry, asked before any look-up.
+    private(set) var neighbourhood = Neighbourhood()
     /// While the vocabulary is added: each entry by its hash, and under each of its deletions.
     private var building: [UInt64: Int] = [:]
     private var buildingDeletions: [(key: UInt64, value: Int)] = []
@@ -57,8 +55,7 @@ struct Speller: Sendable {
         asStem.append(stem)
         building[hash] = index
         for deletion in DeletionHashes(bytes[...]) { buildingDeletions.append((deletion, index)) }
-        lengthsByFirstLetter[Int(bytes[0] - 0x61)] |= 1 << UInt64(min(bytes.count, 63))
-        affixes.add(bytes[...])
+        neighbourhood.add(bytes[...])
     }
 
     /// Builds the look-up tables once every word is added.
@@ -76,41 +73,60 @@ struct Speller: Sendable {
     func correct(_ text: inout ScreeningWords) {
         for index in text.words.indices {
             let word = text.words[index]
-            let length = word.byteEnd - word.byteStart
-            guard length >= Self.minimumLength, exact.find(word.hash) == nil else { continue }
-            let bytes = text.bytes[word.byteStart..<word.byteEnd]
-            guard bytes.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { continue }
-            let stem = Inflection.stemLength(bytes)
-            // Most words are near no entry, nor is their stem: nothing to correct or to look up.
-            let stemMayBeNear = stem < length && stem >= Self.minimumLength - 1 && mayBeNear(bytes.prefix(stem))
-            guard stemMayBeNear || mayBeNear(bytes) else { continue }
-            if stem < length, let known = exact.find(ScreeningWords.hash(bytes.prefix(stem))), known.contains(where: { asStem[exact.values[$0]] }) {
-                continue  // an inflection of a stem the screen knows
-            }
-            if let fixed = candidate(for: bytes, stems: false) {
-                text.replace(index, with: entries[fixed])
-            } else if stemMayBeNear, let fixed = candidate(for: bytes.prefix(stem), stems: true) {
-                text.replace(index, with: entries[fixed] + bytes.dropFirst(stem))
+            guard word.byteEnd - word.byteStart >= Self.minimumLength,
+                  let fix = text.bytes.withUnsafeBufferPointer({ correction(of: UnsafeBufferPointer(rebasing: $0[word.byteStart..<word.byteEnd]), hash: word.hash) })
+            else { continue }
+            switch fix {
+            case .word(let entry): text.replace(index, with: entries[entry])
+            case .stem(let entry, let stem): text.replace(index, with: entries[entry] + text.bytes[(word.byteStart + stem)..<word.byteEnd])
             }
         }
     }
 
-    /// False when no entry can be one edit from `word`: none has its first letter and a length
-    /// one apart from it, or none shares its ``Affixes``.
-    private func mayBeNear(_ word: ArraySlice<UInt8>) -> Bool {
-        let near: UInt64 = 0b111 << UInt64(min(word.count - 1, 61))
-        return lengthsByFirstLetter[Int(word[word.startIndex] - 0x61)] & near != 0 && affixes.mayBeOneEditFromAnEntry(word)
+    /// How ``correct(_:)`` reads a misspelt word.
+    enum Correction: Equatable {
+        /// As the entry at this index.
+        case word(Int)
+        /// Its first `stem` letters as the entry at this index, and the rest as they are.
+        case stem(Int, stem: Int)
+    }
+
+    /// How ``correct(_:)`` reads the folded word `word`, whose ``ScreeningWords/hash(_:)`` is
+    /// `hash`; nil when it leaves it as it is.
+    /// (The tests that rule out most words are inlined where it is asked; the search is not.)
+    @inline(__always) func correction(of word: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Correction? {
+        let length = word.count
+        guard length >= Self.minimumLength, exact.find(hash) == nil else { return nil }
+        for byte in word where byte < 0x61 || byte > 0x7A { return nil }
+        let stem = Inflection.stemLength(word)
+        // Most words are near no entry, nor is their stem: nothing to correct or to look up.
+        let stemMayBeNear = stem < length && stem >= Self.minimumLength - 1 && neighbourhood.mayBeNear(word[..<stem])
+        guard stemMayBeNear || neighbourhood.mayBeNear(word) else { return nil }
+        return search(word, stem: stem, stemMayBeNear: stemMayBeNear)
+    }
+
+    /// The rest of ``correction(of:hash:)``, for a word near an entry.
+    private func search(_ word: UnsafeBufferPointer<UInt8>, stem: Int, stemMayBeNear: Bool) -> Correction? {
+        let length = word.count
+        let stemmed = UnsafeBufferPointer(rebasing: word[..<stem])
+        if stem < length, let known = exact.find(ScreeningWords.hash(UnsafeRawBufferPointer(stemmed))),
+           known.contains(where: { asStem[exact.values[$0]] }) {
+            return nil  // an inflection of a stem the screen knows
+        }
+        if let fixed = candidate(for: word, stems: false) { return .word(fixed) }
+        if stemMayBeNear, let fixed = candidate(for: stemmed, stems: true) { return .stem(fixed, stem: stem) }
+        return nil
     }
 
     /// The first vocabulary entry one edit from `word`, with the same first letter.
-    private func candidate(for word: ArraySlice<UInt8>, stems: Bool) -> Int? {
-        let first = word[word.startIndex]
-        guard mayBeNear(word) else { return nil }
+    private func candidate(for word: UnsafeBufferPointer<UInt8>, stems: Bool) -> Int? {
+        let first = word[0]
+        guard neighbourhood.mayBeNear(word) else { return nil }
         var best: Int?
-        let stem = word.prefix(Inflection.stemLength(word))
+        let stem = word[..<Inflection.stemLength(word)]
         func check(_ index: Int) {
             guard stems ? asStem[index] : asWord[index], best.map({ index < $0 }) ?? true, entries[index][0] == first,
-                  Self.oneEditApart(word, entries[index][...], substitution: word.count >= Self.substitutionLength) else { return }
+                  Self.oneEditApart(word, entries[index], substitution: word.count >= Self.substitutionLength) else { return }
             // "diagnosed" is not a typo of the keyword "diagnose" but another form of it: a
             // keyword is exact, and only `~` or an inflected lexicon matches its forms.
             if !stems, entries[index].prefix(stemLengths[index]).elementsEqual(stem) { return }
@@ -143,7 +159,7 @@ struct Speller: Sendable {
         private var firstAndLast = [UInt64](repeating: 0, count: (26 * 26 + 63) / 64)
 
         /// Adds an entry of at least four letters a to z.
-        mutating func add(_ entry: ArraySlice<UInt8>) {
+        mutating func add<Letters: RandomAccessCollection<UInt8>>(_ entry: Letters) where Letters.Index == Int {
             let (three, two, ends) = Self.keys(entry)
             firstThree[three >> 6] |= 1 << UInt64(three & 63)
             firstTwo[two >> 6] |= 1 << UInt64(two & 63)
@@ -151,18 +167,49 @@ struct Speller: Sendable {
         }
 
         /// False when no entry can be one edit from `word` (four or more letters a to z).
-        func mayBeOneEditFromAnEntry(_ word: ArraySlice<UInt8>) -> Bool {
+        func mayBeOneEditFromAnEntry<Letters: RandomAccessCollection<UInt8>>(_ word: Letters) -> Bool where Letters.Index == Int {
             let (three, two, ends) = Self.keys(word)
             if firstThree[three >> 6] & (1 << UInt64(three & 63)) != 0 { return true }
             if firstAndLast[ends >> 6] & (1 << UInt64(ends & 63)) != 0 { return true }
             return word.count < Speller.minimumLength && firstTwo[two >> 6] & (1 << UInt64(two & 63)) != 0
         }
 
-        private static func keys(_ word: ArraySlice<UInt8>) -> (Int, Int, Int) {
+        private static func keys<Letters: RandomAccessCollection<UInt8>>(_ word: Letters) -> (Int, Int, Int) where Letters.Index == Int {
             let start = word.startIndex
             let a = Int(word[start] - 0x61), b = Int(word[start + 1] - 0x61), c = Int(word[start + 2] - 0x61)
             let last = Int(word[word.endIndex - 1] - 0x61)
             return ((a * 26 + b) * 26 + c, a * 26 + b, a * 26 + last)
+        }
+    }
+
+    /// The entries' first letters with their lengths, and their ``Affixes``: whether a word may
+    /// be one edit from an entry, without a look-up. ``correct(_:)`` asks it first, and so does
+    /// the screener before it folds a message in full (``mayCorrect(_:)``).
+    struct Neighbourhood: Sendable {
+        /// For each first letter a to z, a bit for each length of an entry starting with it.
+        private var lengthsByFirstLetter = [UInt64](repeating: 0, count: 26)
+        private var affixes = Affixes()
+
+        mutating func add(_ entry: ArraySlice<UInt8>) {
+            lengthsByFirstLetter[Int(entry[entry.startIndex] - 0x61)] |= 1 << UInt64(min(entry.count, 63))
+            affixes.add(entry)
+        }
+
+        /// False when no entry can be one edit from `word` (four or more letters a to z): none has
+        /// its first letter and a length one apart from it, or none shares its affixes.
+        func mayBeNear<Letters: RandomAccessCollection<UInt8>>(_ word: Letters) -> Bool where Letters.Index == Int {
+            let near: UInt64 = 0b111 << UInt64(min(word.count - 1, 61))
+            return lengthsByFirstLetter[Int(word[word.startIndex] - 0x61)] & near != 0 && affixes.mayBeOneEditFromAnEntry(word)
+        }
+
+        /// False when ``Speller/correct(_:)`` certainly leaves this folded word as it is: it is
+        /// too short, not all letters a to z, or neither it nor its stem is near an entry.
+        func mayCorrect(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard word.count >= Speller.minimumLength else { return false }
+            for byte in word where byte < 0x61 || byte > 0x7A { return false }
+            if mayBeNear(word) { return true }
+            let stem = Inflection.stemLength(word)
+            return stem < word.count && stem >= Speller.minimumLength - 1 && mayBeNear(word[..<stem])
         }
     }
 
@@ -172,22 +219,18 @@ struct Speller: Sendable {
     /// gives H(word) + (H(prefix to p) − H(prefix through p)) × base^(n−1−p), so one running
     /// prefix hash yields every deletion. Equal hashes are only candidates:
     /// ``Speller/oneEditApart(_:_:substitution:)`` compares the letters.
-    struct DeletionHashes: Sequence, IteratorProtocol {
-        static let base: UInt64 = 0x100_0000_01B3
-        /// Powers of the base for words up to this long; longer words compute theirs.
-        static let capacity = 64
-        private static let powers: [UInt64] = (0..<capacity).reduce(into: []) { powers, index in
-            powers.append(index == 0 ? 1 : powers[index - 1] &* base)
-        }
+    struct DeletionHashes<Letters: RandomAccessCollection<UInt8>>: Sequence, IteratorProtocol where Letters.Index == Int {
+        static var base: UInt64 { DeletionPowers.base }
+        static var capacity: Int { DeletionPowers.capacity }
 
-        private let word: ArraySlice<UInt8>
+        private let word: Letters
         private let total: UInt64
         /// The next letter to delete, and the hash of the letters before it.
         private var position = 1
         private var prefix: UInt64
 
         /// The deletions of the letters after the first (the first letter never changes).
-        init(_ word: ArraySlice<UInt8>) {
+        init(_ word: Letters) {
             self.word = word
             total = word.reduce(0) { $0 &* Self.base &+ UInt64($1) }
             prefix = word.first.map(UInt64.init) ?? 0
@@ -204,7 +247,7 @@ struct Speller: Sendable {
         }
 
         private static func power(_ exponent: Int) -> UInt64 {
-            if exponent < capacity { return powers[exponent] }
+            if exponent < capacity { return DeletionPowers.powers[exponent] }
             var result: UInt64 = 1
             for _ in 0..<exponent { result = result &* base }
             return result
@@ -218,12 +261,22 @@ struct Speller: Sendable {
         }
 
         /// The hash of a whole word.
-        static func whole(_ word: ArraySlice<UInt8>) -> UInt64 { mix(word.reduce(0) { $0 &* base &+ UInt64($1) }) }
+        static func whole(_ word: Letters) -> UInt64 { mix(word.reduce(0) { $0 &* base &+ UInt64($1) }) }
+    }
+
+    /// The base of ``DeletionHashes`` and its powers (a generic type holds no stored static).
+    private enum DeletionPowers {
+        static let base: UInt64 = 0x100_0000_01B3
+        /// Powers of the base for words up to this long; longer words compute theirs.
+        static let capacity = 64
+        static let powers: [UInt64] = (0..<capacity).reduce(into: []) { powers, index in
+            powers.append(index == 0 ? 1 : powers[index - 1] &* base)
+        }
     }
 
     /// Whether one insertion, deletion or swap of neighbours turns `a` into `b`, or, when
     /// `substitution` allows, one changed letter.
-    static func oneEditApart(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>, substitution: Bool = true) -> Bool {
+    static func oneEditApart(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>, substitution: Bool = true) -> Bool {
         let a = Array(a), b = Array(b)
         if a == b { return false }
         if a.count == b.count {
