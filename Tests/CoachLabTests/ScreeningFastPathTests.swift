@@ -313,6 +313,8 @@ import Testing
         var affixes = Speller.Affixes()
         affixes.add(Array("suicide".utf8)[...])
         #expect(!affixes.mayBeOneEditFromAnEntry(Array("sandwich".utf8)[...]))
+        #expect(!affixes.mayBeOneEditFromAnEntry(Array("sunrise".utf8)[...]))  // its first and last letters are not enough
+        #expect(affixes.mayBeOneEditFromAnEntry(Array("siucide".utf8)[...]))
     }
 
     @Test func typoCorrectionMatchesAScanOfTheVocabulary() throws {

@@ -145,41 +145,68 @@ struct Speller: Sendable {
     }
 
     /// What one edit leaves of a word, as bits: most words of a message share neither their
-    /// first three letters nor their first and last letter with any entry, and so are no typo
-    /// of one, found without hashing a deletion.
+    /// first three letters nor their ends with any entry, and so are no typo of one, found
+    /// without hashing a deletion.
     ///
-    /// Why it is enough: let d be the first place where a word and an entry one edit apart
-    /// differ (never 0, since the first letter agrees). If d ≥ 3, their first three letters
-    /// agree. If d < 3, the edit (a letter added, dropped, changed, or two swapped at d) ends
-    /// before the last letter of a word of five or more, so the last letters agree. A stem of
-    /// four letters may have two swapped at 2 and 3; its first two letters then agree.
+    /// Why it is enough: let d be the first place where a word of n letters and an entry one
+    /// edit apart differ (never 0, since the first letter agrees). The edit can be taken at d,
+    /// and everything after it agrees.
+    /// - If d ≥ 3, their first three letters agree.
+    /// - If d ≤ 2, a letter added, dropped or changed at d leaves the word's n − d − 1 ≥ n − 3
+    ///   last letters as they are, and two swapped at d and d + 1 leave n − d − 2 ≥ n − 4.
+    ///   - n ≥ 6: the last two letters agree (with the first).
+    ///   - n = 5: they do too, except after a swap at 2 and 3, when the first two and the last
+    ///     agree.
+    ///   - n = 4 (a stem): the first and the last agree at d = 1, the first two at d = 2.
     struct Affixes: Sendable {
-        private var firstThree = [UInt64](repeating: 0, count: (26 * 26 * 26 + 63) / 64)
-        private var firstTwo = [UInt64](repeating: 0, count: (26 * 26 + 63) / 64)
-        private var firstAndLast = [UInt64](repeating: 0, count: (26 * 26 + 63) / 64)
+        private static let cube = (26 * 26 * 26 + 63) / 64
+        private static let square = (26 * 26 + 63) / 64
+        private var firstThree = [UInt64](repeating: 0, count: cube)
+        private var firstAndLastTwo = [UInt64](repeating: 0, count: cube)
+        private var firstTwoAndLast = [UInt64](repeating: 0, count: cube)
+        private var firstTwo = [UInt64](repeating: 0, count: square)
+        private var firstAndLast = [UInt64](repeating: 0, count: square)
 
         /// Adds an entry of at least four letters a to z.
         mutating func add<Letters: RandomAccessCollection<UInt8>>(_ entry: Letters) where Letters.Index == Int {
-            let (three, two, ends) = Self.keys(entry)
-            firstThree[three >> 6] |= 1 << UInt64(three & 63)
-            firstTwo[two >> 6] |= 1 << UInt64(two & 63)
-            firstAndLast[ends >> 6] |= 1 << UInt64(ends & 63)
+            let keys = Keys(entry)
+            Self.set(&firstThree, keys.firstThree)
+            Self.set(&firstAndLastTwo, keys.firstAndLastTwo)
+            Self.set(&firstTwoAndLast, keys.firstTwoAndLast)
+            Self.set(&firstTwo, keys.firstTwo)
+            Self.set(&firstAndLast, keys.firstAndLast)
         }
 
         /// False when no entry can be one edit from `word` (four or more letters a to z).
         func mayBeOneEditFromAnEntry<Letters: RandomAccessCollection<UInt8>>(_ word: Letters) -> Bool where Letters.Index == Int {
-            let (three, two, ends) = Self.keys(word)
-            if firstThree[three >> 6] & (1 << UInt64(three & 63)) != 0 { return true }
-            if firstAndLast[ends >> 6] & (1 << UInt64(ends & 63)) != 0 { return true }
-            return word.count < Speller.minimumLength && firstTwo[two >> 6] & (1 << UInt64(two & 63)) != 0
+            let keys = Keys(word)
+            if Self.has(firstThree, keys.firstThree) { return true }
+            switch word.count {
+            case 6...: return Self.has(firstAndLastTwo, keys.firstAndLastTwo)
+            case 5: return Self.has(firstAndLastTwo, keys.firstAndLastTwo) || Self.has(firstTwoAndLast, keys.firstTwoAndLast)
+            default: return Self.has(firstAndLast, keys.firstAndLast) || Self.has(firstTwo, keys.firstTwo)
+            }
         }
 
-        private static func keys<Letters: RandomAccessCollection<UInt8>>(_ word: Letters) -> (Int, Int, Int) where Letters.Index == Int {
-            let start = word.startIndex
-            let a = Int(word[start] - 0x61), b = Int(word[start + 1] - 0x61), c = Int(word[start + 2] - 0x61)
-            let last = Int(word[word.endIndex - 1] - 0x61)
-            return ((a * 26 + b) * 26 + c, a * 26 + b, a * 26 + last)
+        /// A word's letters at the places that survive an edit, as bit numbers.
+        private struct Keys {
+            var firstThree, firstAndLastTwo, firstTwoAndLast, firstTwo, firstAndLast: Int
+
+            init<Letters: RandomAccessCollection<UInt8>>(_ word: Letters) where Letters.Index == Int {
+                let start = word.startIndex, end = word.endIndex
+                let a = Int(word[start] - 0x61), b = Int(word[start + 1] - 0x61), c = Int(word[start + 2] - 0x61)
+                let y = Int(word[end - 2] - 0x61), z = Int(word[end - 1] - 0x61)
+                firstThree = (a * 26 + b) * 26 + c
+                firstAndLastTwo = (a * 26 + y) * 26 + z
+                firstTwoAndLast = (a * 26 + b) * 26 + z
+                firstTwo = a * 26 + b
+                firstAndLast = a * 26 + z
+            }
         }
+
+        private static func set(_ bits: inout [UInt64], _ key: Int) { bits[key >> 6] |= 1 << UInt64(key & 63) }
+
+        @inline(__always) private static func has(_ bits: [UInt64], _ key: Int) -> Bool { bits[key >> 6] & (1 << UInt64(key & 63)) != 0 }
     }
 
     /// The entries' first letters with their lengths, and their ``Affixes``: whether a word may
