@@ -148,8 +148,10 @@ public struct Screener: Sendable {
         func span(_ start: Int, _ end: Int) -> (excerpt: String, start: Int, end: Int) {
             let lower = scalars.index(scalars.startIndex, offsetBy: start)
             let upper = scalars.index(lower, offsetBy: end - start)
-            return (String(scalars[lower..<upper]), message.distance(from: message.startIndex, to: lower),
-                    message.distance(from: message.startIndex, to: upper))
+            // Characters are counted once from the start, then on from `lower` (both round down
+            // to a character boundary, so the sum is the count to `upper`).
+            let first = message.distance(from: message.startIndex, to: lower)
+            return (String(scalars[lower..<upper]), first, first + message.distance(from: lower, to: upper))
         }
 
         var suppressed: [Int: [(Int, Int)]] = [:]

@@ -178,7 +178,7 @@ struct Speller: Sendable {
         }
 
         /// False when no entry can be one edit from `word` (four or more letters a to z).
-        func mayBeOneEditFromAnEntry<Letters: RandomAccessCollection<UInt8>>(_ word: Letters) -> Bool where Letters.Index == Int {
+        @inline(__always) func mayBeOneEditFromAnEntry<Letters: RandomAccessCollection<UInt8>>(_ word: Letters) -> Bool where Letters.Index == Int {
             let keys = Keys(word)
             if Self.has(firstThree, keys.firstThree) { return true }
             switch word.count {
@@ -192,7 +192,7 @@ struct Speller: Sendable {
         private struct Keys {
             var firstThree, firstAndLastTwo, firstTwoAndLast, firstTwo, firstAndLast: Int
 
-            init<Letters: RandomAccessCollection<UInt8>>(_ word: Letters) where Letters.Index == Int {
+            @inline(__always) init<Letters: RandomAccessCollection<UInt8>>(_ word: Letters) where Letters.Index == Int {
                 let start = word.startIndex, end = word.endIndex
                 let a = Int(word[start] - 0x61), b = Int(word[start + 1] - 0x61), c = Int(word[start + 2] - 0x61)
                 let y = Int(word[end - 2] - 0x61), z = Int(word[end - 1] - 0x61)
@@ -211,7 +211,8 @@ struct Speller: Sendable {
 
     /// The entries' first letters with their lengths, and their ``Affixes``: whether a word may
     /// be one edit from an entry, without a look-up. ``correct(_:)`` asks it first, and so does
-    /// the screener before it folds a message in full (``mayCorrect(_:)``).
+    /// the screener, through ``correction(of:hash:)``, for every word of every message. (Inlined,
+    /// so that the tables are read where they are, not copied out for each call.)
     struct Neighbourhood: Sendable {
         /// For each first letter a to z, a bit for each length of an entry starting with it.
         private var lengthsByFirstLetter = [UInt64](repeating: 0, count: 26)
@@ -224,19 +225,9 @@ struct Speller: Sendable {
 
         /// False when no entry can be one edit from `word` (four or more letters a to z): none has
         /// its first letter and a length one apart from it, or none shares its affixes.
-        func mayBeNear<Letters: RandomAccessCollection<UInt8>>(_ word: Letters) -> Bool where Letters.Index == Int {
+        @inline(__always) func mayBeNear<Letters: RandomAccessCollection<UInt8>>(_ word: Letters) -> Bool where Letters.Index == Int {
             let near: UInt64 = 0b111 << UInt64(min(word.count - 1, 61))
             return lengthsByFirstLetter[Int(word[word.startIndex] - 0x61)] & near != 0 && affixes.mayBeOneEditFromAnEntry(word)
-        }
-
-        /// False when ``Speller/correct(_:)`` certainly leaves this folded word as it is: it is
-        /// too short, not all letters a to z, or neither it nor its stem is near an entry.
-        func mayCorrect(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard word.count >= Speller.minimumLength else { return false }
-            for byte in word where byte < 0x61 || byte > 0x7A { return false }
-            if mayBeNear(word) { return true }
-            let stem = Inflection.stemLength(word)
-            return stem < word.count && stem >= Speller.minimumLength - 1 && mayBeNear(word[..<stem])
         }
     }
 
