@@ -57,8 +57,8 @@ struct HashIndex<Value: Sendable>: Sendable {
 
 /// A set of 64-bit hashes as one bit each, asked before a ``HashIndex`` is probed: a few
 /// kilobytes that stay in cache, where the index they guard is large enough that most probes
-/// miss it. "No" is certain; "maybe" is wrong for about one key in twenty (with at least 16 bits
-/// per key), and the index probe that follows settles it. It reads bits 32 and up of a hash,
+/// miss it. "No" is certain; an absent key gets "maybe" about one time in sixteen (with 16 bits
+/// per key or more), and the index probe that follows settles it. It reads bits 32 and up of a hash,
 /// where ``HashIndex`` reads the low ones, so the two are independent.
 struct HashFilter: Sendable {
     private var words: [UInt64]
