@@ -20,7 +20,7 @@ struct Speller: Sendable {
     /// The length of each entry's stem (``Inflection/stemLength(_:)``).
     private var stemLengths: [Int] = []
     /// Which words may be one edit from an entry, asked before any look-up.
-    private(set) var neighbourhood = Neighbourhood()
+    private var neighbourhood = Neighbourhood()
     /// While the vocabulary is added: each entry by its hash, and under each of its deletions.
     private var building: [UInt64: Int] = [:]
     private var buildingDeletions: [(key: UInt64, value: Int)] = []
