@@ -80,7 +80,15 @@ if arguments.count > 1, arguments[1] == "screen" {
 
 if arguments.count > 1, arguments[1] == "screen-dump" {
     let paths = Array(arguments.dropFirst(2))
-    try ScreenDump.run(packs: paths.filter { !$0.hasSuffix(".yaml") }, datasets: paths.filter { $0.hasSuffix(".yaml") })
+    do {
+        try ScreenDump.run(packs: paths.filter { !$0.hasSuffix(".yaml") }, datasets: paths.filter { $0.hasSuffix(".yaml") })
+    } catch let error as CoachLabError where !error.diagnostics.isEmpty {
+        FileHandle.standardError.write(Data((error.diagnostics.map(\.description).joined(separator: "\n") + "\n").utf8))
+        exit(1)
+    } catch {
+        FileHandle.standardError.write(Data("coachlab-bench screen-dump: \(error)\n".utf8))
+        exit(1)
+    }
     exit(0)
 }
 

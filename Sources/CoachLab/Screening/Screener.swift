@@ -398,18 +398,16 @@ private struct PhraseIndex: Sendable {
 private final class QuietWords: Sendable {
     private let phrases: PhraseIndex
     private let speller: Speller
-    private let typos: Bool
 
     init(phrases: PhraseIndex, speller: Speller) {
         self.phrases = phrases
         self.speller = speller
-        typos = !speller.isEmpty
     }
 
     /// Whether the screen must look at this word closely.
     @inline(__always) func mayMatter(_ word: ScreeningWords.Word, folded: UnsafeBufferPointer<UInt8>) -> Bool {
         if word.hasSpellingMark || phrases.mayStart(word, folded: folded) { return true }
-        return typos && speller.correction(of: folded, hash: word.hash) != nil
+        return !speller.isEmpty && speller.correction(of: folded, hash: word.hash) != nil
     }
 
     /// The sink that stops at the first word that needs a closer look.
