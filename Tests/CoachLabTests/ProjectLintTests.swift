@@ -35,4 +35,47 @@ struct ProjectLintTests {
         #expect(ProjectLint(fileSystem: fileSystem).yamlFiles(in: "f") == ["f/a/c.yml", "f/b.yaml"])
         #expect(ProjectLint(fileSystem: fileSystem).topLevelKey(of: "f/b.yaml") == "x")
     }
+
+    @Test func theTopLevelKeyIsTheFirstUnindentedKeyBelowCommentsAndBlankLines() {
+        let fileSystem = FileSystem.inMemory([
+            "a.yaml": "# a comment: with a colon\n\n  indented: no\n- item: no\nsuite:\n  id: s\n",
+            "b.yaml": "no colon here\nfixture: {id: f}",
+            "c.yaml": "# only a comment\n",
+        ])
+        let lint = ProjectLint(fileSystem: fileSystem)
+        #expect(lint.topLevelKey(of: "a.yaml") == "suite")
+        #expect(lint.topLevelKey(of: "b.yaml") == "fixture")
+        #expect(lint.topLevelKey(of: "c.yaml") == nil)
+        #expect(lint.topLevelKey(of: "missing.yaml") == nil)
+    }
+
+    /// Lint reaches a pack from its folder, from each fixture and from each dataset, and loads it
+    /// once: what it finds is what it finds linting the pack alone, once per problem.
+    @Test func aPackReachedFromSeveralFilesIsReportedOnce() throws {
+        let rules = String(decoding: try TestSupport.fileSystem.read("personas/luna/rules.yaml"), as: UTF8.self)
+        let fileSystem = TestSupport.fileSystem.overlaying([
+            "personas/luna/rules.yaml": rules + "\n  - id: extra\n    title: Extra\n    categori: style\n    priority: 10\n    content: Be brief.\n",
+        ])
+        let alone = try ProjectLint(fileSystem: fileSystem).lint(["personas/luna"]).diagnostics
+        #expect(!alone.isEmpty)
+        let whole = try ProjectLint(fileSystem: fileSystem).lint([]).diagnostics
+        for problem in alone { #expect(whole.filter { $0 == problem }.count == 1, "\(problem)") }
+    }
+
+    /// Each kind of key the secret scan knows is found inside other text, and named.
+    @Test(arguments: [
+        ("sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWx", "an Anthropic API key"),
+        ("sk-proj-AbCdEfGhIjKlMnOpQrStUvWx12", "an OpenAI-style API key"),
+        ("AIzaSyA1234567890abcdefghijklmnopqrstuv", "a Google API key"),
+        ("ghp_0123456789abcdefghijklmnopqrstuvwxyz", "a GitHub token"),
+        ("AKIAABCDEFGHIJKLMNOP", "an AWS access key id"),
+        ("rk_live_0123456789abcdefgh", "a Stripe secret key"),
+        ("xoxb-0123456789-abc", "a Slack token"),
+        ("Bearer abcdefghijklmnopqrstuvwxyz0123456789", "a bearer token"),
+    ])
+    func everyKindOfKeyIsFound(key: String, kind: String) {
+        #expect(SecretDetector.kind(of: "the value is \(key) here") == kind)
+        #expect(SecretDetector.kind(of: key) == kind)
+        #expect(SecretDetector.kind(of: "a short sk- and gh and xox, with nothing after") == nil)
+    }
 }

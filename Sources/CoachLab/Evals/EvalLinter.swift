@@ -7,22 +7,28 @@ public struct EvalLinter: Sendable {
 
     /// Every problem in the given fixture and suite files.
     public func lint(fixtures: [String], suites: [String]) -> [Diagnostic] {
+        lint(fixtures: fixtures, suites: suites, packs: PackShelf(fileSystem: fileSystem))
+    }
+
+    /// ``lint(fixtures:suites:)`` with packs from `packs`, which a caller linting the packs
+    /// themselves has already loaded. Files are parsed on every core, each once.
+    package func lint(fixtures: [String], suites: [String], packs shelf: PackShelf) -> [Diagnostic] {
         let loader = EvalLoader(fileSystem: fileSystem)
         var diagnostics: [Diagnostic] = []
-        var packs: [String: Pack?] = [:]
         var ids: [String: SourceLocation] = [:]
-        for path in fixtures {
-            let (fixture, problems) = loader.fixture(at: path)
+        let loaded = fixtures.concurrentMap { loader.fixture(at: $0) }
+        let fileSystem = fileSystem
+        shelf.preload(loaded.lazy.compactMap(\.0?.pack).filter { fileSystem.isDirectory($0) })
+        var parsed: [String: Fixture?] = [:]
+        for (path, (fixture, problems)) in zip(fixtures, loaded) {
+            parsed[path] = fixture
             diagnostics += problems
             guard let fixture else { continue }
             if let first = ids[fixture.id] {
                 diagnostics.append(.error("duplicate fixture id '\(fixture.id)' (first at \(first))", at: fixture.location))
             }
             ids[fixture.id] = fixture.location
-            if packs[fixture.pack] == nil {
-                packs[fixture.pack] = fileSystem.isDirectory(fixture.pack) ? try? PackLoader(fileSystem: fileSystem).load(fixture.pack).get() : nil
-            }
-            guard let pack = packs[fixture.pack] ?? nil else { continue }
+            guard fileSystem.isDirectory(fixture.pack), let pack = try? shelf.load(fixture.pack).get() else { continue }
             diagnostics += Self.inputProblems(of: fixture, pack: pack, fileSystem: fileSystem)
             for turn in fixture.turns {
                 for check in turn.expect {
@@ -37,18 +43,19 @@ public struct EvalLinter: Sendable {
             }
             if let generate = fixture.generate { diagnostics += Self.lint(generate, in: fixture) }
         }
-        var parsed: [String: Fixture] = [:]
-        var modes: [String: [(mode: Suite.Mode, file: String)]] = [:]
-        for path in suites {
+        let parsedSuites = suites.concurrentMap { path in
             let (suite, problems) = loader.suite(at: path)
+            return (suite, problems, suite.map(loader.fixtureFiles(of:)) ?? [])
+        }
+        // Fixtures a suite runs from outside the linted folders, each parsed once.
+        var outside = Set<String>()
+        let more = parsedSuites.flatMap(\.2).filter { parsed[$0] == nil && outside.insert($0).inserted }
+        for (file, fixture) in zip(more, more.concurrentMap { loader.fixture(at: $0).0 }) { parsed[file] = fixture }
+        var modes: [String: [(mode: Suite.Mode, file: String)]] = [:]
+        for (suite, problems, files) in parsedSuites {
             diagnostics += problems
             guard let suite else { continue }
-            let fixtures = loader.fixtureFiles(of: suite).compactMap { file -> Fixture? in
-                if let known = parsed[file] { return known }
-                let fixture = loader.fixture(at: file).0
-                parsed[file] = fixture
-                return fixture
-            }
+            let fixtures = files.compactMap { parsed[$0] ?? nil }
             diagnostics += Self.lint(suite, fixtures: fixtures)
             diagnostics += scriptProblems(suite, fixtures: fixtures)
             for fixture in fixtures where suite.selects(fixture) {

@@ -65,29 +65,32 @@ public struct ProjectLint: Sendable {
         let packs = packPaths.isEmpty ? [] : try self.packs(in: packPaths)
         var result = Result(packs: packs.count, fixtures: fixtures.count, suites: suites.count, datasets: datasets.count)
         result.files = fixtures.count + suites.count + records.count + datasets.count + judgements.count
-        var diagnostics: [Diagnostic] = []
-        for record in records {
+        // Each file is read and checked on every core; a pack that several files name is loaded once.
+        let fileSystem = fileSystem
+        var diagnostics = records.concurrentMap { record -> [Diagnostic] in
             do {
                 let data = try fileSystem.read(record.file)
-                diagnostics += ContentValidator.validate(try YAMLDocument.parse(data, file: record.file), spec: record.spec)
+                return ContentValidator.validate(try YAMLDocument.parse(data, file: record.file), spec: record.spec)
             } catch let error as CoachLabError {
-                diagnostics += error.diagnostics
+                return error.diagnostics
             } catch {
-                diagnostics.append(.error("cannot read file: \(error.localizedDescription)", at: SourceLocation(file: record.file, line: 1, column: 1)))
+                return [.error("cannot read file: \(error.localizedDescription)", at: SourceLocation(file: record.file, line: 1, column: 1))]
             }
-        }
-        let loader = PackLoader(fileSystem: fileSystem)
+        }.flatMap { $0 }
+        let loadedDatasets = datasets.concurrentMap { path in Swift.Result { try GuardrailDataset.load(path, fileSystem: fileSystem) } }
+        let shelf = PackShelf(fileSystem: fileSystem)
+        shelf.preload(packs + loadedDatasets.compactMap { try? $0.get().pack })
         for pack in packs {
-            let loaded = loader.load(pack)
+            let loaded = shelf.load(pack)
             result.files += loaded.pack?.files.count ?? 1
             diagnostics += loaded.diagnostics
         }
-        diagnostics += EvalLinter(fileSystem: fileSystem).lint(fixtures: fixtures, suites: suites)
-        for path in datasets {
+        diagnostics += EvalLinter(fileSystem: fileSystem).lint(fixtures: fixtures, suites: suites, packs: shelf)
+        for (path, loaded) in zip(datasets, loadedDatasets) {
             do {
-                let dataset = try GuardrailDataset.load(path, fileSystem: fileSystem)
+                let dataset = try loaded.get()
                 guard let pack = dataset.pack else { continue }
-                if let found = loader.load(pack).pack {
+                if let found = shelf.load(pack).pack {
                     diagnostics += dataset.problems(for: found)
                 } else {
                     diagnostics.append(.error("pack '\(pack)' cannot be loaded", at: SourceLocation(file: path, line: 1, column: 1),
@@ -99,7 +102,8 @@ public struct ProjectLint: Sendable {
                 diagnostics.append(.error("\(error)", at: SourceLocation(file: path, line: 1, column: 1)))
             }
         }
-        for path in judgements { diagnostics += EvalLoader(fileSystem: fileSystem).judgement(at: path).1 }
+        let loader = EvalLoader(fileSystem: fileSystem)
+        diagnostics += judgements.concurrentMap { loader.judgement(at: $0).1 }.flatMap { $0 }
         result.diagnostics = diagnostics
         return result
     }
@@ -128,9 +132,16 @@ public struct ProjectLint: Sendable {
     /// The first top-level key of a YAML file ("fixture", "suite", "dataset"…), if any.
     public func topLevelKey(of path: String) -> String? {
         guard let data = try? fileSystem.read(path) else { return nil }
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n")
-        where !line.hasPrefix("#") && !line.hasPrefix(" ") && !line.hasPrefix("-") {
-            if let colon = line.firstIndex(of: ":") { return String(line[..<colon]) }
+        // Line by line over the bytes: the key is near the top, and the file may be long.
+        var start = data.startIndex
+        while start < data.endIndex {
+            let end = data[start...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
+            let line = data[start..<end]
+            if let first = line.first, ![UInt8(ascii: "#"), UInt8(ascii: " "), UInt8(ascii: "-")].contains(first),
+               let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+                return String(decoding: data[start..<colon], as: UTF8.self)
+            }
+            start = end == data.endIndex ? end : end + 1
         }
         return nil
     }

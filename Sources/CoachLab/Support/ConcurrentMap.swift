@@ -3,7 +3,7 @@ import Dispatch
 extension Collection where Self: Sendable, Element: Sendable, Index == Int {
     /// `map` over every core: for independent, CPU-bound work such as parsing a suite's fixture
     /// files before its cases run. The results keep the collection's order.
-    func concurrentMap<T: Sendable>(_ transform: @Sendable (Element) -> T) -> [T] {
+    package func concurrentMap<T: Sendable>(_ transform: @Sendable (Element) -> T) -> [T] {
         guard count > 1 else { return map(transform) }
         let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
         results.initialize(repeating: nil)
