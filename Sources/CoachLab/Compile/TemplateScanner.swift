@@ -57,7 +57,7 @@ struct TemplateScanner {
             }
             advance(closer.count)
             var kind = Tag.Kind.variable
-            var name = body.trimmingCharacters(in: .whitespaces)
+            var name = body.trimmed(.whitespaces)
             if !triple, let first = name.unicodeScalars.first {
                 switch first {
                 case "#": kind = .section
@@ -73,7 +73,7 @@ struct TemplateScanner {
                 default: break
                 }
                 if first == "#" || first == "^" || first == "/" || first == ">" || first == "&" {
-                    name = String(name.dropFirst()).trimmingCharacters(in: .whitespaces)
+                    name = String(name.dropFirst()).trimmed(.whitespaces)
                 }
             }
             if kind == .delimiters {
@@ -114,6 +114,6 @@ struct TemplateScanner {
         guard name.hasSuffix(")"), let open = name.firstIndex(of: "(") else { return (nil, name) }
         let function = String(name[..<open])
         let argument = String(name[name.index(after: open)..<name.index(before: name.endIndex)])
-        return (function, argument.trimmingCharacters(in: .whitespaces))
+        return (function, argument.trimmed(.whitespaces))
     }
 }

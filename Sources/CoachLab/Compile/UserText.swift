@@ -70,13 +70,10 @@ public enum UserText {
 
     /// The line as a quotation when it looks like prompt structure; nil otherwise.
     private static func quotation(of line: Substring, titles: Set<String>) -> String? {
-        let visible = String(String.UnicodeScalarView(line.unicodeScalars.filter { !invisible($0) }))
-            .precomposedStringWithCompatibilityMapping
-        let latin = String(String.UnicodeScalarView(visible.unicodeScalars.map { confusables[$0] ?? $0 }))
-        let trimmed = latin.trimmingCharacters(in: .whitespaces)
+        let trimmed = latin(line).trimmed(.whitespaces)
         guard !trimmed.isEmpty else { return nil }
         let upper = trimmed.uppercased()
-        let bare = upper.trimmingCharacters(in: decoration).split(separator: " ").joined(separator: " ")
+        let bare = upper.trimmed(decoration).split(separator: " ").joined(separator: " ")
         guard !bare.isEmpty else { return nil }
         let marker = upper.hasPrefix("===") || upper.hasPrefix("---")
             || (upper.hasPrefix("#") && upper.drop { $0 == "#" }.first.map { $0 == " " } ?? true)
@@ -84,7 +81,7 @@ public enum UserText {
         let title = titles.contains(bare) || bare.hasPrefix("RISK ALERT")
             || titles.contains { bare.hasPrefix($0 + ":") || bare.hasPrefix($0 + " ===") }
         guard marker || title else { return nil }
-        var words = trimmed.trimmingCharacters(in: decoration)
+        var words = trimmed.trimmed(decoration)
         if words == words.uppercased() {
             words = words.lowercased()
             if let first = words.first { words = first.uppercased() + words.dropFirst() }
@@ -98,7 +95,7 @@ public enum UserText {
         let lines = text.unicodeScalars.split { $0 == "\n" || separators.contains($0) }
         for line in lines {
             let line = Substring(String(String.UnicodeScalarView(line)))
-            if quotation(of: line, titles: titles) != nil { return line.trimmingCharacters(in: .whitespaces) }
+            if quotation(of: line, titles: titles) != nil { return line.trimmed(.whitespaces) }
         }
         return nil
     }
@@ -123,10 +120,17 @@ public enum UserText {
 
     /// Folds a title for comparison: the same steps as a line of user text.
     static func fold(_ text: String) -> String {
-        let visible = String(String.UnicodeScalarView(text.unicodeScalars.filter { !invisible($0) }))
+        latin(Substring(text)).uppercased().trimmed(decoration).split(separator: " ").joined(separator: " ")
+    }
+
+    /// The line without invisible characters, in compatibility form (full-width letters,
+    /// ligatures and styled letters become plain ones) and with look-alike Cyrillic and Greek
+    /// letters read as Latin. ASCII text is all of that already, and is returned as it is.
+    private static func latin(_ line: Substring) -> String {
+        guard !line.utf8.allSatisfy({ $0 < 0x80 }) else { return String(line) }
+        let visible = String(String.UnicodeScalarView(line.unicodeScalars.filter { !invisible($0) }))
             .precomposedStringWithCompatibilityMapping
         return String(String.UnicodeScalarView(visible.unicodeScalars.map { confusables[$0] ?? $0 }))
-            .uppercased().trimmingCharacters(in: decoration).split(separator: " ").joined(separator: " ")
     }
 
     private static func invisible(_ scalar: Unicode.Scalar) -> Bool {

@@ -73,7 +73,7 @@ enum SpecValidator {
             }
             validate(entry.value, as: field.type, what: "'\(entry.key)' in \(spec.name)", into: &diagnostics)
             if field.required {
-                if let text = entry.value.text, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                if let text = entry.value.text, text.consists(of: .whitespacesAndNewlines) {
                     diagnostics.error("'\(entry.key)' in \(spec.name) is required but empty", at: entry.value.location)
                 } else if let items = entry.value.items, items.isEmpty {
                     diagnostics.error("'\(entry.key)' in \(spec.name) is required but the list is empty", at: entry.value.location)

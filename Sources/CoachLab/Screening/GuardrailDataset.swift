@@ -99,7 +99,7 @@ public struct GuardrailDataset: Sendable {
         var problems: [Diagnostic] = []
         for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let location = SourceLocation(file: path, line: index + 1, column: 1)
-            guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            guard !line.consists(of: .whitespaces) else { continue }
             guard let object = try? JSONValue.parse(Data(line.utf8)), let message = object["message"]?.string else {
                 problems.append(.error("expected a JSON object with a \"message\" string", at: location))
                 continue

@@ -14,7 +14,7 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS][.fff][Z|±HH:MM]` (a space may stand for T).
     public init?(parsing text: String) {
-        let scalars = Array(text.trimmingCharacters(in: .whitespaces).unicodeScalars)
+        let scalars = Array(text.trimmed(.whitespaces).unicodeScalars)
         var index = 0
         func number(_ digits: Int) -> Int? {
             guard index + digits <= scalars.count else { return nil }

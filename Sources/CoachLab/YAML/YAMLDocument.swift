@@ -253,7 +253,7 @@ public enum YAMLDocument {
             if let tabIndex = leading.firstIndex(of: "\t"), !content.isEmpty, !content.hasPrefix("#") {
                 return (lineNumber, line.distance(from: line.startIndex, to: tabIndex) + 1)
             }
-            let trimmed = content.trimmingCharacters(in: .whitespaces)
+            let trimmed = content.trimmed(.whitespaces)
             if let last = trimmed.split(separator: " ").last, last.hasPrefix("|") || last.hasPrefix(">"),
                last.count <= 3, trimmed.contains(":") || trimmed.hasPrefix("-") {
                 inBlockScalar = true
