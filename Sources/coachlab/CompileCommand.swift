@@ -89,10 +89,8 @@ struct CompileCommand: ParsableCommand {
 
     private func writeAll(to directory: String) throws {
         var written = 0
-        for path in packs {
-            let compiler = try Compiler(pack: PackLoader(fileSystem: .live).load(path).get())
-            let files = try PromptSnapshots.render(compiler, fileSystem: .live)
-            for drift in PromptSnapshots.check(files, packId: compiler.pack.id, in: directory, fileSystem: .live) where drift.kind == .orphaned {
+        for (pack, files) in try PromptSnapshots.render(packs: packs, fileSystem: .live) {
+            for drift in PromptSnapshots.check(files, packId: pack, in: directory, fileSystem: .live) where drift.kind == .orphaned {
                 try? FileManager.default.removeItem(atPath: drift.path)
             }
             for file in files {
@@ -106,11 +104,9 @@ struct CompileCommand: ParsableCommand {
     private func checkAll(against directory: String) throws {
         var drifts: [PromptSnapshots.Drift] = []
         var checked = 0
-        for path in packs {
-            let compiler = try Compiler(pack: PackLoader(fileSystem: .live).load(path).get())
-            let files = try PromptSnapshots.render(compiler, fileSystem: .live)
+        for (pack, files) in try PromptSnapshots.render(packs: packs, fileSystem: .live) {
             checked += files.count
-            drifts += PromptSnapshots.check(files, packId: compiler.pack.id, in: directory, fileSystem: .live)
+            drifts += PromptSnapshots.check(files, packId: pack, in: directory, fileSystem: .live)
         }
         for drift in drifts { Terminal.out(drift.description, terminator: "") }
         if drifts.isEmpty {

@@ -135,7 +135,7 @@ enum PackChecker {
         for rule in pack.rules {
             guard let guardrail = rule.guardrail else { continue }
             for pattern in guardrail.patterns {
-                do { _ = try NSRegularExpression(pattern: pattern.value, options: [.caseInsensitive]) } catch {
+                if RegexCache.shared.expression(pattern.value, caseSensitive: false) == nil {
                     diagnostics.error("pattern is not a valid regular expression", at: pattern.location,
                                       hint: "check the brackets and escapes; backslashes in double-quoted YAML must be doubled")
                 }
@@ -223,7 +223,7 @@ enum PackChecker {
         var names: [String] = []
         var rest = template[...]
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            names.append(rest[rest.index(after: open)..<close].trimmingCharacters(in: .whitespaces))
+            names.append(rest[rest.index(after: open)..<close].trimmed(.whitespaces))
             rest = rest[rest.index(after: close)...]
         }
         return names

@@ -1,23 +1,5 @@
 import Foundation
 
-/// Compiled expressions, kept for the life of the process: the mock reads every prompt with
-/// the same few dozen patterns.
-final class RegexCache: @unchecked Sendable {
-    static let shared = RegexCache()
-    private let lock = NSLock()
-    private var expressions: [String: NSRegularExpression] = [:]
-
-    func expression(_ pattern: String, caseSensitive: Bool) -> NSRegularExpression? {
-        let key = (caseSensitive ? "s:" : "i:") + pattern
-        lock.lock()
-        defer { lock.unlock() }
-        if let cached = expressions[key] { return cached }
-        guard let expression = try? NSRegularExpression(pattern: pattern, options: caseSensitive ? [] : [.caseInsensitive]) else { return nil }
-        expressions[key] = expression
-        return expression
-    }
-}
-
 /// The last few hundred readings, by prompt text.
 final class ReadingCache: @unchecked Sendable {
     static let shared = ReadingCache()

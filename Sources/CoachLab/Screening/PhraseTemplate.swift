@@ -85,17 +85,64 @@ public enum PhraseTemplate {
 
     /// Compiles many templates over one set of lexicons, expanding each lexicon once for all
     /// of them rather than once per template that names it (a pack's frames share a few).
+    ///
+    /// What a session compiles is kept for the process with the lexicons it used: loading a
+    /// pack checks every frame, and the screener built from the same pack compiles them again.
     public struct Session {
         private let lexicons: [String: Lexicon]
         private var expansions: [String: [Expansion]] = [:]
+        private let shelf: CompiledShelf
 
         public init(lexicons: [Lexicon]) {
             self.lexicons = Dictionary(lexicons.map { ($0.id, $0) }) { first, _ in first }
+            shelf = CompiledShelf.for(lexicons)
         }
 
         /// Compiles `text`, as ``PhraseTemplate/compile(_:lexicons:)`` does.
         public mutating func compile(_ text: String) -> Result<Compiled, Problem> {
-            PhraseTemplate.compile(text, lexicons: lexicons, cache: &expansions)
+            if let known = shelf[text] { return known }
+            let result = PhraseTemplate.compile(text, lexicons: lexicons, cache: &expansions)
+            shelf[text] = result
+            return result
+        }
+    }
+
+    /// The templates compiled over one set of lexicons, found by what the lexicons hold (ids,
+    /// entries and inflection, in order), so an edited lexicon never reads a stale template.
+    private final class CompiledShelf: @unchecked Sendable {
+        static func `for`(_ lexicons: [Lexicon]) -> CompiledShelf {
+            Shelves.shared.shelf(for: lexicons.map { Key(id: $0.id, inflect: $0.inflect, entries: $0.entries.map(\.value)) })
+        }
+
+        private struct Key: Hashable {
+            var id: String
+            var inflect: Bool
+            var entries: [String]
+        }
+
+        private final class Shelves: @unchecked Sendable {
+            static let shared = Shelves()
+            private let lock = NSLock()
+            private var shelves: [[Key]: CompiledShelf] = [:]
+
+            func shelf(for key: [Key]) -> CompiledShelf {
+                lock.withLock {
+                    if let shelf = shelves[key] { return shelf }
+                    // A long-lived process that reloads edited packs starts again past a bound.
+                    if shelves.count >= 64 { shelves.removeAll() }
+                    let shelf = CompiledShelf()
+                    shelves[key] = shelf
+                    return shelf
+                }
+            }
+        }
+
+        private let lock = NSLock()
+        private var compiled: [String: Result<Compiled, Problem>] = [:]
+
+        subscript(text: String) -> Result<Compiled, Problem>? {
+            get { lock.withLock { compiled[text] } }
+            set { lock.withLock { compiled[text] = newValue } }
         }
     }
 
@@ -255,7 +302,7 @@ public enum PhraseTemplate {
                     guard let close = characters[position...].firstIndex(of: "}") else {
                         throw Problem(message: "'{' is never closed with '}'", offset: start, hint: nil)
                     }
-                    let name = String(characters[(position + 1)..<close]).trimmingCharacters(in: .whitespaces)
+                    let name = String(characters[(position + 1)..<close]).trimmed(.whitespaces)
                     guard allowSlots else {
                         throw Problem(message: "a lexicon entry cannot name another lexicon ({\(name)})", offset: start, hint: nil)
                     }

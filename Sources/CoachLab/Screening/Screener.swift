@@ -77,8 +77,7 @@ public struct Screener: Sendable {
             let index = infos.count
             infos.append(RuleInfo(id: rule.id, title: rule.title, priority: rule.priority,
                                   patterns: guardrail.patterns.compactMap { pattern in
-                                      (try? NSRegularExpression(pattern: pattern.value, options: [.caseInsensitive]))
-                                          .map { (pattern.value, $0) }
+                                      RegexCache.shared.expression(pattern.value, caseSensitive: false).map { (pattern.value, $0) }
                                   }))
             for keyword in guardrail.keywords {
                 let tokens = TextNormalizer.tokens(keyword.value).map { PhraseTemplate.Token.word($0) }

@@ -39,6 +39,18 @@ public enum PromptSnapshots {
         }
     }
 
+    /// Every variant of each pack at `paths`, loaded and compiled on every core, in the order
+    /// of `paths`. Nothing is returned unless every pack loads and compiles.
+    /// - Throws: ``CoachLabError`` from the first pack, in order, that fails.
+    public static func render(packs paths: [String], fileSystem: FileSystem) throws -> [(pack: String, files: [File])] {
+        try paths.concurrentMap { path in
+            Result {
+                let compiler = try Compiler(pack: PackLoader(fileSystem: fileSystem).load(path).get())
+                return (compiler.pack.id, try render(compiler, fileSystem: fileSystem))
+            }
+        }.map { try $0.get() }
+    }
+
     /// Compares compiled files with what `directory` holds.
     public static func check(_ files: [File], packId: String, in directory: String, fileSystem: FileSystem) -> [Drift] {
         var drifts: [Drift] = []
