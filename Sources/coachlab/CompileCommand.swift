@@ -88,17 +88,22 @@ struct CompileCommand: ParsableCommand {
     }
 
     private func writeAll(to directory: String) throws {
-        var written = 0
+        var written = 0, current = 0
         for (pack, files) in try PromptSnapshots.render(packs: packs, fileSystem: .live) {
-            for drift in PromptSnapshots.check(files, packId: pack, in: directory, fileSystem: .live) where drift.kind == .orphaned {
-                try? FileManager.default.removeItem(atPath: drift.path)
+            // Only what is missing or changed is written: a file already up to date keeps its
+            // modification time, for tools that rebuild on it.
+            var stale = Set<String>()
+            for drift in PromptSnapshots.check(files, packId: pack, in: directory, fileSystem: .live) {
+                if drift.kind == .orphaned { try? FileManager.default.removeItem(atPath: drift.path) } else { stale.insert(drift.path) }
             }
             for file in files {
-                try Files.write(file.text, to: directory + "/" + file.path)
+                let path = PromptSnapshots.path(of: file, in: directory)
+                guard stale.contains(path) else { current += 1; continue }
+                try Files.write(file.text, to: path)
                 written += 1
             }
         }
-        Terminal.error("wrote \(written) compiled prompts to \(directory)")
+        Terminal.error("wrote \(written) compiled prompts to \(directory)" + (current > 0 ? "; \(current) were up to date" : ""))
     }
 
     private func checkAll(against directory: String) throws {

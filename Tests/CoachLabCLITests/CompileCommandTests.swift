@@ -78,6 +78,14 @@ import Testing
         #expect(write.stderr.contains("wrote 8 compiled prompts"))
         let clean = try CLI.run(["compile", "--check", "prompts", "betterone"], in: directory)
         #expect(clean.status == 0, "\(clean.stdout)")
+        // A second write leaves files already up to date alone.
+        let written = directory + "/prompts/betterone/fifteen-goals.txt"
+        let stamp = try #require(try FileManager.default.attributesOfItem(atPath: written)[.modificationDate] as? Date)
+        try FileManager.default.setAttributes([.modificationDate: stamp.addingTimeInterval(-3600)], ofItemAtPath: written)
+        let again = try CLI.run(["compile", "--all", "--out", "prompts", "betterone"], in: directory)
+        #expect(again.stderr.contains("wrote 0 compiled prompts to prompts; 8 were up to date"), "\(again.stderr)")
+        let kept = try #require(try FileManager.default.attributesOfItem(atPath: written)[.modificationDate] as? Date)
+        #expect(abs(kept.timeIntervalSince(stamp) + 3600) < 1, "rewritten at \(kept)")
 
         let rules = directory + "/betterone/rules.yaml"
         let text = try String(contentsOfFile: rules, encoding: .utf8)

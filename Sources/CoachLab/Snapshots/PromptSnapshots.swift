@@ -51,11 +51,16 @@ public enum PromptSnapshots {
         }.map { try $0.get() }
     }
 
+    /// Where `file` lives in the snapshot directory `directory`: the path a ``Drift`` names.
+    public static func path(of file: File, in directory: String) -> String {
+        Paths.join(directory, file.path)
+    }
+
     /// Compares compiled files with what `directory` holds.
     public static func check(_ files: [File], packId: String, in directory: String, fileSystem: FileSystem) -> [Drift] {
         var drifts: [Drift] = []
         for file in files {
-            let path = Paths.join(directory, file.path)
+            let path = self.path(of: file, in: directory)
             guard let data = try? fileSystem.read(path) else {
                 drifts.append(Drift(kind: .missing, path: path, diff: ""))
                 continue
@@ -68,7 +73,7 @@ public enum PromptSnapshots {
             }
         }
         let packDirectory = Paths.join(directory, packId)
-        let expected = Set(files.map { Paths.join(directory, $0.path) })
+        let expected = Set(files.map { path(of: $0, in: directory) })
         for name in ((try? fileSystem.list(packDirectory)) ?? []).sorted() where name.hasSuffix(".txt") {
             let path = Paths.join(packDirectory, name)
             if !expected.contains(path) { drifts.append(Drift(kind: .orphaned, path: path, diff: "")) }
