@@ -4,9 +4,9 @@
 # Needs wrk (apt-get install wrk). Reports figures; asserts nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product coachlab >/dev/null
-swift build -c release --product coachlab-bench >/dev/null
-bin=$(swift build -c release --show-bin-path)
+swift build -c release --static-swift-stdlib --product coachlab >/dev/null
+swift build -c release --static-swift-stdlib --product coachlab-bench >/dev/null
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 log=$(mktemp)
 "$bin/coachlab" serve-mock --port 0 2>"$log" &
 server=$!
