@@ -65,21 +65,37 @@ public struct ProjectLint: Sendable {
         let packs = packPaths.isEmpty ? [] : try self.packs(in: packPaths)
         var result = Result(packs: packs.count, fixtures: fixtures.count, suites: suites.count, datasets: datasets.count)
         result.files = fixtures.count + suites.count + records.count + datasets.count + judgements.count
-        // Each file is read and checked on every core; a pack that several files name is loaded once.
+        // Packs, datasets and records are read and checked together on every core, packs (the
+        // largest) first; a pack that several files name is loaded once.
         let fileSystem = fileSystem
-        var diagnostics = records.concurrentMap { record -> [Diagnostic] in
-            do {
-                let data = try fileSystem.read(record.file)
-                return ContentValidator.validate(try YAMLDocument.parse(data, file: record.file), spec: record.spec)
-            } catch let error as CoachLabError {
-                return error.diagnostics
-            } catch {
-                return [.error("cannot read file: \(error.localizedDescription)", at: SourceLocation(file: record.file, line: 1, column: 1))]
-            }
-        }.flatMap { $0 }
-        let loadedDatasets = datasets.concurrentMap { path in Swift.Result { try GuardrailDataset.load(path, fileSystem: fileSystem) } }
         let shelf = PackShelf(fileSystem: fileSystem)
-        shelf.preload(packs + loadedDatasets.compactMap { try? $0.get().pack })
+        let work = packs.map(Work.pack) + datasets.map(Work.dataset) + records.map { Work.record($0.file, $0.spec) }
+        let done = work.concurrentMap { item -> Done in
+            switch item {
+            case .pack(let path):
+                _ = shelf.load(path)
+                return .pack
+            case .dataset(let path):
+                return .dataset(Swift.Result { try GuardrailDataset.load(path, fileSystem: fileSystem) })
+            case .record(let file, let spec):
+                do {
+                    return .record(ContentValidator.validate(try YAMLDocument.parse(try fileSystem.read(file), file: file), spec: spec))
+                } catch let error as CoachLabError {
+                    return .record(error.diagnostics)
+                } catch {
+                    return .record([.error("cannot read file: \(error.localizedDescription)", at: SourceLocation(file: file, line: 1, column: 1))])
+                }
+            }
+        }
+        var diagnostics = done.flatMap { item -> [Diagnostic] in
+            if case .record(let found) = item { return found }
+            return []
+        }
+        let loadedDatasets = done.compactMap { item -> Swift.Result<GuardrailDataset, any Error>? in
+            if case .dataset(let loaded) = item { return loaded }
+            return nil
+        }
+        shelf.preload(loadedDatasets.compactMap { try? $0.get().pack })
         for pack in packs {
             let loaded = shelf.load(pack)
             result.files += loaded.pack?.files.count ?? 1
@@ -106,6 +122,20 @@ public struct ProjectLint: Sendable {
         diagnostics += judgements.concurrentMap { loader.judgement(at: $0).1 }.flatMap { $0 }
         result.diagnostics = diagnostics
         return result
+    }
+
+    /// One file or pack for lint to read and check.
+    private enum Work: Sendable {
+        case pack(String)
+        case dataset(String)
+        case record(String, ObjectSpec)
+    }
+
+    /// What reading it gave: a pack is kept on the shelf.
+    private enum Done: Sendable {
+        case pack
+        case dataset(Swift.Result<GuardrailDataset, any Error>)
+        case record([Diagnostic])
     }
 
     // MARK: - Finding what paths name

@@ -33,22 +33,31 @@ public enum PromptSnapshots {
     /// Compiles every variant the pack declares.
     /// - Throws: ``CoachLabError`` when a variant's inputs cannot be resolved.
     public static func render(_ compiler: Compiler, fileSystem: FileSystem) throws -> [File] {
-        try compiler.pack.variants.map { variant in
-            let prompt = try compiler.compile(CompileInputs(variant), fileSystem: fileSystem)
-            return File(path: "\(compiler.pack.id)/\(variant.id).txt", text: prompt.system + "\n")
-        }
+        try compiler.pack.variants.map { try file(of: $0, compiler: compiler, fileSystem: fileSystem) }
+    }
+
+    private static func file(of variant: Variant, compiler: Compiler, fileSystem: FileSystem) throws -> File {
+        let prompt = try compiler.compile(CompileInputs(variant), fileSystem: fileSystem)
+        return File(path: "\(compiler.pack.id)/\(variant.id).txt", text: prompt.system + "\n")
     }
 
     /// Every variant of each pack at `paths`, loaded and compiled on every core, in the order
     /// of `paths`. Nothing is returned unless every pack loads and compiles.
     /// - Throws: ``CoachLabError`` from the first pack, in order, that fails.
     public static func render(packs paths: [String], fileSystem: FileSystem) throws -> [(pack: String, files: [File])] {
-        try paths.concurrentMap { path in
-            Result {
-                let compiler = try Compiler(pack: PackLoader(fileSystem: fileSystem).load(path).get())
-                return (compiler.pack.id, try render(compiler, fileSystem: fileSystem))
-            }
+        let compilers = try paths.concurrentMap { path in
+            Result { try Compiler(pack: PackLoader(fileSystem: fileSystem).load(path).get()) }
         }.map { try $0.get() }
+        // Variants, not packs, share the cores: the packs differ in size.
+        let variants = compilers.indices.flatMap { index in compilers[index].pack.variants.map { (index, $0) } }
+        let rendered = try variants.concurrentMap { index, variant in
+            Result { try file(of: variant, compiler: compilers[index], fileSystem: fileSystem) }
+        }.map { try $0.get() }
+        var files = rendered[...]
+        return compilers.map { compiler in
+            defer { files = files.dropFirst(compiler.pack.variants.count) }
+            return (compiler.pack.id, Array(files.prefix(compiler.pack.variants.count)))
+        }
     }
 
     /// Where `file` lives in the snapshot directory `directory`: the path a ``Drift`` names.
