@@ -21,7 +21,7 @@ struct CacheCommand: ParsableCommand {
     )
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Entries, size and age per provider.")
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Entries, size and age per provider.")
         @OptionGroup var location: CacheLocation
 
         func run() throws {
@@ -42,7 +42,7 @@ struct CacheCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every entry, oldest first, with its model and last user message.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every entry, oldest first, with its model and last user message.")
         @OptionGroup var location: CacheLocation
         @Option(help: "Only this provider's entries.")
         var provider: String?
@@ -61,7 +61,7 @@ struct CacheCommand: ParsableCommand {
 
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove cached answers (only files the cache wrote).")
+            commandName: "clear", abstract: "Remove cached answers (only files the cache wrote).")
         @OptionGroup var location: CacheLocation
         @Option(help: "Only this provider's entries.")
         var provider: String?

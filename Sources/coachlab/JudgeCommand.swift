@@ -14,6 +14,7 @@ struct JudgeCommand: AsyncParsableCommand {
 
     struct Calibrate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "calibrate",
             abstract: "Run a judge on labelled transcripts and report agreement, Cohen's kappa, the confusion matrix and the disagreements.",
             discussion: """
             Each file in fixtures/judgements/ is a transcript with a person's verdict (or score) per \
