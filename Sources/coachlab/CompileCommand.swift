@@ -11,8 +11,10 @@ struct CompileCommand: ParsableCommand {
         discussion: """
         Prints the system prompt for one set of inputs. Profiles, memories and contexts are ids \
         in the pack or paths to YAML files. With --all --out DIR every variant the pack declares \
-        is written to DIR/<pack>/<variant>.txt; with --check DIR the compiled prompts are compared \
-        with the committed ones and any drift is printed as a unified diff (exit 1).
+        is written to DIR/<pack>/<variant>.txt (only the files that changed; a file of a variant \
+        that is gone is removed only if DIR/<pack>/.compiled lists it as written by an earlier \
+        run); with --check DIR the compiled prompts are compared with the committed ones and any \
+        drift is printed as a unified diff (exit 1).
 
         Examples:
           coachlab compile personas/betterone --topic goal-setting --intent next_step \\
@@ -90,18 +92,13 @@ struct CompileCommand: ParsableCommand {
     private func writeAll(to directory: String) throws {
         var written = 0, current = 0
         for (pack, files) in try PromptSnapshots.render(packs: packs, fileSystem: .live) {
-            // Only what is missing or changed is written: a file already up to date keeps its
-            // modification time, for tools that rebuild on it.
-            var stale = Set<String>()
-            for drift in PromptSnapshots.check(files, packId: pack, in: directory, fileSystem: .live) {
-                if drift.kind == .orphaned { try? FileManager.default.removeItem(atPath: drift.path) } else { stale.insert(drift.path) }
-            }
-            for file in files {
-                let path = PromptSnapshots.path(of: file, in: directory)
-                guard stale.contains(path) else { current += 1; continue }
-                try Files.write(file.text, to: path)
-                written += 1
-            }
+            let update = PromptSnapshots.update(files, packId: pack, in: directory, fileSystem: .live)
+            for path in update.remove { try? FileManager.default.removeItem(atPath: path) }
+            for path in update.foreign { Terminal.error("warning: left \(path): no variant declares it, and compile did not write it") }
+            for file in update.write { try Files.write(file.text, to: PromptSnapshots.path(of: file, in: directory)) }
+            if let text = update.manifestText { try Files.write(text, to: update.manifestPath) }
+            written += update.write.count
+            current += update.current
         }
         Terminal.error("wrote \(written) compiled prompts to \(directory)" + (current > 0 ? "; \(current) were up to date" : ""))
     }

@@ -86,6 +86,13 @@ import Testing
         #expect(again.stderr.contains("wrote 0 compiled prompts to prompts; 8 were up to date"), "\(again.stderr)")
         let kept = try #require(try FileManager.default.attributesOfItem(atPath: written)[.modificationDate] as? Date)
         #expect(abs(kept.timeIntervalSince(stamp) + 3600) < 1, "rewritten at \(kept)")
+        // A file compile did not write is never removed, even in the folder it writes.
+        try "my notes\n".write(toFile: directory + "/prompts/betterone/notes.txt", atomically: true, encoding: .utf8)
+        let beside = try CLI.run(["compile", "--all", "--out", "prompts", "betterone"], in: directory)
+        #expect(beside.status == 0)
+        #expect(beside.stderr.contains("warning: left prompts/betterone/notes.txt"), "\(beside.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory + "/prompts/betterone/notes.txt"))
+        try FileManager.default.removeItem(atPath: directory + "/prompts/betterone/notes.txt")
 
         let rules = directory + "/betterone/rules.yaml"
         let text = try String(contentsOfFile: rules, encoding: .utf8)

@@ -53,6 +53,31 @@ import Testing
         #expect(diff.contains("-- One idea at a time: Offer a single idea or step per reply, never a list of tips."))
         #expect(diff.contains("+- One idea at a time: Offer two ideas per reply."))
     }
+
+    /// `compile --all` removes a file no variant declares only when its manifest says an
+    /// earlier run wrote it; anything else in the folder is left, and only stale files are written.
+    @Test func anUpdateRemovesOnlyTheFilesItsManifestLists() throws {
+        let files = try PromptSnapshots.render(try TestSupport.compiler("luna"), fileSystem: TestSupport.fileSystem)
+        var disk = Dictionary(uniqueKeysWithValues: files.map { ("out/" + $0.path, $0.text) })
+        disk["out/\(files[0].path)"] = "edited by hand\n"
+        disk["out/luna/dropped-variant.txt"] = "an old prompt\n"
+        disk["out/luna/notes.txt"] = "someone's notes\n"
+        disk["out/luna/.compiled"] = "# listing\ndropped-variant.txt\n../elsewhere.txt\n"
+        let update = PromptSnapshots.update(files, packId: "luna", in: "out", fileSystem: .inMemory(disk))
+        #expect(update.remove == ["out/luna/dropped-variant.txt"])
+        #expect(update.foreign == ["out/luna/notes.txt"])
+        #expect(update.write.map(\.path) == [files[0].path])
+        #expect(update.current == files.count - 1)
+        #expect(update.manifestPath == "out/luna/.compiled")
+        let listing = try #require(update.manifestText)
+        #expect(listing.split(separator: "\n").dropFirst().map(String.init).sorted() == files.map { String($0.path.dropFirst("luna/".count)) }.sorted())
+
+        // Once the folder holds the set and its manifest, there is nothing to do.
+        var done = Dictionary(uniqueKeysWithValues: files.map { ("out/" + $0.path, $0.text) })
+        done["out/luna/.compiled"] = listing
+        let idle = PromptSnapshots.update(files, packId: "luna", in: "out", fileSystem: .inMemory(done))
+        #expect(idle.write.isEmpty && idle.remove.isEmpty && idle.foreign.isEmpty && idle.manifestText == nil)
+    }
 }
 
 @Suite struct SchemaTests {

@@ -60,6 +60,68 @@ public enum PromptSnapshots {
         }
     }
 
+    /// The file in each pack's folder that lists the prompts `compile --all` wrote there: when a
+    /// variant goes away, its file is removed only if it is listed, so a file someone else put
+    /// in the folder is never deleted.
+    public static let manifestName = ".compiled"
+
+    /// Where the manifest of `packId` in `directory` lives.
+    public static func manifestPath(packId: String, in directory: String) -> String {
+        Paths.join(Paths.join(directory, packId), manifestName)
+    }
+
+    /// The paths (as a ``Drift`` names them) that the manifest of `packId` in `directory` lists.
+    public static func written(packId: String, in directory: String, fileSystem: FileSystem) -> Set<String> {
+        guard let data = try? fileSystem.read(manifestPath(packId: packId, in: directory)) else { return [] }
+        return Set(String(decoding: data, as: UTF8.self).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") && !$0.contains("/") && $0.hasSuffix(".txt") }
+            .map { Paths.join(Paths.join(directory, packId), String($0)) })
+    }
+
+    /// The manifest listing `files`, one of a pack's sets.
+    public static func manifest(of files: [File]) -> String {
+        "# Written by coachlab compile --all; it removes only the files listed here.\n"
+            + files.map { Paths.lastComponent($0.path) + "\n" }.sorted().joined()
+    }
+
+    /// What `compile --all` does to bring a pack's folder in `directory` up to date.
+    public struct Update: Sendable, Equatable {
+        /// Files missing or changed, to write.
+        public var write: [File] = []
+        /// How many files are already up to date, and are left alone (with their modification time).
+        public var current = 0
+        /// Files no variant declares that an earlier run wrote (the manifest lists them): to remove.
+        public var remove: [String] = []
+        /// Files no variant declares that compile did not write: left where they are.
+        public var foreign: [String] = []
+        /// Where the pack's manifest goes.
+        public var manifestPath = ""
+        /// The manifest's text, when it must be written (nil when it already says this).
+        public var manifestText: String?
+    }
+
+    /// The update that makes `directory` hold exactly `files` of pack `packId`.
+    public static func update(_ files: [File], packId: String, in directory: String, fileSystem: FileSystem) -> Update {
+        var update = Update()
+        let ours = written(packId: packId, in: directory, fileSystem: fileSystem)
+        var stale = Set<String>()
+        for drift in check(files, packId: packId, in: directory, fileSystem: fileSystem) {
+            switch drift.kind {
+            case .orphaned where ours.contains(drift.path): update.remove.append(drift.path)
+            case .orphaned: update.foreign.append(drift.path)
+            case .changed, .missing: stale.insert(drift.path)
+            }
+        }
+        update.write = files.filter { stale.contains(path(of: $0, in: directory)) }
+        update.current = files.count - update.write.count
+        let manifest = manifestPath(packId: packId, in: directory)
+        let listing = self.manifest(of: files)
+        let existing = (try? fileSystem.read(manifest)).map { String(decoding: $0, as: UTF8.self) }
+        update.manifestPath = manifest
+        update.manifestText = existing == listing ? nil : listing
+        return update
+    }
+
     /// Where `file` lives in the snapshot directory `directory`: the path a ``Drift`` names.
     public static func path(of file: File, in directory: String) -> String {
         Paths.join(directory, file.path)
