@@ -132,10 +132,8 @@ public enum MockCoach {
             // Lower case, with a right single quotation mark read as an apostrophe.
             let key = String(String.UnicodeScalarView(scalars[start..<end].lazy.map { $0 == "\u{2019}" ? "'" : $0 })).lowercased()
             guard let replacement = pronouns[key] else { return String(word) }
-            var text = String.UnicodeScalarView(scalars[..<start])
-            text.append(contentsOf: replacement.unicodeScalars)
-            text.append(contentsOf: scalars[end...])
-            return String(text)
+            // Copied as UTF-8 runs: appending scalar by scalar is the slow part of a reply.
+            return String(Substring(scalars[..<start])) + replacement + String(Substring(scalars[end...]))
         }
         var text = words.joined(separator: " ")
         if FoldedText.text(text, contains: "you was ") { text = text.replacingOccurrences(of: "you was ", with: "you were ") }
