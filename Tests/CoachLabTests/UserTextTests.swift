@@ -100,4 +100,17 @@ import Testing
         #expect(prompt.neutralised == nil)
         #expect(prompt.system.contains(notes))
     }
+
+    /// Lint and compile trim without Foundation's bridge; what comes off must be exactly what
+    /// `trimmingCharacters(in:)` takes off, for every kind of text a pack can hold.
+    @Test(arguments: ["", "   ", "plain", "  both ends  ", "\u{3000}ideographic space\u{00A0}", "\t tab\t",
+                      "e\u{301} combining", " \u{1F469}\u{200D}\u{1F467} family ", "== ## ==", "\u{2003}\u{2003}"])
+    func trimmingAgreesWithFoundation(_ text: String) {
+        let decoration = CharacterSet(charactersIn: "=#").union(.whitespaces)
+        for set in [CharacterSet.whitespaces, .whitespacesAndNewlines, decoration] {
+            #expect(text.trimmed(set) == text.trimmingCharacters(in: set))
+            #expect(text.dropFirst(0).trimmed(set) == text.trimmingCharacters(in: set))
+            #expect(text.consists(of: set) == text.trimmingCharacters(in: set).isEmpty)
+        }
+    }
 }
