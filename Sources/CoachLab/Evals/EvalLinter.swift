@@ -18,7 +18,8 @@ public struct EvalLinter: Sendable {
         var ids: [String: SourceLocation] = [:]
         let loaded = fixtures.concurrentMap { loader.fixture(at: $0) }
         let fileSystem = fileSystem
-        shelf.preload(loaded.lazy.compactMap(\.0?.pack).filter { fileSystem.isDirectory($0) })
+        let packFolders = Set(loaded.compactMap(\.0?.pack).filter { fileSystem.isDirectory($0) })
+        shelf.preload(packFolders)
         var parsed: [String: Fixture?] = [:]
         for (path, (fixture, problems)) in zip(fixtures, loaded) {
             parsed[path] = fixture
@@ -28,7 +29,7 @@ public struct EvalLinter: Sendable {
                 diagnostics.append(.error("duplicate fixture id '\(fixture.id)' (first at \(first))", at: fixture.location))
             }
             ids[fixture.id] = fixture.location
-            guard fileSystem.isDirectory(fixture.pack), let pack = try? shelf.load(fixture.pack).get() else { continue }
+            guard packFolders.contains(fixture.pack), let pack = try? shelf.load(fixture.pack).get() else { continue }
             diagnostics += Self.inputProblems(of: fixture, pack: pack, fileSystem: fileSystem)
             for turn in fixture.turns {
                 for check in turn.expect {

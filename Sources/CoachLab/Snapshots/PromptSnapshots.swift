@@ -70,10 +70,10 @@ public enum PromptSnapshots {
         Paths.join(Paths.join(directory, packId), manifestName)
     }
 
-    /// The paths (as a ``Drift`` names them) that the manifest of `packId` in `directory` lists.
-    public static func written(packId: String, in directory: String, fileSystem: FileSystem) -> Set<String> {
-        guard let data = try? fileSystem.read(manifestPath(packId: packId, in: directory)) else { return [] }
-        return Set(String(decoding: data, as: UTF8.self).split(separator: "\n")
+    /// The paths (as a ``Drift`` names them) that `manifest`, the text of the manifest of
+    /// `packId` in `directory`, lists. A line naming a path outside the folder is ignored.
+    static func written(by manifest: String, packId: String, in directory: String) -> Set<String> {
+        Set(manifest.split(separator: "\n")
             .filter { !$0.hasPrefix("#") && !$0.contains("/") && $0.hasSuffix(".txt") }
             .map { Paths.join(Paths.join(directory, packId), String($0)) })
     }
@@ -103,7 +103,9 @@ public enum PromptSnapshots {
     /// The update that makes `directory` hold exactly `files` of pack `packId`.
     public static func update(_ files: [File], packId: String, in directory: String, fileSystem: FileSystem) -> Update {
         var update = Update()
-        let ours = written(packId: packId, in: directory, fileSystem: fileSystem)
+        let manifest = manifestPath(packId: packId, in: directory)
+        let existing = (try? fileSystem.read(manifest)).map { String(decoding: $0, as: UTF8.self) }
+        let ours = existing.map { written(by: $0, packId: packId, in: directory) } ?? []
         var stale = Set<String>()
         for drift in check(files, packId: packId, in: directory, fileSystem: fileSystem) {
             switch drift.kind {
@@ -114,9 +116,7 @@ public enum PromptSnapshots {
         }
         update.write = files.filter { stale.contains(path(of: $0, in: directory)) }
         update.current = files.count - update.write.count
-        let manifest = manifestPath(packId: packId, in: directory)
         let listing = self.manifest(of: files)
-        let existing = (try? fileSystem.read(manifest)).map { String(decoding: $0, as: UTF8.self) }
         update.manifestPath = manifest
         update.manifestText = existing == listing ? nil : listing
         return update
