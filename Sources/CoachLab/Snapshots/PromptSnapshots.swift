@@ -1,3 +1,5 @@
+import Foundation
+
 /// The committed compiled prompts of a pack: one text file per declared variant, at
 /// `DIR/<pack id>/<variant id>.txt`. `compile --all --out` writes them and `compile --check`
 /// compares, so prompt changes show up as reviewable diffs.
@@ -45,18 +47,61 @@ public enum PromptSnapshots {
     /// of `paths`. Nothing is returned unless every pack loads and compiles.
     /// - Throws: ``CoachLabError`` from the first pack, in order, that fails.
     public static func render(packs paths: [String], fileSystem: FileSystem) throws -> [(pack: String, files: [File])] {
-        let compilers = try paths.concurrentMap { path in
-            Result { try Compiler(pack: PackLoader(fileSystem: fileSystem).load(path).get()) }
-        }.map { try $0.get() }
-        // Variants, not packs, share the cores: the packs differ in size.
-        let variants = compilers.indices.flatMap { index in compilers[index].pack.variants.map { (index, $0) } }
-        let rendered = try variants.concurrentMap { index, variant in
-            Result { try file(of: variant, compiler: compilers[index], fileSystem: fileSystem) }
-        }.map { try $0.get() }
-        var files = rendered[...]
-        return compilers.map { compiler in
-            defer { files = files.dropFirst(compiler.pack.variants.count) }
-            return (compiler.pack.id, Array(files.prefix(compiler.pack.variants.count)))
+        // Loading a pack and compiling one of its variants are jobs of one queue, so a core
+        // compiles the small packs' variants while the other still loads a large pack.
+        let rendering = Rendering(packs: paths.count)
+        WorkQueue<RenderJob>.drain(paths.indices.map { .load($0) }) { job, queue in
+            switch job {
+            case .load(let pack):
+                let compiler = Result { try Compiler(pack: PackLoader(fileSystem: fileSystem).load(paths[pack]).get()) }
+                rendering.store(compiler, pack: pack)
+                guard let compiler = try? compiler.get() else { return }
+                for variant in compiler.pack.variants.indices { queue.add(.compile(compiler, pack: pack, variant: variant)) }
+            case .compile(let compiler, let pack, let variant):
+                rendering.store(Result { try file(of: compiler.pack.variants[variant], compiler: compiler, fileSystem: fileSystem) },
+                                pack: pack, variant: variant)
+            }
+        }
+        return try rendering.collect()
+    }
+
+    private enum RenderJob: Sendable {
+        case load(Int)
+        case compile(Compiler, pack: Int, variant: Int)
+    }
+
+    /// What the jobs of ``render(packs:fileSystem:)`` produce, each in a slot of its own.
+    private final class Rendering: @unchecked Sendable {
+        private let lock = NSLock()
+        private var compilers: [Result<Compiler, Error>?]
+        private var files: [[Result<File, Error>?]]
+
+        init(packs: Int) {
+            compilers = Array(repeating: nil, count: packs)
+            files = Array(repeating: [], count: packs)
+        }
+
+        func store(_ compiler: Result<Compiler, Error>, pack: Int) {
+            let variants = (try? compiler.get())?.pack.variants.count ?? 0
+            lock.withLock {
+                compilers[pack] = compiler
+                files[pack] = Array(repeating: nil, count: variants)
+            }
+        }
+
+        func store(_ file: Result<File, Error>, pack: Int, variant: Int) {
+            lock.withLock { files[pack][variant] = file }
+        }
+
+        /// Every pack's files in order, or the first failure in that order. Called once every
+        /// job is done, when every slot is filled.
+        func collect() throws -> [(pack: String, files: [File])] {
+            try lock.withLock {
+                try zip(compilers, files).map { compiler, files in
+                    let compiler = try compiler!.get()
+                    return (compiler.pack.id, try files.map { try $0!.get() })
+                }
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 extension Collection where Self: Sendable, Element: Sendable, Index == Int {
     /// `map` over every core: for independent, CPU-bound work such as parsing a suite's fixture
@@ -21,4 +22,60 @@ extension Collection where Self: Sendable, Element: Sendable, Index == Int {
 /// The result buffer, shared by iterations that never write the same slot.
 private struct Slots<T>: @unchecked Sendable {
     let base: UnsafeMutableBufferPointer<T?>
+}
+
+/// Jobs run on every core, where a job may add more: for work in stages of uneven size, such
+/// as loading packs and then compiling each pack's variants. A core that runs out of its own
+/// work takes the next job whichever stage it belongs to, so one large pack does not leave
+/// the other core idle while it loads.
+package final class WorkQueue<Job: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var pending: [Job]
+    private var next = 0
+    private var running = 0
+
+    private init(_ jobs: [Job]) { pending = jobs }
+
+    /// Runs `jobs`, and every job they add, on `width` threads (the caller's among them), and
+    /// returns when none is left. Jobs start in the order they were added.
+    package static func drain(_ jobs: [Job], width: Int = ProcessInfo.processInfo.activeProcessorCount,
+                              _ run: @Sendable (Job, WorkQueue) -> Void) {
+        guard !jobs.isEmpty else { return }
+        let queue = WorkQueue(jobs)
+        DispatchQueue.concurrentPerform(iterations: max(1, width)) { _ in
+            while let job = queue.take() {
+                run(job, queue)
+                queue.finish()
+            }
+        }
+    }
+
+    /// Adds a job, to start after those already waiting.
+    package func add(_ job: Job) {
+        condition.lock()
+        pending.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The next job, waiting while others run and might add one; nil when all are done.
+    private func take() -> Job? {
+        condition.lock()
+        defer { condition.unlock() }
+        while next == pending.count {
+            if running == 0 { return nil }
+            condition.wait()
+        }
+        let job = pending[next]
+        next += 1
+        running += 1
+        return job
+    }
+
+    private func finish() {
+        condition.lock()
+        running -= 1
+        if running == 0, next == pending.count { condition.broadcast() }
+        condition.unlock()
+    }
 }
