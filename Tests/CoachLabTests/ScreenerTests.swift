@@ -305,6 +305,11 @@ import Testing
         #expect(problem("do (you|they think") == PhraseTemplate.Problem(message: "'(' is never closed with ')'", offset: 3, hint: nil))
         #expect(problem("am i {conditons}")?.message == "no lexicon 'conditons' in this pack")
         #expect(problem("am i {conditons}")?.offset == 5)
+        // Offsets count characters: "e" and a combining accent are one, as are "\r\n".
+        #expect(problem("cafe\u{301} (latte")?.offset == 5)
+        #expect(problem("a\r\nb {x}")?.offset == 4)
+        #expect(problem("b\u{00A0}]")?.message == "unexpected ']'")
+        #expect(problem("b\u{00A0}]")?.offset == 2)
         #expect(problem("am i {conditons}")?.hint == "define it under lexicons: with an id and entries",
                 "with no lexicons at all, the hint says how to define one")
         #expect(problem("[maybe]")?.message == "'[maybe]' can match no words at all")

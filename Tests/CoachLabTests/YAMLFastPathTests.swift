@@ -39,6 +39,17 @@ import Testing
         #expect(throws: CoachLabError.self) { try YAMLDocument.parse("a: &x 1\nb: *x\n", file: "a.yaml") }
     }
 
+    /// A file saved with CRLF line ends locates its block scalars as an LF file does: Swift
+    /// reads "\r\n" as one character, so splitting the text at "\n" found a single line.
+    @Test func blockScalarsInACRLFFileAreLocatedOnTheirText() throws {
+        let value = try YAMLDocument.parse("name: plain\r\nbody: |\r\n\r\n    first line\r\nafter: |\r\n  ünï line\r\n", file: "a.yaml")
+        #expect(value["body"]?.location.line == 4)
+        #expect(value["body"]?.location.column == 5)
+        #expect(value["after"]?.location.line == 6)
+        #expect(value["after"]?.location.column == 3)
+        #expect(throws: CoachLabError.self) { try YAMLDocument.parse("top:\r\n  ok: 1\r\n  a: &x 1\r\n", file: "a.yaml") }
+    }
+
     /// The live file system reads by path and falls back to the URL read only to explain a
     /// failure: a folder or a missing file is an error, never empty data.
     @Test func readingAFolderOrAMissingFileFails() throws {

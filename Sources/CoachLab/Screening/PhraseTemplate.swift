@@ -253,65 +253,86 @@ public enum PhraseTemplate {
         return results
     }
 
+    /// Works on Unicode scalars, where brackets and spaces are single values; offsets in a
+    /// ``Problem`` are counted in characters, as lint reports them.
     private struct Parser {
-        let characters: [Character]
+        let scalars: [Unicode.Scalar]
         let allowSlots: Bool
         var inflectAll = false
         var position = 0
 
         init(text: String, allowSlots: Bool, inflectAll: Bool = false) {
-            characters = Array(text)
+            scalars = Array(text.unicodeScalars)
             self.allowSlots = allowSlots
             self.inflectAll = inflectAll
         }
 
+        /// The offset in characters of the scalar at `offset`.
+        private func characters(to offset: Int) -> Int {
+            String(String.UnicodeScalarView(scalars[..<offset])).count
+        }
+
+        private func problem(_ message: String, at offset: Int, hint: String? = nil) -> Problem {
+            Problem(message: message, offset: characters(to: offset), hint: hint)
+        }
+
+        private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == " " || (scalar.value >= 0x09 && scalar.value <= 0x0D) || (scalar.value >= 0x80 && scalar.properties.isWhitespace)
+        }
+
+        private static func isBracket(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar {
+            case "(", ")", "[", "]", "{", "}", "|": true
+            default: false
+            }
+        }
+
         mutating func parse() throws -> [Node] {
-            let nodes = try sequence(until: [])
-            if position < characters.count {
-                throw Problem(message: "unexpected '\(characters[position])'", offset: position,
-                              hint: "brackets must pair: (a|b), [optional], {lexicon}")
+            let nodes = try sequence(until: nil)
+            if position < scalars.count {
+                throw problem("unexpected '\(scalars[position])'", at: position, hint: "brackets must pair: (a|b), [optional], {lexicon}")
             }
             return nodes
         }
 
-        private mutating func sequence(until closers: Set<Character>) throws -> [Node] {
+        /// Nodes up to `closer` or `|` (or the end, when `closer` is nil).
+        private mutating func sequence(until closer: Unicode.Scalar?) throws -> [Node] {
             var nodes: [Node] = []
-            while position < characters.count {
-                let character = characters[position]
-                if closers.contains(character) { return nodes }
-                switch character {
-                case _ where character.isWhitespace:
+            while position < scalars.count {
+                let scalar = scalars[position]
+                if closer != nil, scalar == closer || scalar == "|" { return nodes }
+                switch scalar {
+                case _ where Parser.isSpace(scalar):
                     position += 1
                 case "(", "[":
                     let start = position
                     position += 1
-                    let closer: Character = character == "(" ? ")" : "]"
-                    var alternatives = [try sequence(until: ["|", closer])]
-                    while position < characters.count, characters[position] == "|" {
+                    let closer: Unicode.Scalar = scalar == "(" ? ")" : "]"
+                    var alternatives = [try sequence(until: closer)]
+                    while position < scalars.count, scalars[position] == "|" {
                         position += 1
-                        alternatives.append(try sequence(until: ["|", closer]))
+                        alternatives.append(try sequence(until: closer))
                     }
-                    guard position < characters.count, characters[position] == closer else {
-                        throw Problem(message: "'\(character)' is never closed with '\(closer)'", offset: start, hint: nil)
+                    guard position < scalars.count, scalars[position] == closer else {
+                        throw problem("'\(scalar)' is never closed with '\(closer)'", at: start)
                     }
                     position += 1
-                    if character == "[" { alternatives.append([]) }
+                    if scalar == "[" { alternatives.append([]) }
                     nodes.append(.choice(alternatives))
                 case "{":
                     let start = position
-                    guard let close = characters[position...].firstIndex(of: "}") else {
-                        throw Problem(message: "'{' is never closed with '}'", offset: start, hint: nil)
+                    guard let close = scalars[position...].firstIndex(of: "}") else {
+                        throw problem("'{' is never closed with '}'", at: start)
                     }
-                    let name = String(characters[(position + 1)..<close]).trimmed(.whitespaces)
+                    let name = String(String.UnicodeScalarView(scalars[(position + 1)..<close])).trimmed(.whitespaces)
                     guard allowSlots else {
-                        throw Problem(message: "a lexicon entry cannot name another lexicon ({\(name)})", offset: start, hint: nil)
+                        throw problem("a lexicon entry cannot name another lexicon ({\(name)})", at: start)
                     }
-                    guard !name.isEmpty else { throw Problem(message: "'{}' names no lexicon", offset: start, hint: nil) }
-                    nodes.append(.slot(name, offset: start))
+                    guard !name.isEmpty else { throw problem("'{}' names no lexicon", at: start) }
+                    nodes.append(.slot(name, offset: characters(to: start)))
                     position = close + 1
                 case ")", "]", "}", "|":
-                    throw Problem(message: "unexpected '\(character)'", offset: position,
-                                  hint: "alternatives go inside brackets: (a|b)")
+                    throw problem("unexpected '\(scalar)'", at: position, hint: "alternatives go inside brackets: (a|b)")
                 default:
                     nodes += try word()
                 }
@@ -321,10 +342,10 @@ public enum PhraseTemplate {
 
         private mutating func word() throws -> [Node] {
             let start = position
-            while position < characters.count, !characters[position].isWhitespace, !"()[]{}|".contains(characters[position]) {
+            while position < scalars.count, !Parser.isSpace(scalars[position]), !Parser.isBracket(scalars[position]) {
                 position += 1
             }
-            var raw = String(characters[start..<position])
+            var raw = String(String.UnicodeScalarView(scalars[start..<position]))
             if raw == "*" { return [.token(.any)] }
             if raw == "..." || raw == "\u{2026}" {
                 return [.choice((0...PhraseTemplate.gapLimit).map { Array(repeating: Node.token(.any), count: $0) })]

@@ -20,9 +20,9 @@ public enum YAMLDocument {
             throw CoachLabError(.content, "file is \(data.count) bytes; content files may be at most \(maximumSize) bytes",
                                 at: start, hint: "split it into several files and list them under 'include'")
         }
-        if let nul = data.firstIndex(of: 0) {
+        if let nul = data.withUnsafeBytes({ $0.firstIndex(of: 0) }) {
             throw CoachLabError(.content, "file contains a NUL byte; it looks binary, not YAML",
-                                at: location(ofByte: nul - data.startIndex, in: data, file: file))
+                                at: location(ofByte: nul, in: data, file: file))
         }
         guard let text = String(data: data, encoding: .utf8) else {
             let offset = firstInvalidUTF8Offset(data)
@@ -64,7 +64,7 @@ public enum YAMLDocument {
         // (`|`, `>`) starts; most fixtures have none of the four bytes.
         let needsLines = text.utf8.contains { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "*")
             || $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: ">") }
-        let lines = needsLines ? text.split(separator: "\n", omittingEmptySubsequences: false) : []
+        let lines = needsLines ? Lines(text) : Lines()
         if needsLines, let anchored = firstAnchoredNode(in: node, lines: lines) {
             let mark = anchored.mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) } ?? start
             throw CoachLabError(.content, "YAML anchors and aliases are not supported in CoachLab content", at: mark,
@@ -76,7 +76,7 @@ public enum YAMLDocument {
         return value
     }
 
-    private static func convert(_ node: Node, file: String, lines: [Substring], diagnostics: inout Diagnostics) -> YAMLValue {
+    private static func convert(_ node: Node, file: String, lines: Lines, diagnostics: inout Diagnostics) -> YAMLValue {
         let location = node.mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) }
             ?? SourceLocation(file: file, line: 1, column: 1)
         switch node {
@@ -120,7 +120,7 @@ public enum YAMLDocument {
     /// anchor's name, so both are found from marks: an anchored node's mark is its `&` (or a tag before it), and an
     /// alias shows up as a node whose mark lies before one already walked. The walk stops at the
     /// first of either, so an alias bomb is refused after its first line, never expanded.
-    private static func firstAnchoredNode(in root: Node, lines: [Substring]) -> Node? {
+    private static func firstAnchoredNode(in root: Node, lines: Lines) -> Node? {
         var pending = [root]
         var furthest = (line: 0, column: 0)
         while let node = pending.popLast() {
@@ -129,9 +129,11 @@ public enum YAMLDocument {
                 furthest = (mark.line, mark.column)
                 if mark.line >= 1, mark.line <= lines.count, mark.column >= 1 {
                     // A node's properties come first: an optional tag (`!!map`), then the anchor.
-                    var rest = lines[mark.line - 1].unicodeScalars.dropFirst(mark.column - 1)
-                    if rest.first == "!" { rest = rest.drop { $0 != " " }.drop { $0 == " " } }
-                    if rest.first == "&" { return node }
+                    var rest = lines.bytes(ofLine: mark.line - 1).droppingScalars(mark.column - 1)
+                    if rest.first == UInt8(ascii: "!") {
+                        rest = rest.drop { $0 != UInt8(ascii: " ") }.drop { $0 == UInt8(ascii: " ") }
+                    }
+                    if rest.first == UInt8(ascii: "&") { return node }
                 }
             }
             switch node {
@@ -146,17 +148,45 @@ public enum YAMLDocument {
 
     /// A block scalar's mark is its `|` or `>` indicator; its text starts on the next
     /// non-blank line, at that line's indentation. Locations point at the text itself.
-    private static func blockContentStart(after indicator: SourceLocation, lines: [Substring]) -> SourceLocation {
+    private static func blockContentStart(after indicator: SourceLocation, lines: Lines) -> SourceLocation {
         var index = indicator.line
         while index < lines.count {
-            let line = lines[index]
-            if !line.allSatisfy({ $0 == " " || $0 == "\r" }) {
-                let indent = line.prefix { $0 == " " }.count
+            let line = lines.bytes(ofLine: index)
+            if !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) {
+                let indent = line.prefix { $0 == UInt8(ascii: " ") }.count
                 return SourceLocation(file: indicator.file, line: index + 1, column: indent + 1)
             }
             index += 1
         }
         return indicator
+    }
+
+    /// The lines of a document as byte ranges, found once: marks name a line and a column, and
+    /// only a few nodes need to look at the text there. Lines end at LF, so a CRLF line keeps
+    /// its CR.
+    struct Lines {
+        private let utf8: [UInt8]
+        private let starts: [Int]
+
+        init() {
+            utf8 = []
+            starts = []
+        }
+
+        init(_ text: String) {
+            utf8 = Array(text.utf8)
+            var starts = [0]
+            for (offset, byte) in utf8.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
+            self.starts = starts
+        }
+
+        var count: Int { starts.count }
+
+        /// The bytes of line `index` (from 0), without its line feed.
+        func bytes(ofLine index: Int) -> ArraySlice<UInt8> {
+            let end = index + 1 < starts.count ? starts[index + 1] - 1 : utf8.count
+            return utf8[starts[index]..<end]
+        }
     }
 
     private static func diagnostic(for error: YamlError, text: String, file: String) -> Diagnostic {
@@ -298,5 +328,22 @@ public enum YAMLDocument {
             index += length
         }
         return 0
+    }
+}
+
+extension ArraySlice<UInt8> {
+    /// What follows the first `count` Unicode scalars of these UTF-8 bytes.
+    func droppingScalars(_ count: Int) -> ArraySlice<UInt8> {
+        var seen = 0
+        var index = startIndex
+        while index < endIndex {
+            // A scalar starts at every byte that is not a continuation byte.
+            if self[index] & 0xC0 != 0x80 {
+                if seen == count { break }
+                seen += 1
+            }
+            index += 1
+        }
+        return self[index...]
     }
 }
