@@ -517,19 +517,21 @@ public final class ResultStore: Sendable {
         }
     }
 
-    /// A run, or nil.
-    public func run(_ id: String) throws -> RunInfo? { try runs().first { $0.id == id } }
+    /// A run, or nil. Reads that run's rows alone, however many runs the store holds.
+    public func run(_ id: String) throws -> RunInfo? { try runs(where: "WHERE run.id = ?", [id]).first }
 
     /// Every run, newest first, with its counts.
-    public func runs() throws -> [RunInfo] {
+    public func runs() throws -> [RunInfo] { try runs(where: "", []) }
+
+    private func runs(where filter: String, _ arguments: [String]) throws -> [RunInfo] {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT run.*, COUNT(caseResult.caseId) AS cases,
                        SUM(caseResult.outcome = 'pass') AS passed, SUM(caseResult.outcome = 'fail') AS failed,
                        SUM(caseResult.outcome = 'error') AS errors
-                FROM run LEFT JOIN caseResult ON caseResult.runId = run.id
+                FROM run LEFT JOIN caseResult ON caseResult.runId = run.id \(filter)
                 GROUP BY run.id ORDER BY run.startedAt DESC, run.id DESC
-                """).map { row in
+                """, arguments: StatementArguments(arguments)).map { row in
                 func list(_ column: String) -> [String] {
                     (try? JSONValue.parse(Data((row[column] as String? ?? "[]").utf8)))?.array?.compactMap(\.string) ?? []
                 }
