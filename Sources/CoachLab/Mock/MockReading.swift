@@ -163,19 +163,63 @@ public struct MockReading: Sendable, Equatable {
     /// Reads one line, from a process-wide cache: a mutant or a new profile changes a line or
     /// two of a prompt the mock has read before, and the rest read the same.
     static func reading(ofLine line: String, lower: String, inAlert: Bool) -> LineReading {
-        LineCache.shared.reading(line, inAlert: inAlert) {
-            var scratch = MockReading(line: line)
-            var said = LineReading()
+        LineCache.shared.reading(line, inAlert: inAlert) { uncachedReading(ofLine: line, lower: lower, inAlert: inAlert) }
+    }
+
+    /// Reads one line. Each reader runs only when the line holds a word every one of its
+    /// patterns needs (``Clue``): most lines of a prompt hold none, and the thirty-odd
+    /// expressions cost more than the rest of a first reading. `guarded: false` runs them all,
+    /// for the test that the clues skip nothing.
+    static func uncachedReading(ofLine line: String, lower: String, inAlert: Bool, guarded: Bool = true) -> LineReading {
+        let clues = Clue(lower, guarded: guarded)
+        var scratch = MockReading(line: line)
+        var said = LineReading()
+        if clues.any("you", "act as", "play the role of") {
             said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Ii]ntroduce yourself as|[Cc]all yourself)\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#, in: line, caseSensitive: true).map { $0[1] }
+        }
+        if clues.any("talking ", "speaking ", "chatting ") {
             said.userName = matches(#"\b(?:talking|speaking|chatting) (?:with|to) ([A-Z][\p{L}'’-]*)"#, in: line, caseSensitive: true).first?[1]
-            scratch.readLength(lower, 0)
-            scratch.readQuestions(lower, 0)
-            scratch.readForm(lower.replacingOccurrences(of: #""[^"]*"|“[^”]*”"#, with: "", options: .regularExpression), 0)
+        }
+        if clues.any("sentence", "paragraph", "word", "brief", "short") { scratch.readLength(lower, 0) }
+        if clues.any("question", "idea", " at a time") { scratch.readQuestions(lower, 0) }
+        if clues.any("markdown", "formatting", "rich text", "plain text", "heading", "header", "list", "bullet", "numbered", "bold",
+                     "emoji", "exclamation") {
+            let unquoted = clues.any("\"", "“") ? lower.replacingOccurrences(of: #""[^"]*"|“[^”]*”"#, with: "", options: .regularExpression) : lower
+            scratch.readForm(unquoted, 0)
+        }
+        if clues.any("an ai", "language model", "bot", "artificial", "stay in ", "break character", "instructions", "prompt", "rules",
+                     "guidelines") {
             scratch.readIdentity(lower, 0)
-            if !inAlert { scratch.readConditional(line, 0) }
-            scratch.readTime(line, lower, 0)
-            said.notes = scratch.instructions.map { ($0.kind, $0.value) }
-            return said
+        }
+        if !inAlert, clues.any("if "), clues.any(",") { scratch.readConditional(line, 0) }
+        if clues.any("small hours", "middle of the night", "it is ", "morning is") { scratch.readTime(line, lower, 0) }
+        said.notes = scratch.instructions.map { ($0.kind, $0.value) }
+        return said
+    }
+
+    /// Whether a folded line holds any of some words. Only for ASCII lines: case-insensitive
+    /// matching folds a few letters outside ASCII onto ASCII ones (the long s onto "s", the
+    /// Kelvin sign onto "k"), so a line with any other byte is read by every reader.
+    struct Clue {
+        private let bytes: [UInt8]?
+
+        init(_ lower: String, guarded: Bool) {
+            bytes = guarded && lower.utf8.allSatisfy({ $0 < 0x80 }) ? Array(lower.utf8) : nil
+        }
+
+        func any(_ words: StaticString...) -> Bool {
+            guard let bytes else { return true }
+            return words.contains { word in
+                word.withUTF8Buffer { needle in
+                    guard let first = needle.first, needle.count <= bytes.count else { return false }
+                    var start = 0
+                    while start + needle.count <= bytes.count {
+                        if bytes[start] == first, zip(bytes[start...], needle).allSatisfy({ $0 == $1 }) { return true }
+                        start += 1
+                    }
+                    return false
+                }
+            }
         }
     }
 

@@ -256,20 +256,25 @@ public enum PhraseTemplate {
     /// Works on Unicode scalars, where brackets and spaces are single values; offsets in a
     /// ``Problem`` are counted in characters, as lint reports them.
     private struct Parser {
+        let text: String
         let scalars: [Unicode.Scalar]
+        /// Where each scalar starts in `text`, and its end last: words are cut from `text`.
+        let indices: [String.Index]
         let allowSlots: Bool
         var inflectAll = false
         var position = 0
 
         init(text: String, allowSlots: Bool, inflectAll: Bool = false) {
+            self.text = text
             scalars = Array(text.unicodeScalars)
+            indices = Array(text.unicodeScalars.indices) + [text.endIndex]
             self.allowSlots = allowSlots
             self.inflectAll = inflectAll
         }
 
         /// The offset in characters of the scalar at `offset`.
         private func characters(to offset: Int) -> Int {
-            String(String.UnicodeScalarView(scalars[..<offset])).count
+            text[..<indices[offset]].count
         }
 
         private func problem(_ message: String, at offset: Int, hint: String? = nil) -> Problem {
@@ -324,7 +329,7 @@ public enum PhraseTemplate {
                     guard let close = scalars[position...].firstIndex(of: "}") else {
                         throw problem("'{' is never closed with '}'", at: start)
                     }
-                    let name = String(String.UnicodeScalarView(scalars[(position + 1)..<close])).trimmed(.whitespaces)
+                    let name = String(text.unicodeScalars[indices[position + 1]..<indices[close]]).trimmed(.whitespaces)
                     guard allowSlots else {
                         throw problem("a lexicon entry cannot name another lexicon ({\(name)})", at: start)
                     }
@@ -345,7 +350,7 @@ public enum PhraseTemplate {
             while position < scalars.count, !Parser.isSpace(scalars[position]), !Parser.isBracket(scalars[position]) {
                 position += 1
             }
-            var raw = String(String.UnicodeScalarView(scalars[start..<position]))
+            var raw = String(text.unicodeScalars[indices[start]..<indices[position]])
             if raw == "*" { return [.token(.any)] }
             if raw == "..." || raw == "\u{2026}" {
                 return [.choice((0...PhraseTemplate.gapLimit).map { Array(repeating: Node.token(.any), count: $0) })]
