@@ -15,6 +15,17 @@ import Testing
         #expect(ran.counts == [0: 24, 1: 24, 2: 12, 3: 4, 4: 1])
     }
 
+    /// concurrentMap hands its results over and keeps none: every one is freed once the caller
+    /// lets go of the array.
+    @Test func concurrentMapKeepsNoResultAlive() {
+        let freed = Tally()
+        do {
+            let results = Array(0..<100).concurrentMap { Token(value: $0, freed: freed) }
+            #expect(results.map(\.value) == Array(0..<100))
+        }
+        #expect(freed.counts.values.reduce(0, +) == 100)
+    }
+
     @Test func anEmptyQueueReturnsAtOnce() {
         let ran = Tally()
         WorkQueue<Int>.drain([]) { depth, _ in ran.add(depth) }
@@ -41,6 +52,17 @@ import Testing
             "\(error)".contains("no-such-pack") && !"\(error)".contains("also-missing")
         }
     }
+}
+
+/// A result that counts itself out when it is freed.
+private final class Token: Sendable {
+    let value: Int
+    let freed: Tally
+    init(value: Int, freed: Tally) {
+        self.value = value
+        self.freed = freed
+    }
+    deinit { freed.add(value) }
 }
 
 /// How many times each value was seen, from any thread.

@@ -15,7 +15,9 @@ extension Collection where Self: Sendable, Element: Sendable, Index == Int {
             // Each iteration writes its own slot, and concurrentPerform returns after all of them.
             slots.base[offset] = transform(self[start + offset])
         }
-        return results.map { $0! }
+        // Moved out, so the buffer holds nothing when it is freed: a copy would leave every
+        // result retained by a slot no one frees.
+        return results.indices.map { results.moveElement(from: $0)! }
     }
 }
 
