@@ -4,22 +4,23 @@ enum Glob {
     static func expand(_ pattern: String, fileSystem: FileSystem) -> [String] {
         let components = pattern.split(separator: "/").map(String.init)
         var results: [String] = []
-        func walk(_ base: String, _ index: Int) {
+        /// `listed`: `base` was just read from its directory's listing, so it exists.
+        func walk(_ base: String, _ index: Int, listed: Bool = false) {
             guard index < components.count else {
-                if fileSystem.exists(base), !fileSystem.isDirectory(base) { results.append(base) }
+                if listed || fileSystem.exists(base), !fileSystem.isDirectory(base) { results.append(base) }
                 return
             }
             let component = components[index]
             if component == "**" {
                 walk(base, index + 1)
                 for name in ((try? fileSystem.list(base)) ?? []).sorted() where !name.hasPrefix(".") {
-                    let child = Paths.join(base, name)
-                    if fileSystem.isDirectory(child) { walk(child, index) }
+                    let folder = Paths.join(base, name)
+                    if fileSystem.isDirectory(folder) { walk(folder, index) }
                 }
             } else if Paths.isGlob(component) {
                 for name in ((try? fileSystem.list(base)) ?? []).sorted()
                 where !name.hasPrefix(".") && Paths.matches(name, pattern: component) {
-                    walk(Paths.join(base, name), index + 1)
+                    walk(child(base, name), index + 1, listed: true)
                 }
             } else {
                 walk(base == "." && pattern.hasPrefix("/") ? "/" + component : Paths.join(base, component), index + 1)
@@ -28,5 +29,18 @@ enum Glob {
         walk(pattern.hasPrefix("/") ? "/" : ".", 0)
         var seen = Set<String>()
         return results.filter { seen.insert($0).inserted }
+    }
+
+    /// `Paths.join` for a name read from a listing (no slash, not "." or "..") under a path
+    /// that is already normal, without normalising again: a glob over a large folder joins
+    /// every name in it.
+    private static func child(_ base: String, _ name: String) -> String {
+        switch base {
+        case "", ".": name
+        case "/": "/" + name
+        // A literal ".." right under the root ("/../x/*") is the one base not made normal.
+        case _ where base.hasSuffix("/.."): Paths.join(base, name)
+        default: base + "/" + name
+        }
     }
 }
