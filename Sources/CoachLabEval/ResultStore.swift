@@ -417,6 +417,14 @@ public final class ResultStore: Sendable {
     /// time, so a report over any number of cases holds only one batch in memory.
     public func forEachResult(run: String, outcomes: Set<Outcome>? = nil, batchSize: Int = 256,
                               _ body: (CaseResult) throws -> Void) throws {
+        try forEachBatch(run: run, outcomes: outcomes, batchSize: batchSize) { batch in
+            for result in batch { try body(result) }
+        }
+    }
+
+    /// Calls `body` with the results of a run in (suite, id) order, `batchSize` at a time.
+    public func forEachBatch(run: String, outcomes: Set<Outcome>? = nil, batchSize: Int = 256,
+                             _ body: ([CaseResult]) throws -> Void) throws {
         let filter = outcomes.map { set in " AND outcome IN (" + set.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ") + ")" } ?? ""
         var after: (suite: String, caseId: String)? = nil
         while true {
@@ -429,7 +437,7 @@ public final class ResultStore: Sendable {
                     """, arguments: StatementArguments([run] + (cursor.map { [$0.suite, $0.caseId] } ?? [])))
                 return try Self.results(rows, run: run, db: db)
             }
-            for result in batch { try body(result) }
+            if !batch.isEmpty { try body(batch) }
             guard batch.count == batchSize, let last = batch.last else { return }
             after = (last.suite, last.id)
         }

@@ -103,6 +103,11 @@ public struct RunReport: Sendable {
         try store.forEachResult(run: run, body)
     }
 
+    /// Calls `body` with every case, in (suite, id) order, a batch of a few hundred at a time.
+    public func forEachBatch(_ body: ([CaseResult]) throws -> Void) throws {
+        try store.forEachBatch(run: run, body)
+    }
+
     /// Every case, in (suite, id) order. Prefer ``forEachCase(_:)`` for large runs.
     public func allCases() throws -> [CaseResult] { try store.results(run: run) }
 

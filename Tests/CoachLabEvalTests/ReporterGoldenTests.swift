@@ -64,6 +64,25 @@ import Testing
         #expect(text == golden, "\(name) differs from its golden file:\n\(UnifiedDiff.diff(old: golden, new: text, oldName: name, newName: "rendered"))")
     }
 
+    /// A report of several batches, encoded on every core, lists every case once, in the
+    /// store's order, each as it reads back.
+    @Test func aLargeJSONReportKeepsEveryCaseInOrder() async throws {
+        let cases = try await Self.report().allCases()
+        let many = (1...100).flatMap { index in
+            cases.map { result in
+                var copy = result
+                copy.repeatIndex = index
+                return copy
+            }
+        }
+        let report = try RunReport(run: "large", suites: [], results: many)
+        struct Cases: Decodable { var cases: [CaseResult] }
+        let decoded = try JSONDecoder().decode(Cases.self, from: Data(Reporters.json(report).utf8)).cases
+        #expect(decoded.count == 600)
+        #expect(decoded == (try report.allCases()))
+        #expect(Set(decoded.map(\.id)).count == 600)
+    }
+
     @Test func everyReporterMatchesItsGoldenFile() async throws {
         let report = try await Self.report()
         #expect(report.totals.cases == 6 && report.totals.passed == 3, "the mock passes, the other provider fails")

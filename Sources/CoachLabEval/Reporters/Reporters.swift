@@ -9,31 +9,50 @@ public enum Reporters {
     /// JSON with sorted keys: `cases` (every case), `prices` (when the run kept them), `run`, `suites` and `totals`.
     public static func json(_ report: RunReport, to write: (String) throws -> Void) throws {
         let encoder = JSONEncoder.sorted(pretty: true)
-        // Nests a pretty-printed value by indenting each of its lines. A line feed in encoded JSON
-        // is always layout, since one inside a string is written `\n`.
-        func encoded<T: Encodable>(_ value: T, indent: String) throws -> String {
-            let data = try encoder.encode(value)
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(data.count + data.count / 8)
-            data.withUnsafeBytes { data in
-                for byte in data {
-                    bytes.append(byte)
-                    if byte == UInt8(ascii: "\n") { bytes.append(contentsOf: indent.utf8) }
-                }
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
         try write("{\n  \"cases\" : [")
         var first = true
-        try report.forEachCase { result in
-            try write((first ? "\n    " : ",\n    ") + encoded(result, indent: "    "))
-            first = false
+        // Encoding is most of the cost of a large report: each core encodes a share of every
+        // batch, with an encoder of its own.
+        let lanes = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in Lane(encoder: JSONEncoder.sorted(pretty: true)) }
+        try report.forEachBatch { batch in
+            for text in try indented(batch, indent: "    ", lanes: lanes) {
+                try write((first ? "\n    " : ",\n    ") + text)
+                first = false
+            }
         }
         try write((first ? "" : "\n  ") + "],\n")
-        if let prices = report.prices { try write("  \"prices\" : " + encoded(prices, indent: "  ") + ",\n") }
-        try write("  \"run\" : " + encoded(report.run, indent: "  ") + ",\n")
-        try write("  \"suites\" : " + encoded(report.suites, indent: "  ") + ",\n")
-        try write("  \"totals\" : " + encoded(report.totals, indent: "  ") + "\n}\n")
+        if let prices = report.prices { try write("  \"prices\" : " + indented(encoder.encode(prices), indent: "  ") + ",\n") }
+        try write("  \"run\" : " + indented(encoder.encode(report.run), indent: "  ") + ",\n")
+        try write("  \"suites\" : " + indented(encoder.encode(report.suites), indent: "  ") + ",\n")
+        try write("  \"totals\" : " + indented(encoder.encode(report.totals), indent: "  ") + "\n}\n")
+    }
+
+    /// Pretty-printed JSON nested by indenting each of its lines. A line feed in encoded JSON is
+    /// always layout, since one inside a string is written `\n`.
+    private static func indented(_ data: Data, indent: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(data.count + data.count / 8)
+        data.withUnsafeBytes { data in
+            for byte in data {
+                bytes.append(byte)
+                if byte == UInt8(ascii: "\n") { bytes.append(contentsOf: indent.utf8) }
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// An encoder that one thread at a time uses.
+    private struct Lane: @unchecked Sendable {
+        let encoder: JSONEncoder
+    }
+
+    /// Each value encoded and indented, in order, the values shared among `lanes` (one per core).
+    private static func indented<T: Encodable & Sendable>(_ values: [T], indent: String, lanes: [Lane]) throws -> [String] {
+        let width = min(lanes.count, max(1, values.count / 32))
+        let encoded = try lanes.prefix(width).map { $0 }.enumerated().map { $0 }.concurrentMap { lane, shared in
+            Result { try stride(from: lane, to: values.count, by: width).map { try indented(shared.encoder.encode(values[$0]), indent: indent) } }
+        }.map { try $0.get() }
+        return values.indices.map { encoded[$0 % width][$0 / width] }
     }
 
     public static func json(_ report: RunReport) throws -> String { try collect { try json(report, to: $0) } }
