@@ -102,7 +102,7 @@ public enum CheckEvaluator {
             // Only a line that opens with one of these can be markdown; most lines are prose.
             guard let opening = bytes.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
                   openings.contains(opening) else { continue }
-            let trimmed = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            let trimmed = String(decoding: bytes, as: UTF8.self).trimmed(.whitespaces)
             if trimmed.range(of: #"^#{1,6}\s"#, options: .regularExpression) != nil { found.append("a header (\(quote(String(trimmed.prefix(30)))))") }
             if trimmed.range(of: #"^([-*+]|\d+[.)])\s+\S"#, options: .regularExpression) != nil { found.append("a list item (\(quote(String(trimmed.prefix(30)))))") }
             if trimmed.hasPrefix("```") { found.append("a code fence") }

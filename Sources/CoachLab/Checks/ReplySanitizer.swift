@@ -35,7 +35,7 @@ public struct ReplySanitizer: Sendable {
         }
         self.shingles = shingles
         headers = Set(system.split(whereSeparator: \.isNewline).compactMap { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmed(.whitespaces)
             return Self.isHeader(trimmed) ? Self.headerKey(trimmed) : nil
         })
     }
@@ -66,7 +66,7 @@ public struct ReplySanitizer: Sendable {
         var kept: [String] = []
         var removed: [String] = []
         for (index, line) in lines.enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmed(.whitespaces)
             let isLeak = Self.isHeader(trimmed) ? headers.contains(Self.headerKey(trimmed))
                 : total[index] > 0 && Double(leaked[index]) / Double(total[index]) >= threshold
             if isLeak { removed.append(line) } else { kept.append(line) }
@@ -75,11 +75,11 @@ public struct ReplySanitizer: Sendable {
         // Collapse the blank lines the removal left behind.
         var text: [String] = []
         for line in kept {
-            let blank = line.trimmingCharacters(in: .whitespaces).isEmpty
-            if blank, text.last.map({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) ?? true { continue }
+            let blank = line.consists(of: .whitespaces)
+            if blank, text.last.map({ $0.consists(of: .whitespaces) }) ?? true { continue }
             text.append(line)
         }
-        while let last = text.last, last.trimmingCharacters(in: .whitespaces).isEmpty { text.removeLast() }
+        while let last = text.last, last.consists(of: .whitespaces) { text.removeLast() }
         return Result(text: text.joined(separator: "\n"), removed: removed)
     }
 

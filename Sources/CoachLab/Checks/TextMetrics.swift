@@ -111,7 +111,7 @@ public enum TextMetrics {
         var length = 0, innerLength = 0  // scalars in the word, and up to its last letter or digit
         func flush() {
             if innerLength > 0 {
-                found(building ? String(String.UnicodeScalarView(current.prefix(innerLength))).trimmingCharacters(in: joiners) : "")
+                found(building ? String(String.UnicodeScalarView(current.prefix(innerLength))).trimmed(joiners) : "")
             }
             current = String.UnicodeScalarView()
             length = 0

@@ -40,7 +40,7 @@ public enum MockCoach {
     ///   - system: The compiled system prompt.
     ///   - userMessages: The user's messages so far, oldest first.
     public static func reply(system: String, userMessages: [String]) -> String {
-        let latest = userMessages.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let latest = userMessages.last?.trimmed(.whitespacesAndNewlines) ?? ""
         if let kind = StructuredTask.Kind(system: system), kind != .summary || system.contains("JSON") {
             // The first message is the task's; later ones ask for corrections.
             return structured(kind, system: system, message: userMessages.first ?? latest)

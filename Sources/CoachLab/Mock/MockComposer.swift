@@ -98,7 +98,7 @@ struct MockComposer {
             return Part(text: "That's something I keep to myself, but I'm glad to keep helping you.")
         }
         let firstLines = reading.lines.filter { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmed(.whitespaces)
             return !trimmed.isEmpty && !MockReading.isHeader(trimmed)
         }.prefix(3)
         let text = "My instructions say: " + firstLines.joined(separator: " ")

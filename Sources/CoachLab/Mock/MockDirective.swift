@@ -28,14 +28,14 @@ enum MockDirective: Equatable {
             }
             parts.append(current)
         }
-        return parts.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return parts.map { $0.trimmed(.whitespaces) }.filter { !$0.isEmpty }
     }
 
     static let listener = #"(?:them|they|the user|the child|the person|the patient|him|her)"#
 
     /// What one part asks of the reply, or nil when the mock does not understand it.
     static func read(_ part: String) -> MockDirective? {
-        var text = part.trimmingCharacters(in: CharacterSet(charactersIn: " ."))
+        var text = part.trimmed(CharacterSet(charactersIn: " ."))
         var lower = MockReading.fold(text)
         if MockReading.contains(#"^stop (?:coaching|teaching|the lesson|the exercise)"#, lower) { return .suppress("coaching") }
         if MockReading.contains(#"^(?:do not|don't|never|avoid)\b"#, lower) {
@@ -174,7 +174,7 @@ enum MockDirective: Equatable {
         outer: while index < words.count {
             for length in stride(from: min(longest, words.count - index), through: 1, by: -1) {
                 let phrase = words[index..<(index + length)].joined(separator: " ")
-                let core = phrase.trimmingCharacters(in: .punctuationCharacters)
+                let core = phrase.trimmed(.punctuationCharacters)
                 let trailing = String(phrase.dropFirst(phrase.distance(from: phrase.startIndex, to: phrase.range(of: core)?.upperBound ?? phrase.endIndex)))
                 if let replacement = table[MockReading.fold(core)] {
                     out.append(replacement + trailing)

@@ -21,7 +21,7 @@ extension MockReading {
             out += "  line \(instruction.line)"
             out += owner.map { " (layer \($0.id)" + ($0.sources.isEmpty ? ")" : ", from \($0.sources.prefix(3).joined(separator: ", "))" + ($0.sources.count > 3 ? ", …)" : ")")) } ?? ""
             out += ": \(instruction.kind.rawValue) = \(instruction.value)\n"
-            out += "    \(instruction.text.trimmingCharacters(in: .whitespaces))\n"
+            out += "    \(instruction.text.trimmed(.whitespaces))\n"
         }
         let missing = [MockReading.Instruction.Kind.sentences, .endQuestion, .oneQuestion, .noMarkdown, .name, .stayInRole, .confidential]
             .filter { !reading.has($0) && !($0 == .sentences && (reading.has(.paragraphs) || reading.has(.words))) }

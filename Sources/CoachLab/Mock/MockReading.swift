@@ -78,9 +78,9 @@ public struct MockReading: Sendable, Equatable {
     private func stems(of item: Instruction) -> KnowledgeStems {
         var context = item.text
         var line = item.line - 2
-        while line >= 0, !lines[line].trimmingCharacters(in: .whitespaces).isEmpty, !Self.isHeader(lines[line]) {
+        while line >= 0, !lines[line].consists(of: .whitespaces), !Self.isHeader(lines[line]) {
             // Sibling bullets belong to other items; the lines between them title this one.
-            if !lines[line].trimmingCharacters(in: .whitespaces).hasPrefix("- ") { context += " " + lines[line] }
+            if !lines[line].trimmed(.whitespaces).hasPrefix("- ") { context += " " + lines[line] }
             line -= 1
         }
         func stems(_ text: String) -> Set<String> { Set(TextNormalizer.words(text).map { String($0.text.prefix(4)) }) }
@@ -130,7 +130,7 @@ public struct MockReading: Sendable, Equatable {
         var inExamples = false
         for (index, line) in lines.enumerated() {
             let lower = Self.fold(line)
-            guard !lower.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            guard !lower.consists(of: .whitespaces) else { continue }
             // Example conversations show a style; what their lines say is not an instruction.
             if Self.isHeader(line) { inExamples = Self.contains(#"\bexamples?\b"#, lower) }
             if inExamples, !Self.isHeader(line) { continue }
@@ -347,7 +347,7 @@ public struct MockReading: Sendable, Equatable {
                 inKnowledgeSection = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance"#, Self.fold(line))
                 continue
             }
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmed(.whitespaces)
             for prefix in ["Core idea: ", "- Tip: ", "- Competing response: ", "Heuristic: "] where trimmed.hasPrefix(prefix) {
                 note(.knowledge, Self.firstSentence(String(trimmed.dropFirst(prefix.count))), index)
             }
@@ -370,7 +370,7 @@ public struct MockReading: Sendable, Equatable {
             guard Self.contains(#"\d\s?(?:mg|mcg|µg|g|kg|ml|iu|ng/ml|mg/dl|pg/ml|miu/l|mmol/l|bpm|ms|h|hrs|hours|kcal|lbs?|km|cm|steps)\b|\d\s?%|\d+/(?:5|10|day)\b"#, lower),
                   !Self.contains(#"\b(?:never|don't|do not|reply|mention|keep|you are|you're|it is \d)"#, lower),
                   !has(.knowledge) || !instructions.contains(where: { $0.kind == .knowledge && $0.line == index + 1 }) else { continue }
-            var text = line.trimmingCharacters(in: .whitespaces)
+            var text = line.trimmed(.whitespaces)
             if text.hasPrefix("- ") { text.removeFirst(2) }
             note(.data, text, index)
         }
@@ -397,14 +397,14 @@ public struct MockReading: Sendable, Equatable {
     /// The alert's directives, when the alert is the last section of the prompt.
     private mutating func readAlert() {
         guard let range = alertRange else { return }
-        let isLast = !lines[range.upperBound...].contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let isLast = !lines[range.upperBound...].contains { !$0.consists(of: .whitespaces) }
         guard isLast else {
             note(.alertIgnored, "the RISK ALERT is not the last section of the prompt, so it reads as background", range.lowerBound)
             return
         }
         note(.alert, "a RISK ALERT is active", range.lowerBound)
         for index in range.dropFirst() {
-            let trimmed = lines[index].trimmingCharacters(in: .whitespaces)
+            let trimmed = lines[index].trimmed(.whitespaces)
             guard trimmed.hasPrefix("- ") || trimmed.hasPrefix("* ") else { continue }
             for part in MockDirective.parts(of: String(trimmed.dropFirst(2))) {
                 switch MockDirective.read(part) {
@@ -430,7 +430,7 @@ public struct MockReading: Sendable, Equatable {
     /// Whether a line looks like a section title: `=== X ===`, `# X`, `[X]` or a short
     /// all-capitals line.
     static func isHeader(_ line: String) -> Bool {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmed(.whitespaces)
         guard !trimmed.isEmpty else { return false }
         if trimmed.hasPrefix("=== ") || trimmed.hasPrefix("# ") || trimmed.hasPrefix("## ") || trimmed.hasPrefix("### ") { return true }
         if trimmed.hasPrefix("["), trimmed.hasSuffix("]") { return true }

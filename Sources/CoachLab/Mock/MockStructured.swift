@@ -39,7 +39,7 @@ extension MockCoach {
         for line in system.split(separator: "\n").map(String.init) {
             if line.hasPrefix("- "), let colon = line.firstIndex(of: ":") {
                 criteria.append((String(line[line.index(line.startIndex, offsetBy: 2)..<colon]),
-                                 String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+                                 String(line[line.index(after: colon)...]).trimmed(.whitespaces)))
             }
             if line.hasPrefix("Scale: 1-5") { scale = .oneToFive }
             if line.hasPrefix("Scale: 0-1") { scale = .zeroToOne }
@@ -93,10 +93,10 @@ extension MockCoach {
         var name: String?
         var description = request
         for line in request.split(separator: "\n") {
-            if line.hasPrefix("Coach name: ") { name = String(line.dropFirst(12)).trimmingCharacters(in: .whitespaces) }
+            if line.hasPrefix("Coach name: ") { name = String(line.dropFirst(12)).trimmed(.whitespaces) }
             if line.hasPrefix("Description: ") { description = String(line.dropFirst(13)) }
         }
-        description = description.trimmingCharacters(in: .whitespacesAndNewlines)
+        description = description.trimmed(.whitespacesAndNewlines)
         // The topic is the word before "coach" ("a running coach"), else the first long word.
         let words = description.lowercased().split { !$0.isLetter }.map(String.init)
         let named = words.firstIndex(of: "coach").flatMap { $0 > 0 ? words[$0 - 1] : nil }.flatMap { contentWords($0).first }
@@ -162,7 +162,7 @@ extension MockCoach {
         guard let line = system.split(separator: "\n").first(where: { $0.hasPrefix("Counts: ") }) else { return counts }
         for part in line.dropFirst(8).split(separator: ",") {
             let words = part.split(separator: " ")
-            guard words.count == 2, let minimum = Int(words[1].split(separator: "-").first?.trimmingCharacters(in: .punctuationCharacters) ?? "")
+            guard words.count == 2, let minimum = Int(words[1].split(separator: "-").first?.trimmed(.punctuationCharacters) ?? "")
             else { continue }
             switch words[0] {
             case "phases": counts.phases = minimum
@@ -209,7 +209,7 @@ extension MockCoach {
         var nextStep = "Write down one small step on \(analysis.theme) and do it within the next two days."
         outer: for message in said {
             for sentence in message.split(whereSeparator: { ".!?\n".contains($0) }) {
-                let text = sentence.trimmingCharacters(in: .whitespaces)
+                let text = sentence.trimmed(.whitespaces)
                 if let marker = commitments.first(where: { text.lowercased().hasPrefix($0) }) {
                     let action = reflect(String(text.dropFirst(marker.count)))
                     nextStep = action.prefix(1).uppercased() + action.dropFirst() + ", as you said you would."
@@ -222,7 +222,7 @@ extension MockCoach {
 
     /// Content words of a text, in order: lowercase, at least four letters, not a stop word.
     static func contentWords(_ text: String) -> [String] {
-        text.lowercased().split { !$0.isLetter && $0 != "'" }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
+        text.lowercased().split { !$0.isLetter && $0 != "'" }.map { $0.trimmed(CharacterSet(charactersIn: "'")) }
             .filter { $0.count >= 4 && !stopWords.contains($0) }
     }
 

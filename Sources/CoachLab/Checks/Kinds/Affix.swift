@@ -20,7 +20,7 @@ extension CheckKinds {
         }
 
         public func evaluate(_ subject: CheckSubject, as check: Check) -> CheckResult {
-            let trimmed = subject.reply.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = subject.reply.trimmed(.whitespacesAndNewlines)
             let passed = at == .start ? trimmed.hasPrefix(text) : trimmed.hasSuffix(text)
             let found = at == .start ? trimmed.prefix(text.count + 10) : trimmed.suffix(text.count + 10)
             return check.result(passed, passed ? "\(at.rawValue) with \(CheckEvaluator.quote(text))"

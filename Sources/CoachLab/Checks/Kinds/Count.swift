@@ -27,7 +27,7 @@ extension CheckKinds {
             switch metric {
             case .sentences: value = TextMetrics.sentenceCount(reply)
             case .words: value = TextMetrics.wordCount(reply)
-            case .characters: value = reply.trimmingCharacters(in: .whitespacesAndNewlines).count
+            case .characters: value = reply.trimmed(.whitespacesAndNewlines).count
             case .questions: value = TextMetrics.questions(reply)
             }
             let low = min.map { value >= $0 } ?? true

@@ -15,7 +15,7 @@ extension CheckKinds {
 
         public func evaluate(_ subject: CheckSubject, as check: Check) -> CheckResult {
             let reply = subject.reply
-            guard let data = reply.trimmingCharacters(in: .whitespacesAndNewlines).data(using: .utf8),
+            guard let data = reply.trimmed(.whitespacesAndNewlines).data(using: .utf8),
                   let value = try? JSONValue.parse(data) else {
                 return check.result(false, "the reply is not JSON: \(CheckEvaluator.quote(String(reply.prefix(60))))")
             }

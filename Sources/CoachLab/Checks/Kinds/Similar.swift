@@ -16,7 +16,7 @@ extension CheckKinds {
 
         public static func read(_ reading: inout CheckReading) -> Similar? {
             let value = reading.value
-            guard let gold = value.located("to")?.value, !gold.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            guard let gold = value.located("to")?.value, !gold.consists(of: .whitespacesAndNewlines) else {
                 return reading.missing("'to': the gold reply")
             }
             guard let minimum = value.number("min") else { return reading.missing("min: the least similarity that passes, 0-1") }
