@@ -39,6 +39,19 @@ import Testing
         #expect(throws: CoachLabError.self) { try YAMLDocument.parse("a: &x 1\nb: *x\n", file: "a.yaml") }
     }
 
+    /// A CRLF file's indenting tab and repeated key are reported on their own lines, as in an
+    /// LF file.
+    @Test func tabsAndDuplicateKeysInACRLFFileAreLocatedOnTheirLines() {
+        func location(_ text: String) -> String {
+            do { _ = try YAMLDocument.parse(text, file: "a.yaml") } catch let error as CoachLabError {
+                return error.diagnostics.first.map { "\($0.location.line):\($0.location.column) \($0.message)" } ?? ""
+            } catch {}
+            return "no error"
+        }
+        #expect(location("a: 1\r\nb:\r\n\tc: 2\r\n") == "3:1 tab character used for indentation")
+        #expect(location("a: 1\r\nb: 2\r\na: 3\r\n").hasPrefix("3:1 duplicate key 'a'"))
+    }
+
     /// A file saved with CRLF line ends locates its block scalars as an LF file does: Swift
     /// reads "\r\n" as one character, so splitting the text at "\n" found a single line.
     @Test func blockScalarsInACRLFFileAreLocatedOnTheirText() throws {

@@ -230,7 +230,7 @@ public enum YAMLDocument {
 
     /// Finds the line where a duplicated key appears again, at the same column as the first.
     private static func secondOccurrence(ofKey key: String, after first: Mark, in text: String) -> (Int, Int)? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = characterLines(text)
         guard first.line >= 1, first.line <= lines.count else { return nil }
         let indent = first.column - 1
         for index in first.line..<lines.count {
@@ -272,7 +272,7 @@ public enum YAMLDocument {
         var lineNumber = 0
         var inBlockScalar = false
         var blockIndent = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in characterLines(text) {
             lineNumber += 1
             let leading = line.prefix { $0 == " " || $0 == "\t" }
             let content = line.dropFirst(leading.count)
@@ -291,6 +291,12 @@ public enum YAMLDocument {
             }
         }
         return nil
+    }
+
+    /// The lines of a text as characters, split at LF and CRLF alike: Swift reads "\r\n" as
+    /// one character, which splitting at "\n" alone never finds.
+    private static func characterLines(_ text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
     }
 
     static func location(ofByte offset: Int, in data: Data, file: String) -> SourceLocation {
