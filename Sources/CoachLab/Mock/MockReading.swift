@@ -209,17 +209,7 @@ public struct MockReading: Sendable, Equatable {
 
         func any(_ words: StaticString...) -> Bool {
             guard let bytes else { return true }
-            return words.contains { word in
-                word.withUTF8Buffer { needle in
-                    guard let first = needle.first, needle.count <= bytes.count else { return false }
-                    var start = 0
-                    while start + needle.count <= bytes.count {
-                        if bytes[start] == first, zip(bytes[start...], needle).allSatisfy({ $0 == $1 }) { return true }
-                        start += 1
-                    }
-                    return false
-                }
-            }
+            return words.contains { word in word.withUTF8Buffer { bytes.firstRange(of: $0) != nil } }
         }
     }
 

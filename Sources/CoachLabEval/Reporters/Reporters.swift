@@ -49,7 +49,7 @@ public enum Reporters {
     /// Each value encoded and indented, in order, the values shared among `lanes` (one per core).
     private static func indented<T: Encodable & Sendable>(_ values: [T], indent: String, lanes: [Lane]) throws -> [String] {
         let width = min(lanes.count, max(1, values.count / 32))
-        let encoded = try lanes.prefix(width).map { $0 }.enumerated().map { $0 }.concurrentMap { lane, shared in
+        let encoded = try Array(lanes.prefix(width).enumerated()).concurrentMap { lane, shared in
             Result { try stride(from: lane, to: values.count, by: width).map { try indented(shared.encoder.encode(values[$0]), indent: indent) } }
         }.map { try $0.get() }
         return values.indices.map { encoded[$0 % width][$0 / width] }
