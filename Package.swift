@@ -84,26 +84,28 @@ let package = Package(
             dependencies: ["CoachLab"],
             path: "Benchmarks/coachlab-fuzz"
         ),
+        // Scratch folders for the tests, removed when the test process exits.
+        .target(name: "CoachLabTestSupport", path: "Tests/Support"),
         .testTarget(
             name: "CoachLabTests",
-            dependencies: ["CoachLab"],
+            dependencies: ["CoachLab", "CoachLabTestSupport"],
             resources: [.copy("Malformed")]
         ),
         // End-to-end tests run the built `coachlab` binary.
         .testTarget(
             name: "CoachLabProvidersTests",
-            dependencies: ["CoachLab", "CoachLabProviders", "CoachLabMockServer"]
+            dependencies: ["CoachLab", "CoachLabProviders", "CoachLabMockServer", "CoachLabTestSupport"]
         ),
         .testTarget(
             name: "CoachLabEvalTests",
-            dependencies: ["CoachLab", "CoachLabProviders", "CoachLabEval", "CoachLabMockServer"],
+            dependencies: ["CoachLab", "CoachLabProviders", "CoachLabEval", "CoachLabMockServer", "CoachLabTestSupport"],
             // The reporters' golden files, read from the source tree by ReporterGoldenTests.
             exclude: ["Golden"]
         ),
         .testTarget(
             name: "CoachLabCLITests",
             // Hummingbird serves the imitation GitHub API the pull-request comment is tested against.
-            dependencies: ["CoachLab", "coachlab", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: ["CoachLab", "coachlab", "CoachLabTestSupport", .product(name: "Hummingbird", package: "hummingbird")]
         ),
     ],
     swiftLanguageModes: [.v6]

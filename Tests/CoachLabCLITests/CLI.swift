@@ -1,4 +1,5 @@
 import Foundation
+import CoachLabTestSupport
 
 /// Runs the built `coachlab` binary, as a user would.
 enum CLI {
@@ -34,9 +35,10 @@ enum CLI {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        // Each run gets a response cache of its own unless the test names one: answers
-        // cached by one test (or by an earlier `swift test`) must never answer another's.
-        let isolated = ["COACHLAB_CACHE": NSTemporaryDirectory() + "coachlab-cache-" + UUID().uuidString]
+        // Each run gets a response cache and a result store of its own unless the test names
+        // one: answers cached by one test (or by an earlier `swift test`) must never answer
+        // another's, and no test writes into the project's .coachlab folder.
+        let isolated = ["COACHLAB_CACHE": Scratch.path("cache"), "COACHLAB_STORE": Scratch.path("store") + "/coachlab.sqlite"]
         process.environment = ProcessInfo.processInfo.environment.merging(isolated) { _, new in new }.merging(environment) { _, new in new }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -55,8 +57,6 @@ enum CLI {
 
     /// A fresh temporary folder.
     static func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "coachlab-cli-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try Scratch.folder("cli")
     }
 }

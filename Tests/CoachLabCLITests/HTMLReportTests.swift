@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 /// Headless Chromium, when installed (`.ci/run` installs Debian's package and sets
 /// COACHLAB_REQUIRE_BROWSER=1, so CI never skips these).
@@ -23,7 +24,7 @@ enum Browser {
     private static func run(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path!)
-        let profile = NSTemporaryDirectory() + "coachlab-chromium-" + UUID().uuidString
+        let profile = Scratch.path("chromium")
         process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile)",
                              "--virtual-time-budget=5000"] + arguments
         let out = Pipe()

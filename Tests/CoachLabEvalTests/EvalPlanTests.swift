@@ -3,6 +3,7 @@ import CoachLabEval
 import CoachLabProviders
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 /// The run a command asks for, planned and executed in the library: resume, retry, filter,
 /// shards and merging, tested without the binary.
@@ -91,8 +92,7 @@ import Testing
     }
 
     @Test func shardsSplitTheCasesWithoutOverlapAndMergeBack() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try Scratch.folder("plan")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var paths: [String] = []
         var totals: [Int] = []

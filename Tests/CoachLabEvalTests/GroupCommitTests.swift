@@ -2,6 +2,7 @@ import CoachLab
 import CoachLabEval
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 /// Results written in group commits: batched under load, each stored before `record` returns,
 /// and a failed commit reported to every case it carried.
@@ -52,7 +53,7 @@ import Testing
 
     /// What `--resume` relies on: once `record` returns, another connection sees the case.
     @Test func aRecordedResultIsStoredWhenRecordReturns() async throws {
-        let path = NSTemporaryDirectory() + "coachlab-group-\(UUID().uuidString)/coachlab.sqlite"
+        let path = Scratch.path("group") + "/coachlab.sqlite"
         let store = try ResultStore(path: path)
         let run = try store.startRun(suites: [], providers: [], repeats: nil)
         let writer = GroupCommit(store: store, run: run)
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func aFailedCommitFailsEveryCaseItCarried() async throws {
-        let path = NSTemporaryDirectory() + "coachlab-group-\(UUID().uuidString)/coachlab.sqlite"
+        let path = Scratch.path("group") + "/coachlab.sqlite"
         let run = try ResultStore(path: path).startRun(suites: [], providers: [], repeats: nil)
         let writer = GroupCommit(store: try ResultStore(readingFrom: path), run: run)
         let failures = try await withThrowingTaskGroup(of: Bool.self) { group in

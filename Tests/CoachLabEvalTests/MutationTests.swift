@@ -3,6 +3,7 @@ import CoachLabEval
 import CoachLabProviders
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 @Suite struct MutationTests {
     /// Re-emitting a pack file from its parsed value changes no compiled prompt: mutants differ
@@ -115,7 +116,7 @@ import Testing
     }
 
     @Test func mutateNeverChangesThePackAndSaysWhatSurvived() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coachlab-mutate-\(UUID().uuidString)").path
+        let directory = Scratch.path("mutate")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for (path, text) in Self.files {
             let full = directory + "/" + path

@@ -3,6 +3,7 @@ import CoachLabEval
 import CoachLabProviders
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 /// Counts calls, answering as the mock does.
 final class CountingProvider: ChatProvider, @unchecked Sendable {
@@ -27,7 +28,7 @@ struct Stop: Error {}
 
 @Suite struct ResultStoreTests {
     static func temporaryStore() throws -> ResultStore {
-        try ResultStore(path: NSTemporaryDirectory() + "coachlab-store-\(UUID().uuidString)/coachlab.sqlite")
+        try ResultStore(path: Scratch.path("store") + "/coachlab.sqlite")
     }
 
     /// What must be identical between runs (timings differ).

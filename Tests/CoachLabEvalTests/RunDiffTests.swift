@@ -3,6 +3,7 @@ import CoachLabEval
 import CoachLabProviders
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 @Suite struct ShardTests {
     @Test func slicesAreDisjointCoverEveryCaseAndAreStable() {
@@ -110,7 +111,7 @@ import Testing
     }
 
     @Test func aRecordedCassetteHoldsNoSecretAndReplaysTheBody() async throws {
-        let directory = NSTemporaryDirectory() + "coachlab-cassettes-" + UUID().uuidString
+        let directory = Scratch.path("cassettes")
         let secret = "sk-proj-SECRETVALUE0123456789abcdef"
         let body = #"{"choices":[{"message":{"content":"echo sk-proj-SECRETVALUE0123456789abcdef"}}]}"#
         let recorder = CassetteTransport.recording(to: directory, through: StaticTransport(body: body))

@@ -2,6 +2,7 @@ import CoachLab
 @testable import CoachLabEval
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 /// `similar` against known values, and `script` checks against real executables.
 @Suite struct SimilarityTests {
@@ -52,8 +53,7 @@ import Testing
 @Suite struct ScriptCheckTests {
     /// Writes an executable shell script into a fresh folder and returns its path.
     static func script(_ body: String, executable: Bool = true) throws -> String {
-        let folder = NSTemporaryDirectory() + "coachlab-script-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("script")
         let path = folder + "/check.sh"
         try Data(("#!/bin/sh\n" + body + "\n").utf8).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: executable ? 0o755 : 0o644], ofItemAtPath: path)

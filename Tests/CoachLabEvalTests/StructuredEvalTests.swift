@@ -4,6 +4,7 @@ import CoachLabMockServer
 import CoachLabProviders
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 /// Kindred's scenarios 3-7 and BetterOne's wrap-up, run as evals.
 @Suite struct StructuredEvalTests {
@@ -80,7 +81,7 @@ import Testing
         let fixture = try #require(EvalLoader(fileSystem: fileSystem).fixture(at: path).0)
         var runner = EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem)
         runner.sanitize = sanitize
-        let store = try ResultStore(path: NSTemporaryDirectory() + "coachlab-sanitize-\(UUID().uuidString).sqlite")
+        let store = try ResultStore(path: Scratch.path("sanitize") + ".sqlite")
         let run = try store.startRun(suites: ["kindred"], providers: [], repeats: nil)
         try await runner.run([LoadedSuite(suite: kindred.suite, fixtures: [fixture])]) { try store.record($0, run: run) }
         let report = try RunReport(run: run, suites: [kindred.suite], store: store)

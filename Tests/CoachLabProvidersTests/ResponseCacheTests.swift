@@ -2,6 +2,7 @@ import CoachLab
 @testable import CoachLabProviders
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 /// Counts the requests that reach it and answers each with the next body.
 final class CountingTransport: HTTPTransport, @unchecked Sendable {
@@ -47,7 +48,7 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
         return provider
     }
 
-    static func folder() -> String { NSTemporaryDirectory() + "coachlab-cache-test-" + UUID().uuidString }
+    static func folder() -> String { Scratch.path("cache") }
 
     @Test func aSecondIdenticalRequestIsAnsweredWithoutSending() async throws {
         let transport = CountingTransport(bodies: [Self.reply("First answer."), Self.reply("Second answer.")])

@@ -1,14 +1,14 @@
 import CoachLab
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 /// `coach import` must never lose a file: ids cannot collide or escape, hand-written coaches
 /// are never replaced, and a refused import leaves the pack byte for byte as it was.
 @Suite struct CoachImportSafetyTests {
     /// A scratch copy of the Kindred pack.
     static func kindredCopy() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coachlab-import-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try Scratch.folder("import")
         try FileManager.default.copyItem(atPath: TestSupport.root + "/personas/kindred", toPath: directory + "/kindred")
         return directory + "/kindred"
     }

@@ -1,11 +1,12 @@
 import CoachLab
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 /// A pack is self-contained, and one broken file gives one error.
 @Suite struct PackBoundaryTests {
     static func scratch() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coachlab-pack-\(UUID().uuidString)").path
+        let directory = Scratch.path("pack")
         try FileManager.default.createDirectory(atPath: directory + "/app", withIntermediateDirectories: true)
         try "pack: {id: app, name: App}\ninclude: [persona.yaml]\nstack:\n  layers: [{id: a, template: \"You are {{persona.name}}.\"}]\n"
             .write(toFile: directory + "/app/pack.yaml", atomically: true, encoding: .utf8)

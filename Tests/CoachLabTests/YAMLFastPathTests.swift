@@ -1,6 +1,7 @@
 @testable import CoachLab
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 /// The byte-level shortcuts in ``YAMLDocument`` give the same answers as the rules they stand
 /// in for.
@@ -66,8 +67,7 @@ import Testing
     /// The live file system reads by path and falls back to the URL read only to explain a
     /// failure: a folder or a missing file is an error, never empty data.
     @Test func readingAFolderOrAMissingFileFails() throws {
-        let folder = NSTemporaryDirectory() + "coachlab-read-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("read")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(throws: (any Error).self) { try FileSystem.live.read(folder) }
         #expect(throws: (any Error).self) { try FileSystem.live.read(folder + "/missing.yaml") }
