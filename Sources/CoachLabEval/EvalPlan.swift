@@ -191,9 +191,10 @@ public struct RunExecution: Sendable {
                             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, run: run)
     }
 
-    /// "N cases in S s (R cases/s)".
+    /// "N cases in S s (R cases/s)", with "1 case" for one.
     public var speed: String {
-        String(format: "%d cases in %.2f s (%.0f cases/s)", done, seconds, seconds > 0 ? Double(done) / seconds : 0)
+        "\(done) \(done == 1 ? "case" : "cases") in "
+            + String(format: "%.2f s (%.0f cases/s)", seconds, seconds > 0 ? Double(done) / seconds : 0)
     }
 
     private actor Counter {

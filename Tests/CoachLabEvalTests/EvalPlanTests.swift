@@ -1,5 +1,5 @@
 import CoachLab
-import CoachLabEval
+@testable import CoachLabEval
 import CoachLabProviders
 import Foundation
 import Testing
@@ -28,6 +28,13 @@ import CoachLabTestSupport
         #expect(execution.done == plan.total && !execution.interrupted)
         #expect(try store.run(plan.run)?.status == "finished")
         #expect(try store.finishedCases(run: plan.run).count == plan.total)
+    }
+
+    @Test func theSpeedLineCountsOneCaseInTheSingular() {
+        var execution = RunExecution(interrupted: false, done: 1, seconds: 0.5, run: "r")
+        #expect(execution.speed == "1 case in 0.50 s (2 cases/s)")
+        execution.done = 3
+        #expect(execution.speed == "3 cases in 0.50 s (6 cases/s)")
     }
 
     @Test func resumingKeepsFinishedCasesAndRunsTheRest() async throws {
