@@ -145,7 +145,7 @@ public struct EvalPlan: Sendable {
     public var continuationSummary: String? {
         switch request.continuation {
         case .retryErrors(let run)?: "retrying run \(run): \(total) errored cases run again, \(kept) finished ones are kept"
-        case .resume(let run)? where kept > 0: "resuming run \(run): \(kept) cases already finished, \(total) to go"
+        case .resume(let run)? where kept > 0: "resuming run \(run): \(kept) \(kept == 1 ? "case" : "cases") already finished, \(total) to go"
         default: nil
         }
     }

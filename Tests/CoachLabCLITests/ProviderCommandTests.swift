@@ -317,7 +317,7 @@ import Testing
         #expect(listed.contains("interrupted"))
         let resumed = try CLI.run(["eval", "--resume", run, "--base-url", "http://127.0.0.1:\(port)/v1", "--store", store])
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        #expect(resumed.stderr.contains("cases already finished"))
+        #expect(resumed.stderr.contains(" already finished, "))
         #expect(resumed.stdout.contains("30 cases: 30 passed"))
     }
 }

@@ -48,7 +48,7 @@ import CoachLabTestSupport
         #expect(resumed.request.suites == ["evals/luna.yaml"])
         #expect(resumed.kept == 1)
         #expect(resumed.total == resumed.suites[0].fixtures.count - 1)
-        #expect(resumed.continuationSummary == "resuming run \(first.run): 1 cases already finished, \(resumed.total) to go")
+        #expect(resumed.continuationSummary == "resuming run \(first.run): 1 case already finished, \(resumed.total) to go")
         _ = try await RunExecution.run(resumed, store: store)
         #expect(try store.finishedCases(run: first.run).count == resumed.total + 1)
     }
