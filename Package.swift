@@ -98,7 +98,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CoachLabEvalTests",
-            dependencies: ["CoachLab", "CoachLabProviders", "CoachLabEval", "CoachLabMockServer", "CoachLabTestSupport"],
+            // GRDB writes the foreign database a store test opens.
+            dependencies: ["CoachLab", "CoachLabProviders", "CoachLabEval", "CoachLabMockServer", "CoachLabTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             // The reporters' golden files, read from the source tree by ReporterGoldenTests.
             exclude: ["Golden"]
         ),

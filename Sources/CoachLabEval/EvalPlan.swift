@@ -107,6 +107,9 @@ public struct EvalPlan: Sendable {
                                 fileSystem: catalog.fileSystem, makeProvider: makeProvider)
         runner.streaming = request.streaming
         runner.sanitize = request.sanitize
+        // Before the run is opened: a broken pack leaves no empty run behind, and the packs
+        // load while a store opened just before finishes its migrations.
+        try runner.preparePacks(of: suites)
         let (skip, only, filter, shard) = (kept, retried, request.filter, request.shard)
         let include: @Sendable (EvalCase) -> Bool = { evalCase in
             (only.map { $0.contains(evalCase.id) } ?? !skip.contains(evalCase.id))

@@ -140,7 +140,11 @@ public struct EvalRunner: Sendable {
     /// Loads packs.
     public var fileSystem: FileSystem
     /// Packs already loaded, by path; the others are loaded from `fileSystem`.
-    public var packs: [String: Pack] = [:]
+    public var packs: [String: Pack] = [:] {
+        didSet { compilers = [:] }
+    }
+    /// Packs loaded, checked and ready to compile prompts, by path (``preparePacks(of:)``).
+    private var compilers: [String: Compiler] = [:]
     /// Builds providers (tests inject transports here).
     public var makeProvider: @Sendable (ProviderConfiguration, ProviderRegistry) throws -> any ChatProvider
 
@@ -222,9 +226,25 @@ public struct EvalRunner: Sendable {
         var semaphore: AsyncSemaphore
     }
 
+    /// Loads and checks every pack the suites use that is not prepared yet, on every core.
+    /// ``run(_:include:onResult:)`` prepares the packs it still lacks; a plan prepares them
+    /// first, so that a broken pack fails before a run is opened, and while the store opens.
+    /// - Throws: The ``CoachLabError`` of the first broken pack, in order of first use.
+    public mutating func preparePacks(of suites: [LoadedSuite]) throws {
+        var seen = Set(compilers.keys)
+        let missing = suites.flatMap { $0.fixtures.lazy.map(\.pack).filter { seen.insert($0).inserted } }
+        let (preloaded, fileSystem) = (packs, fileSystem)
+        let built = missing.concurrentMap { path in
+            Result { try Compiler(pack: preloaded[path] ?? PackLoader(fileSystem: fileSystem).load(path).get()) }
+        }
+        for (path, compiler) in zip(missing, built) { compilers[path] = try compiler.get() }
+    }
+
     private func prepare(_ suites: [LoadedSuite]) throws -> [Job] {
-        var compilers: [String: Compiler] = [:]
-        var prompts: [String: PromptCache] = [:]
+        var runner = self
+        try runner.preparePacks(of: suites)
+        let compilers = runner.compilers
+        let prompts = compilers.mapValues { _ in PromptCache() }
         var slots: [String: ProviderSlot] = [:]
         func slot(_ name: String) throws -> ProviderSlot {
             if let existing = slots[name] { return existing }
@@ -233,17 +253,6 @@ public struct EvalRunner: Sendable {
                                     semaphore: AsyncSemaphore(configuration.concurrency))
             slots[name] = slot
             return slot
-        }
-        // Every pack the suites use, in order of first use, loaded and checked on every core.
-        var seen = Set<String>()
-        let used = suites.flatMap { $0.fixtures.lazy.map(\.pack).filter { seen.insert($0).inserted } }
-        let (preloaded, fileSystem) = (packs, fileSystem)
-        let built = used.concurrentMap { path in
-            Result { try Compiler(pack: preloaded[path] ?? PackLoader(fileSystem: fileSystem).load(path).get()) }
-        }
-        for (path, compiler) in zip(used, built) {
-            compilers[path] = try compiler.get()
-            prompts[path] = PromptCache()
         }
         var problems: [Diagnostic] = []
         let jobs = try suites.map { loaded in

@@ -10,6 +10,8 @@ import GRDB
 public final class ResultStore: Sendable {
     private let queue: DatabaseQueue
     private let readOnly: Bool
+    /// What stopped the migrations `init(path:)` started, if anything did.
+    private let migration = MigrationOutcome()
     /// Hashes of the compiled prompts this store has written, so each is encoded once per
     /// process rather than once per case.
     private let keptPrompts = KeptHashes()
@@ -23,7 +25,8 @@ public final class ResultStore: Sendable {
     public static let defaultPath = ".coachlab/coachlab.sqlite"
 
     /// Opens (creating if needed) the store at `path`.
-    /// - Throws: ``CoachLabError`` (io) when the file cannot be opened or migrated.
+    /// - Throws: ``CoachLabError`` (io) when the file cannot be opened. A store whose
+    ///   migrations fail throws the same error from its first read or write.
     public init(path: String, clock: @escaping @Sendable () -> Date = Date.init) throws {
         self.path = path
         self.clock = clock
@@ -42,9 +45,16 @@ public final class ResultStore: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
             queue = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.migrator.migrate(queue)
         } catch {
             throw CoachLabError(.io, "cannot open the result store: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
+        }
+        // The migrations run on the store's serial queue while the caller goes on (an eval
+        // loads its packs meanwhile). Every read and write queues behind them, and fails
+        // with their error if they failed.
+        let (migration, location) = (migration, SourceLocation(file: path, line: 1, column: 1))
+        Self.migrator.asyncMigrate(queue) { result in
+            guard case .failure(let error) = result else { return }
+            migration.fail(CoachLabError(.io, "cannot open the result store: \(error)", at: location))
         }
     }
 
@@ -555,13 +565,27 @@ public final class ResultStore: Sendable {
     }
 
     private func write(_ body: @escaping @Sendable (Database) throws -> Void) throws {
-        do { try queue.write(body) } catch {
+        do {
+            try queue.write { db in
+                try migration.check()
+                try body(db)
+            }
+        } catch let error as CoachLabError {
+            throw error
+        } catch {
             throw CoachLabError(.io, "cannot write the result store: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }
     }
 
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
-        do { return try queue.read(body) } catch {
+        do {
+            return try queue.read { db in
+                try migration.check()
+                return try body(db)
+            }
+        } catch let error as CoachLabError {
+            throw error
+        } catch {
             throw CoachLabError(.io, "cannot read the result store: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }
     }
@@ -623,6 +647,18 @@ public struct GuardrailLogEntry: Sendable, Codable, Hashable {
 }
 
 /// A set of hashes shared by the tasks that record results.
+/// The failure of a store's background migrations. It is set on the store's serial queue
+/// before any later access runs there, and read by each access.
+private final class MigrationOutcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var failure: CoachLabError?  // guarded by `lock`
+
+    func fail(_ error: CoachLabError) { lock.withLock { failure = error } }
+    func check() throws {
+        if let failure = lock.withLock({ failure }) { throw failure }
+    }
+}
+
 private final class KeptHashes: @unchecked Sendable {
     private let lock = NSLock()
     private var hashes = Set<String>()  // guarded by `lock`

@@ -94,6 +94,23 @@ import CoachLabTestSupport
         #expect(!log.isEmpty && log.allSatisfy { $0.at == ResultStore.timestamp(fixed) }, "the crisis message is logged at the store's time")
     }
 
+    /// Packs are loaded and checked while planning, so a broken pack fails the plan and no
+    /// empty run is left in the store.
+    @Test func aBrokenPackFailsThePlanBeforeARunIsOpened() throws {
+        let pack = try String(contentsOfFile: EvalSupport.root + "/personas/luna/pack.yaml", encoding: .utf8)
+        let broken = pack.replacingOccurrences(of: "  - rules.yaml\n", with: "  - rules.yaml\n  - missing.yaml\n")
+        #expect(broken != pack)
+        let catalog = SuiteCatalog(fileSystem: EvalSupport.fileSystem(overriding: ["personas/luna/pack.yaml": broken]))
+        let store = try ResultStore()
+        var request = EvalRequest()
+        request.suites = ["evals/luna.yaml"]
+        let error = try #require(throws: CoachLabError.self) {
+            try EvalPlan.make(request, registry: ProviderRegistry(system: .tests), store: store, catalog: catalog) { _, _ in MockProvider() }
+        }
+        #expect("\(error)".contains("missing.yaml"), "\(error)")
+        #expect(try store.runs().isEmpty)
+    }
+
     @Test func anUnknownRunIsAUsageError() throws {
         #expect(throws: CoachLabError.self) { try plan({ $0.continuation = .resume("no-such-run") }, store: try ResultStore()) }
     }

@@ -2,6 +2,7 @@ import CoachLab
 import CoachLabEval
 import CoachLabProviders
 import Foundation
+import GRDB
 import Testing
 import CoachLabTestSupport
 
@@ -68,6 +69,19 @@ struct Stop: Error {}
         try await runner.run(suites, include: { !finished.contains($0.id) }) { try store.record($0, run: run) }
         #expect(Self.essence(try store.results(run: run)) == Self.essence(expected))
         #expect(counting.calls == straight.calls, "calls: \(callsBefore) before the stop, \(counting.calls) in all, \(straight.calls) uninterrupted")
+    }
+
+    /// The migrations run in the background from `init`; a file they cannot bring up to date
+    /// (here, one with a `run` table of its own) fails its first use with the open error,
+    /// never with a missing table later.
+    @Test func aStoreWhoseMigrationsFailSaysSoOnFirstUse() throws {
+        let path = Scratch.path("foreign") + ".sqlite"
+        try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE run (x)") }
+        let error = try #require(throws: CoachLabError.self) {
+            let store = try ResultStore(path: path)
+            _ = try store.startRun(suites: [], providers: [], repeats: nil)
+        }
+        #expect(error.description.contains("cannot open the result store") && error.description.contains("already exists"), "\(error)")
     }
 
     @Test func runsAreListedWithTheirCounts() throws {
