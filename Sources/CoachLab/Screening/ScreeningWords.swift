@@ -174,7 +174,9 @@ struct ScreeningWords {
         }
 
         mutating func fold(_ source: UnsafeBufferPointer<UInt8>) {
-            let table = Fold.table
+            // Read only when a scalar needs it: ASCII text never builds the table, which costs
+            // about a thousand Foundation foldings.
+            var table: Fold.Table?
             var cursor = 0
             let count = source.count
             while cursor < count, !stopped {
@@ -228,10 +230,12 @@ struct ScreeningWords {
                 offset += 1
                 let kind: Fold.Kind
                 if value < Fold.tableLimit {
-                    let entry = table.entries[Int(value) - 0x80]
+                    let loaded = table ?? Fold.table
+                    table = loaded
+                    let entry = loaded.entries[Int(value) - 0x80]
                     kind = entry.kind
                     if kind == .letters {
-                        table.letters.withUnsafeBufferPointer { letters in
+                        loaded.letters.withUnsafeBufferPointer { letters in
                             appendLetters(UnsafeBufferPointer(rebasing: letters[Int(entry.start)..<Int(entry.start + entry.count)]),
                                           remaining: count - cursor)
                         }
