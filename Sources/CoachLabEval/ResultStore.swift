@@ -646,7 +646,6 @@ public struct GuardrailLogEntry: Sendable, Codable, Hashable {
     }
 }
 
-/// A set of hashes shared by the tasks that record results.
 /// The failure of a store's background migrations. It is set on the store's serial queue
 /// before any later access runs there, and read by each access.
 private final class MigrationOutcome: @unchecked Sendable {
@@ -659,6 +658,7 @@ private final class MigrationOutcome: @unchecked Sendable {
     }
 }
 
+/// A set of hashes shared by the tasks that record results.
 private final class KeptHashes: @unchecked Sendable {
     private let lock = NSLock()
     private var hashes = Set<String>()  // guarded by `lock`
