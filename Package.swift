@@ -91,7 +91,6 @@ let package = Package(
             dependencies: ["CoachLab", "CoachLabTestSupport"],
             resources: [.copy("Malformed")]
         ),
-        // End-to-end tests run the built `coachlab` binary.
         .testTarget(
             name: "CoachLabProvidersTests",
             dependencies: ["CoachLab", "CoachLabProviders", "CoachLabMockServer", "CoachLabTestSupport"]
@@ -104,6 +103,7 @@ let package = Package(
             // The reporters' golden files, read from the source tree by ReporterGoldenTests.
             exclude: ["Golden"]
         ),
+        // End-to-end tests run the built `coachlab` binary.
         .testTarget(
             name: "CoachLabCLITests",
             // Hummingbird serves the imitation GitHub API the pull-request comment is tested against.
