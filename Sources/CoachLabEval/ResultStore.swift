@@ -10,8 +10,8 @@ import GRDB
 public final class ResultStore: Sendable {
     private let queue: DatabaseQueue
     private let readOnly: Bool
-    /// What stopped the migrations `init(path:)` started, if anything did.
-    private let migration = MigrationOutcome()
+    /// The migrations `init(path:)` started, which every read and write waits for.
+    private let migration = Migration()
     /// Hashes of the compiled prompts this store has written, so each is encoded once per
     /// process rather than once per case.
     private let keptPrompts = KeptHashes()
@@ -39,22 +39,67 @@ public final class ResultStore: Sendable {
             configuration.prepareDatabase { db in
                 // One small transaction per finished case: WAL with NORMAL sync keeps each commit
                 // durable against a killed process without an fsync per case.
-                if try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") != "wal" {
-                    try db.execute(sql: "PRAGMA journal_mode = DELETE")
-                }
+                try Self.useWAL(db)
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
             queue = try DatabaseQueue(path: path, configuration: configuration)
         } catch {
             throw CoachLabError(.io, "cannot open the result store: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }
-        // The migrations run on the store's serial queue while the caller goes on (an eval
-        // loads its packs meanwhile). Every read and write queues behind them, and fails
-        // with their error if they failed.
-        let (migration, location) = (migration, SourceLocation(file: path, line: 1, column: 1))
-        Self.migrator.asyncMigrate(queue) { result in
-            guard case .failure(let error) = result else { return }
-            migration.fail(CoachLabError(.io, "cannot open the result store: \(error)", at: location))
+        // The migrations run on another thread while the caller goes on (an eval loads its
+        // packs meanwhile); every read and write waits for them, and fails with their error.
+        let (migration, queue, location) = (migration, queue, SourceLocation(file: path, line: 1, column: 1))
+        migration.start {
+            do {
+                try Self.migrate(queue)
+                return nil
+            } catch {
+                return CoachLabError(.io, "cannot open the result store: \(error)", at: location)
+            }
+        }
+    }
+
+    /// Puts the file in WAL mode (or rollback-journal mode where WAL cannot work). Changing
+    /// the mode needs the file to itself, and SQLite then answers "database is locked" at
+    /// once instead of waiting, so when several processes open a store together the others
+    /// try again for as long as the busy timeout.
+    static func useWAL(_ db: Database) throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        while true {
+            do {
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") != "wal" {
+                    try db.execute(sql: "PRAGMA journal_mode = DELETE")
+                }
+                return
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && clock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
+    }
+
+    /// Brings the file up to date. GRDB reads which migrations are applied once, then applies
+    /// each in a transaction of its own, so two processes opening a new store together
+    /// (parallel CI jobs) both try the first ones, and the slower fails on a table the other
+    /// just made, or before it sees the other's bookkeeping table. Migrating again carries on
+    /// from where the other process got: at once while it makes progress, otherwise after a
+    /// pause, and a failure that outlasts three tries is the file's own.
+    static func migrate(_ queue: DatabaseQueue) throws {
+        var applied: Set<String> = []
+        var stalled = 0
+        while true {
+            do {
+                return try migrator.migrate(queue)
+            } catch {
+                let now = (try? queue.read { try migrator.appliedIdentifiers($0) }) ?? applied
+                if now.count > applied.count {
+                    applied = now
+                    continue
+                }
+                stalled += 1
+                guard stalled < 3 else { throw error }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
         }
     }
 
@@ -62,7 +107,7 @@ public final class ResultStore: Sendable {
     /// has it open), so that a reader without write access to its folder, which cannot create
     /// WAL's shared-memory file, can still open it. The next writer switches back to WAL.
     deinit {
-        guard path != ":memory:", !readOnly else { return }
+        guard path != ":memory:", !readOnly, (try? migration.wait()) != nil else { return }
         // Another process still using the store keeps it in WAL; do not wait for it.
         try? queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA busy_timeout = 50")
@@ -565,27 +610,15 @@ public final class ResultStore: Sendable {
     }
 
     private func write(_ body: @escaping @Sendable (Database) throws -> Void) throws {
-        do {
-            try queue.write { db in
-                try migration.check()
-                try body(db)
-            }
-        } catch let error as CoachLabError {
-            throw error
-        } catch {
+        try migration.wait()
+        do { try queue.write(body) } catch {
             throw CoachLabError(.io, "cannot write the result store: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }
     }
 
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
-        do {
-            return try queue.read { db in
-                try migration.check()
-                return try body(db)
-            }
-        } catch let error as CoachLabError {
-            throw error
-        } catch {
+        try migration.wait()
+        do { return try queue.read(body) } catch {
             throw CoachLabError(.io, "cannot read the result store: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }
     }
@@ -646,15 +679,33 @@ public struct GuardrailLogEntry: Sendable, Codable, Hashable {
     }
 }
 
-/// The failure of a store's background migrations. It is set on the store's serial queue
-/// before any later access runs there, and read by each access.
-private final class MigrationOutcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failure: CoachLabError?  // guarded by `lock`
+/// A store's migrations, run once on a background thread. Until they are started (the
+/// stores that migrate in place, or never) there is nothing to wait for.
+private final class Migration: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var running = false  // guarded by `condition`
+    private var failure: CoachLabError?  // guarded by `condition`
 
-    func fail(_ error: CoachLabError) { lock.withLock { failure = error } }
-    func check() throws {
-        if let failure = lock.withLock({ failure }) { throw failure }
+    /// Runs `body` on a background thread; it returns the error that stopped it, if any.
+    func start(_ body: @escaping @Sendable () -> CoachLabError?) {
+        condition.withLock { running = true }
+        DispatchQueue.global(qos: .userInitiated).async {
+            let failure = body()
+            self.condition.withLock {
+                self.failure = failure
+                self.running = false
+                self.condition.broadcast()
+            }
+        }
+    }
+
+    /// Waits for the migrations, then throws what stopped them.
+    func wait() throws {
+        let stopped = condition.withLock {
+            while running { condition.wait() }
+            return failure
+        }
+        if let stopped { throw stopped }
     }
 }
 

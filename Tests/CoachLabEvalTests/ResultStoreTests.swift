@@ -84,6 +84,24 @@ struct Stop: Error {}
         #expect(error.description.contains("cannot open the result store") && error.description.contains("already exists"), "\(error)")
     }
 
+    /// Parallel CI jobs may share one store: when they all open a new file at once, every
+    /// one of them gets a usable store (the migrations race, and the slower ones carry on
+    /// from where the faster got).
+    @Test func storesOpeningOneNewFileTogetherAllWork() throws {
+        for round in 0..<12 {
+            let path = Scratch.path("race-\(round)") + "/coachlab.sqlite"
+            let opened = (0..<4).concurrentMap { _ in
+                Result { try ResultStore(path: path).startRun(suites: [], providers: [], repeats: nil) }
+            }
+            let failures = opened.compactMap { result -> String? in
+                guard case .failure(let error) = result else { return nil }
+                return "\(error)"
+            }
+            #expect(failures.isEmpty, "round \(round): \(failures)")
+            #expect(try ResultStore(readingFrom: path).runs().count == 4)
+        }
+    }
+
     @Test func runsAreListedWithTheirCounts() throws {
         let store = try Self.temporaryStore()
         let run = try store.startRun(suites: ["evals/luna.yaml"], providers: ["mock"], repeats: 2)
