@@ -83,7 +83,7 @@ public final class ResultStore: Sendable {
     /// (parallel CI jobs) both try the first ones, and the slower fails on a table the other
     /// just made, or before it sees the other's bookkeeping table. Migrating again carries on
     /// from where the other process got: at once while it makes progress, otherwise after a
-    /// pause, and a failure that outlasts three tries is the file's own.
+    /// pause; a failure three tries in a row without progress is the file's own.
     static func migrate(_ queue: DatabaseQueue) throws {
         var applied: Set<String> = []
         var stalled = 0
@@ -94,6 +94,7 @@ public final class ResultStore: Sendable {
                 let now = (try? queue.read { try migrator.appliedIdentifiers($0) }) ?? applied
                 if now.count > applied.count {
                     applied = now
+                    stalled = 0
                     continue
                 }
                 stalled += 1
