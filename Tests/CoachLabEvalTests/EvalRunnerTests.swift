@@ -92,6 +92,22 @@ actor ResultBox {
                                                              "luna-simulated", "ticbuddy", "ticbuddy-guardrails", "ticbuddy-simulated"])
     }
 
+    /// Packs given after the runner prepared its packs (as a plan does) replace the prepared
+    /// ones: the cases use the pack the caller set, never a stale compile of the file.
+    @Test func packsSetAfterPreparingAreTheOnesThatRun() async throws {
+        let luna = try #require(EvalSupport.suites().first { $0.suite.id == "luna" })
+        let suite = LoadedSuite(suite: luna.suite, fixtures: [try #require(luna.heldFixtures.first)])
+        let recorder = RecordingProvider()
+        var runner = EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: EvalSupport.fileSystem()) { _, _ in recorder }
+        try runner.preparePacks(of: [suite])
+        let pack = String(decoding: try EvalSupport.fileSystem().read("personas/luna/pack.yaml"), as: UTF8.self)
+        let renamed = EvalSupport.fileSystem(overriding: ["personas/luna/pack.yaml": pack.replacingOccurrences(of: "persona:\n  name: Luna\n", with: "persona:\n  name: Selene\n")])
+        runner.packs = ["personas/luna": try PackLoader(fileSystem: renamed).load("personas/luna").get()]
+        _ = try await EvalSupport.run([suite], runner: runner)
+        let system = try #require(await recorder.requests.first?.system)
+        #expect(system.contains("Selene"), "\(system.prefix(200))")
+    }
+
     @Test func aFixtureNamingAMissingProfileIsAContentErrorAtItsFieldBeforeAnyCaseRuns() async throws {
         let fixture = "fixture: {id: ghost, pack: personas/luna, profile: nobody}\nturns:\n  - user: Hello\n"
         let fileSystem = EvalSupport.fileSystem(overriding: ["fixtures/luna/ghost.yaml": fixture])

@@ -51,16 +51,15 @@ import Testing
         #expect(differences.isEmpty, "\(differences.prefix(5))")
     }
 
-    /// The byte search agrees with `String.contains` at every position, including a word at
-    /// either end, a word as long as the line, a repeated first byte and a longer word.
+    /// The byte search the clues use (``FoldedText/bytes(_:contain:)``) agrees with
+    /// `String.contains` at every position, including a word at either end, a word as long as
+    /// the line, a repeated first byte and a longer word.
     @Test func theClueSearchFindsWhatContainsFinds() {
         let lines = ["", "a", "aab", "abab", "stay in character", "in", "if, then", "prompt", "ppprompt", "rules.", "an ai"]
         let words = ["a", "ab", "b", "in", "stay in ", "if ", ",", "prompt", "rules", "an ai", "longer than the line itself"]
         for line in lines {
             for word in words {
-                let found = Array(line.utf8).withUnsafeBytes { line in
-                    Array(word.utf8).withUnsafeBytes { MockReading.Clue.find($0, in: line) }
-                }
+                let found = FoldedText.bytes(Array(line.utf8), contain: Array(word.utf8))
                 #expect(found == line.contains(word), "\(word) in \(line)")
             }
         }

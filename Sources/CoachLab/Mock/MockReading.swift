@@ -209,24 +209,9 @@ public struct MockReading: Sendable, Equatable {
 
         func any(_ words: StaticString...) -> Bool {
             guard let bytes else { return true }
-            return bytes.withUnsafeBytes { line in
-                words.contains { word in word.withUTF8Buffer { Self.find(UnsafeRawBufferPointer($0), in: line) } }
+            return bytes.withUnsafeBufferPointer { line in
+                words.contains { word in word.withUTF8Buffer { FoldedText.bytes(line, contain: $0) } }
             }
-        }
-
-        /// Whether `word` occurs in `line`: `memchr` to each candidate first byte, then `memcmp`.
-        /// Foundation's `firstRange(of:)` does the same through unspecialised generic code, and
-        /// took a tenth of a one-case eval.
-        static func find(_ word: UnsafeRawBufferPointer, in line: UnsafeRawBufferPointer) -> Bool {
-            guard !word.isEmpty else { return true }
-            guard let needle = word.baseAddress, let start = line.baseAddress, line.count >= word.count else { return false }
-            let last = start + (line.count - word.count)
-            var from = start
-            while from <= last, let hit = memchr(from, Int32(word[0]), last - from + 1) {
-                if memcmp(hit, needle, word.count) == 0 { return true }
-                from = UnsafeRawPointer(hit) + 1
-            }
-            return false
         }
     }
 
