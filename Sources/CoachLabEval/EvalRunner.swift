@@ -13,6 +13,7 @@ public struct FixtureReference: Sendable, Hashable {
         var id, file, pack: String
         var tags: [String]
         var judgeChecks: [Check]
+        var usesScript: Bool
         var hasSimulatedUser: Bool
         var inputs: CompileInputs
         var inputLocations: [String: SourceLocation]
@@ -35,7 +36,7 @@ public struct FixtureReference: Sendable, Hashable {
     public init(_ fixture: Fixture, holding: Bool = false) {
         storage = Storage(holding ? .held(fixture) : .summary(Summary(
             id: fixture.id, file: fixture.file, pack: fixture.pack, tags: fixture.tags, judgeChecks: Self.judgeChecks(of: fixture),
-            hasSimulatedUser: fixture.simulatedUser != nil, inputs: fixture.inputs, inputLocations: fixture.inputLocations,
+            usesScript: Self.usesScript(fixture), hasSimulatedUser: fixture.simulatedUser != nil, inputs: fixture.inputs, inputLocations: fixture.inputLocations,
             location: fixture.location)))
     }
 
@@ -60,6 +61,8 @@ public struct FixtureReference: Sendable, Hashable {
     public var judgeChecks: [Check] { field(Self.judgeChecks(of:), \.judgeChecks) }
     /// Whether a turn's checks include `judge`.
     public var usesJudge: Bool { !judgeChecks.isEmpty }
+    /// Whether a turn's checks include `script`, which runs a process.
+    public var usesScript: Bool { field(Self.usesScript, \.usesScript) }
     /// Whether a simulated user speaks after the scripted turns.
     public var hasSimulatedUser: Bool { field({ $0.simulatedUser != nil }, \.hasSimulatedUser) }
     /// What the fixture asks its pack for, and where it says so: checked before any case
@@ -72,10 +75,14 @@ public struct FixtureReference: Sendable, Hashable {
         fixture.turns.flatMap { $0.expect.filter(\.isJudge) }
     }
 
+    private static func usesScript(_ fixture: Fixture) -> Bool {
+        fixture.turns.contains { $0.expect.contains(where: \.isScript) }
+    }
+
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.storage === rhs.storage
             || (lhs.id, lhs.file, lhs.pack, lhs.tags, lhs.hasSimulatedUser, lhs.location) == (rhs.id, rhs.file, rhs.pack, rhs.tags, rhs.hasSimulatedUser, rhs.location)
-            && lhs.judgeChecks == rhs.judgeChecks && lhs.inputs == rhs.inputs && lhs.inputLocations == rhs.inputLocations
+            && lhs.judgeChecks == rhs.judgeChecks && lhs.usesScript == rhs.usesScript && lhs.inputs == rhs.inputs && lhs.inputLocations == rhs.inputLocations
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -184,27 +191,54 @@ public struct EvalRunner: Sendable {
     public func run(_ suites: [LoadedSuite], include: @escaping @Sendable (EvalCase) -> Bool = { _ in true },
                     onResult: @escaping @Sendable (CaseResult) async throws -> Void) async throws {
         let work = try prepare(suites)
-        let limit = max(1, concurrency ?? suites.map(\.suite.concurrency).max() ?? 8)
+        let limit = Self.slots(max(1, concurrency ?? suites.map(\.suite.concurrency).max() ?? 8), for: work)
         let all = work.lazy.flatMap { job in references(of: job.loaded).lazy.filter { include($0.1) }.map { (job, $0.0, $0.1) } }
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        // A case holds one of `limit` slots while it runs; its result then waits for
+        // `onResult` (a store's commit) without one, so the cases behind it keep the cores
+        // busy meanwhile. At most `pendingResultLimit` results wait at once.
+        enum Step: Sendable { case finished(CaseResult), handed }
+        try await withThrowingTaskGroup(of: Step.self) { group in
             // The iterator lives in this scope and is advanced inline: a nested function
             // capturing it would advance a copy.
             var pending = all.makeIterator()
-            var running = 0
+            var (running, handing) = (0, 0)
             while true {
-                while running < limit, let (job, reference, evalCase) = pending.next() {
-                    group.addTask {
-                        let result = await runCase(evalCase, reference: reference, job: job)
-                        try Task.checkCancellation()
-                        try await onResult(result)
-                    }
+                while running < limit, handing < Self.pendingResultLimit, let (job, reference, evalCase) = pending.next() {
+                    group.addTask { .finished(await runCase(evalCase, reference: reference, job: job)) }
                     running += 1
                 }
-                guard running > 0 else { break }
-                try await group.next()
-                running -= 1
+                guard running + handing > 0, let step = try await group.next() else { break }
+                switch step {
+                case .finished(let result):
+                    running -= 1
+                    handing += 1
+                    group.addTask {
+                        try Task.checkCancellation()
+                        try await onResult(result)
+                        return .handed
+                    }
+                case .handed:
+                    handing -= 1
+                }
             }
         }
+    }
+
+    /// The most finished cases whose results wait for `onResult` at once; the runner starts
+    /// no case while that many wait.
+    public static let pendingResultLimit = 256
+
+    /// The slots cases run in: `limit`, or, when a case waits on nothing (every provider the
+    /// jobs use only computes, ``ChatProvider/isComputeBound``, and no check runs a script),
+    /// no more than two per core, since more would only hold memory. Two per core keep a
+    /// core busy while a case passes between threads.
+    static func slots(_ limit: Int, for jobs: [Job], cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+        let computeBound = jobs.allSatisfy { job in
+            let slots = Array(job.providers.values) + Array(job.judges.values) + (job.simulator.map { [$0] } ?? [])
+            return slots.allSatisfy(\.provider.isComputeBound) && !job.suite.checks.contains(where: \.isScript)
+                && !job.loaded.fixtures.contains(where: \.usesScript)
+        }
+        return computeBound ? min(limit, 2 * max(1, cores)) : limit
     }
 
     struct Job: Sendable {

@@ -602,3 +602,88 @@ actor PlayerProvider: ChatProvider {
         #expect(rescored.outcome == stored.outcome)
     }
 }
+
+/// A provider that counts the requests it holds at once, each held for `hold` seconds, and
+/// says whether it only computes.
+actor OverlapProvider: ChatProvider {
+    nonisolated let id = "mock"
+    nonisolated let model = MockProvider.modelName
+    nonisolated let isComputeBound: Bool
+    let hold: Double
+    private var holding = 0
+    private(set) var most = 0
+
+    init(computeBound: Bool, hold: Double = 0.02) {
+        isComputeBound = computeBound
+        self.hold = hold
+    }
+
+    func complete(_ request: ChatRequest) async throws -> ProviderReply {
+        holding += 1
+        most = max(most, holding)
+        defer { holding -= 1 }
+        try await Task.sleep(for: .seconds(hold))
+        return try await MockProvider().complete(request)
+    }
+
+    nonisolated func stream(_ request: ChatRequest) -> AsyncThrowingStream<StreamEvent, Error> {
+        AsyncThrowingStream { continuation in
+            Task {
+                do { continuation.yield(.finished(try await self.complete(request))); continuation.finish() } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+        }
+    }
+}
+
+/// How many cases run at once: a slot is held while a case runs, not while its result is
+/// stored, and a provider that only computes gets no more cases at once than the cores use.
+@Suite struct EvalRunnerSlotTests {
+    static func luna(_ count: Int) throws -> LoadedSuite {
+        let luna = try #require(EvalSupport.suites().first { $0.suite.id == "luna" })
+        let fixture = try #require(luna.heldFixtures.first)
+        let fixtures = (1...count).map { index in
+            var copy = fixture
+            copy.id = "\(fixture.id)-\(index)"
+            return copy
+        }
+        return LoadedSuite(suite: luna.suite, fixtures: fixtures)
+    }
+
+    /// With one slot, the second case used to wait until the first one's result was stored;
+    /// now it runs while the first result waits for its commit.
+    @Test func aResultWaitingToBeStoredHoldsNoSlot() async throws {
+        let suite = try Self.luna(2)
+        let runner = EvalRunner(registry: ProviderRegistry(system: .tests), concurrency: 1, fileSystem: EvalSupport.fileSystem())
+        let handed = ResultBox()
+        let sawSecond = ResultBox()
+        try await runner.run([suite]) { result in
+            await handed.add(result)
+            guard await handed.all.count == 1 else { return }
+            // The first result's "commit" lasts until the second case has finished (or 5 s).
+            for _ in 0..<500 where await handed.all.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+            if await handed.all.count == 2 { await sawSecond.add(result) }
+        }
+        #expect(await handed.all.count == 2)
+        #expect(await sawSecond.all.count == 1, "the second case waited for the first one's result to be stored")
+    }
+
+    @Test func aProviderThatOnlyComputesGetsTwoCasesPerCoreAtMost() async throws {
+        let suite = try Self.luna(24)
+        let provider = OverlapProvider(computeBound: true)
+        let runner = EvalRunner(registry: ProviderRegistry(system: .tests), concurrency: 64, fileSystem: EvalSupport.fileSystem()) { _, _ in provider }
+        try await runner.run([suite]) { _ in }
+        let most = await provider.most
+        #expect(most >= 1 && most <= 2 * ProcessInfo.processInfo.activeProcessorCount, "\(most) requests at once")
+    }
+
+    @Test func aProviderThatWaitsGetsTheWholeConcurrency() async throws {
+        let suite = try Self.luna(24)
+        let provider = OverlapProvider(computeBound: false, hold: 0.2)
+        let runner = EvalRunner(registry: ProviderRegistry(system: .tests), concurrency: 64, fileSystem: EvalSupport.fileSystem()) { _, _ in provider }
+        try await runner.run([suite]) { _ in }
+        // All 24 cases fit in 64 slots, and each request is held long enough to overlap the rest.
+        #expect(await provider.most > 2 * ProcessInfo.processInfo.activeProcessorCount)
+    }
+}

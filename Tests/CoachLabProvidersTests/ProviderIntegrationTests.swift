@@ -239,6 +239,18 @@ func collectStream(_ stream: AsyncThrowingStream<StreamEvent, Error>) async thro
             #expect(try await luna.complete(sampleRequest).text == "I'm here with you.")
         }
     }
+
+    /// What tells the runner that more cases at once than cores would only hold memory.
+    @Test func onlyProvidersThatNeverWaitAreComputeBound() async throws {
+        try await RunningMockServer.with(MockServerConfiguration(port: 0)) { server in
+            let canned = try CannedProvider(replies: ["I'm here with you."])
+            #expect(MockProvider().isComputeBound && canned.isComputeBound)
+            #expect(!MockProvider(latency: 0.2).isComputeBound, "a mock with latency waits")
+            #expect(!provider(.openai, server).isComputeBound)
+            #expect(try FallbackProvider(id: "luna", links: [MockProvider(), canned]).isComputeBound)
+            #expect(try !FallbackProvider(id: "healthwallet", links: [provider(.openai, server), MockProvider()]).isComputeBound)
+        }
+    }
 }
 
 @Suite struct InProcessProviderTests {

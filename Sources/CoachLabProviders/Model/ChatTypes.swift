@@ -175,9 +175,15 @@ public protocol ChatProvider: Sendable {
     func complete(_ request: ChatRequest) async throws -> ProviderReply
     /// Sends the request and yields text as it arrives, then the whole reply.
     func stream(_ request: ChatRequest) -> AsyncThrowingStream<StreamEvent, Error>
+    /// Whether an answer is only computed, in this process, with nothing to wait for (the
+    /// mock without latency, canned replies): more requests at once than there are cores
+    /// then buy no speed, only memory.
+    var isComputeBound: Bool { get }
 }
 
 extension ChatProvider {
+    public var isComputeBound: Bool { false }
+
     /// Streams and collects: the reply of a stream, for providers whose `complete` streams.
     func collect(_ stream: AsyncThrowingStream<StreamEvent, Error>) async throws -> ProviderReply {
         for try await event in stream {

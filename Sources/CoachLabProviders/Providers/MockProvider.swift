@@ -20,6 +20,8 @@ public struct MockProvider: ChatProvider {
         self.latency = latency
     }
 
+    public var isComputeBound: Bool { latency <= 0 }
+
     /// The reply text and finish reason for a request, without waiting.
     public static func answer(_ request: ChatRequest) -> (text: String, finish: FinishReason) {
         var text = request.scriptedReply
@@ -108,6 +110,8 @@ public struct CannedProvider: ChatProvider {
         self.replies = replies
     }
 
+    public var isComputeBound: Bool { true }
+
     /// The reply for a request.
     public func text(for request: ChatRequest) -> String {
         let latest = request.messages.last { $0.role == .user }?.content ?? ""
@@ -151,6 +155,8 @@ public struct FallbackProvider: ChatProvider {
         self.id = id
         self.links = links
     }
+
+    public var isComputeBound: Bool { links.allSatisfy(\.isComputeBound) }
 
     public func complete(_ request: ChatRequest) async throws -> ProviderReply {
         var failures: [ProviderError] = []
