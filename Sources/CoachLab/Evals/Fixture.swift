@@ -59,15 +59,51 @@ public struct Fixture: Sendable {
     /// The turns, in order.
     public var turns: [Turn]
     /// The structured generation, when the fixture has one.
-    public var generate: Generation?
+    public var generate: Generation? {
+        get { rare?.generate }
+        set { rare = Rare(generate: newValue, simulatedUser: simulatedUser) }
+    }
     /// A simulated user who goes on after the scripted turns.
-    public var simulatedUser: SimulatedUser?
+    public var simulatedUser: SimulatedUser? {
+        get { rare?.simulatedUser }
+        set { rare = Rare(generate: generate, simulatedUser: newValue) }
+    }
     /// The file it came from.
     public var file: String
     /// Where the `fixture:` mapping is.
     public var location: SourceLocation
     /// Where each input's value is (coach, topic, intent, profile, memory, context, now).
     public var inputLocations: [String: SourceLocation] = [:]
+    /// What few fixtures have, apart: a run holds every fixture of its suites, and most have
+    /// neither, so each is some 200 bytes smaller. Replaced, never changed, on a write.
+    private var rare: Rare?
+
+    private final class Rare: Sendable {
+        let generate: Generation?
+        let simulatedUser: SimulatedUser?
+
+        init?(generate: Generation?, simulatedUser: SimulatedUser?) {
+            guard generate != nil || simulatedUser != nil else { return nil }
+            self.generate = generate
+            self.simulatedUser = simulatedUser
+        }
+    }
+
+    /// Creates a fixture.
+    public init(id: String, pack: String, description: String? = nil, tags: [String] = [], inputs: CompileInputs = CompileInputs(),
+                turns: [Turn], generate: Generation? = nil, simulatedUser: SimulatedUser? = nil, file: String,
+                location: SourceLocation, inputLocations: [String: SourceLocation] = [:]) {
+        self.id = id
+        self.pack = pack
+        self.description = description
+        self.tags = tags
+        self.inputs = inputs
+        self.turns = turns
+        self.file = file
+        self.location = location
+        self.inputLocations = inputLocations
+        rare = Rare(generate: generate, simulatedUser: simulatedUser)
+    }
 
     /// The fixture spec, for lint and schemas.
     public static let headerSpec = ObjectSpec("fixture", "What the conversation targets.", fields: [
