@@ -25,7 +25,7 @@ public struct EvalRequest: Sendable {
     public var providers: [String] = []
     /// Replaces each suite's repeats when set.
     public var repeats: Int?
-    /// Overall cases in flight.
+    /// Overall cases running at once.
     public var concurrency: Int?
     /// For inline providers.
     public var baseURL: String?

@@ -137,7 +137,8 @@ public struct EvalRunner: Sendable {
     public var apiKeyVariable: String?
     /// Replaces each suite's repeats when set.
     public var repeats: Int?
-    /// Overall cases in flight; each suite's and provider's own limits also apply.
+    /// Overall cases running at once, replacing each suite's; each provider's own limit also
+    /// applies, and cases that wait on nothing run at most two per core (``slots(_:for:cores:)``).
     public var concurrency: Int?
     /// Whether replies are streamed, which measures time to first token (compare streams).
     public var streaming = false

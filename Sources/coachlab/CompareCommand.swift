@@ -33,7 +33,7 @@ struct CompareCommand: AsyncParsableCommand {
     var runs: [String] = []
     @Option(help: "Run each case N times.")
     var `repeat`: Int?
-    @Option(name: [.customShort("j"), .long], help: "Cases in flight at once.")
+    @Option(name: [.customShort("j"), .long], help: "Cases running at once (at most two per core when no provider, judge or script waits).")
     var concurrency: Int?
     @Option(help: "Only cases whose suite/fixture/provider id contains this text.")
     var filter: String?

@@ -35,7 +35,7 @@ struct EvalCommand: AsyncParsableCommand {
     @OptionGroup var provider: ProviderOptions
     @Option(help: "Run each case N times (pass rate with a Wilson interval, pass^N, pass@N, flaky cases).")
     var `repeat`: Int?
-    @Option(name: [.customShort("j"), .long], help: "Cases in flight at once.")
+    @Option(name: [.customShort("j"), .long], help: "Cases running at once (at most two per core when no provider, judge or script waits).")
     var concurrency: Int?
     @Option(help: "Only cases whose suite/fixture/provider id contains this text.")
     var filter: String?

@@ -179,7 +179,7 @@ public struct Suite: Sendable {
     /// The pass rate needed, 0…1.
     public var threshold: Double
     public var repeats: Int
-    /// Cases in flight at once (each provider's own limit also applies).
+    /// Cases running at once (each provider's own limit also applies; cases that wait on nothing run at most two per core).
     public var concurrency: Int
     public var file: String
     public var location: SourceLocation
@@ -219,7 +219,7 @@ public struct Suite: Sendable {
         FieldSpec("checks", .list(.any), "Checks for every scored reply."),
         FieldSpec("threshold", .number, "The pass rate needed, 0-1. Default 1."),
         FieldSpec("repeats", .integer, "Times each case runs. Default 1."),
-        FieldSpec("concurrency", .integer, "Cases in flight at once. Default 8."),
+        FieldSpec("concurrency", .integer, "Cases running at once. Default 8; at most two per core when no provider, judge or script check waits."),
     ])
 }
 
