@@ -348,19 +348,27 @@ public final class ResultStore: Sendable {
     }
 
     private static func insert(_ result: CaseResult, run: String, stamp: String, db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM caseResult WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
-        try db.cachedStatement(sql: "DELETE FROM guardrailLog WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
+        let insertCase = try db.cachedStatement(sql: """
+            INSERT INTO caseResult (runId, caseId, suite, fixture, provider, model, repeatIndex, outcome, score, error, tags, recordedAt, pack)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (runId, caseId) DO NOTHING
+            """)
+        let row: StatementArguments = [run, result.id, result.suite, result.fixture, result.provider, result.model, result.repeatIndex,
+                                       result.outcome.rawValue, result.score, result.error,
+                                       JSONValue.array(result.tags.map(JSONValue.string)).text, stamp, result.pack]
+        try insertCase.execute(arguments: row)
+        if db.changesCount == 0 {
+            // Recorded before (a resumed or retried case): the new result replaces it, with its
+            // turns and checks (deleted with it) and its guardrail log entries. A case recorded
+            // for the first time, nearly every one, costs no lookup for an earlier result.
+            try db.cachedStatement(sql: "DELETE FROM caseResult WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
+            try db.cachedStatement(sql: "DELETE FROM guardrailLog WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
+            try insertCase.execute(arguments: row)
+        }
         for turn in result.turns {
             guard let flag = turn.flag else { continue }
             try log(GuardrailLogEntry(at: stamp, source: "eval", runId: run, caseId: result.id, turn: turn.turn,
                                       pack: result.pack, flag: flag, message: turn.user, reply: turn.reply), db: db)
         }
-        try db.cachedStatement(sql: """
-            INSERT INTO caseResult (runId, caseId, suite, fixture, provider, model, repeatIndex, outcome, score, error, tags, recordedAt, pack)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [run, result.id, result.suite, result.fixture, result.provider, result.model, result.repeatIndex,
-                             result.outcome.rawValue, result.score, result.error,
-                             JSONValue.array(result.tags.map(JSONValue.string)).text, stamp, result.pack])
         for turn in result.turns {
             try db.cachedStatement(sql: """
                 INSERT INTO turnResult (runId, caseId, turn, user, reply, flaggedRule, latency, timeToFirstToken, inputTokens,
@@ -369,13 +377,33 @@ public final class ResultStore: Sendable {
                 """).execute(arguments: [run, result.id, turn.turn, turn.user, turn.reply, turn.flaggedRule, turn.latency, turn.timeToFirstToken,
                                  turn.inputTokens, turn.outputTokens, turn.usageEstimated, turn.cost, turn.finishReason, turn.promptHash,
                                  turn.sanitized.map { JSONValue.array($0.map(JSONValue.string)).text }, turn.cached, turn.simulated])
-            for (position, check) in turn.checks.enumerated() {
-                try db.cachedStatement(sql: """
-                    INSERT INTO checkResult (runId, caseId, turn, position, checkId, passed, score, reason, weight)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [run, result.id, turn.turn, position, check.check, check.passed, check.score, check.reason, check.weight])
+            // A turn's checks in one statement, a row each.
+            let checks = Array(turn.checks.enumerated())
+            for start in stride(from: 0, to: checks.count, by: Self.checkRowsPerInsert) {
+                let rows = checks[start..<min(start + Self.checkRowsPerInsert, checks.count)]
+                var arguments = StatementArguments()
+                for (position, check) in rows {
+                    arguments += [run, result.id, turn.turn, position, check.check, check.passed, check.score, check.reason, check.weight]
+                }
+                try db.cachedStatement(sql: Self.checkInsert(rows: rows.count)).execute(arguments: arguments)
             }
         }
+    }
+
+    /// Check rows one insert carries at most: 9 values each, within SQLite's oldest limit of
+    /// 999 values a statement.
+    private static let checkRowsPerInsert = 100
+
+    /// The insert of `rows` check rows.
+    private static func checkInsert(rows: Int) -> String {
+        rows < checkInserts.count ? checkInserts[rows] : checkInsertText(rows: rows)
+    }
+
+    private static let checkInserts = (0..<17).map(checkInsertText(rows:))
+
+    private static func checkInsertText(rows: Int) -> String {
+        "INSERT INTO checkResult (runId, caseId, turn, position, checkId, passed, score, reason, weight) VALUES "
+            + repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
     }
 
     /// A kept compiled prompt, by hash.

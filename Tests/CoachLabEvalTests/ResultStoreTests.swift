@@ -138,6 +138,33 @@ struct Stop: Error {}
         result("alpha-two", "c", 1, .error), result("alpha-two", "c", 2, .pass),
     ]
 
+    /// A case recorded again (resumed, or retried after an error) replaces its earlier result:
+    /// its turns, checks and guardrail log entries, in the same run and nowhere else.
+    @Test func aCaseRecordedAgainReplacesItsResultTurnsChecksAndLog() throws {
+        let luna = try PackLoader(fileSystem: EvalSupport.fileSystem()).load("personas/luna").get()
+        let flag = try #require(Screener(pack: luna).screen("I don't want to be here anymore").flags.first)
+        var flagged = Self.result("s", "f", 1, .fail)
+        flagged.turns[0].flag = flag
+        flagged.turns[0].flaggedRule = flag.ruleId
+        flagged.turns[0].checks.append(CheckResult(check: "honours-alert", passed: false, reason: "no crisis line"))
+        let store = try ResultStore()
+        let (run, other) = (try store.startRun(suites: [], providers: [], repeats: nil), try store.startRun(suites: [], providers: [], repeats: nil))
+        try store.record(flagged, run: run)
+        try store.record(flagged, run: other)
+        #expect(try store.guardrailLog(run: run).count == 1)
+
+        let passing = Self.result("s", "f", 1, .pass)
+        try store.record([passing, Self.result("s", "g", 1, .pass)], run: run)
+        let stored = try store.results(run: run)
+        #expect(stored.map(\.id) == ["s/f/mock#1", "s/g/mock#1"])
+        #expect(stored[0].outcome == .pass && stored[0].turns.count == 1 && stored[0].turns[0].checks.map(\.check) == ["c"])
+        #expect(stored[0].turns[0].flaggedRule == nil)
+        #expect(try store.guardrailLog(run: run).isEmpty)
+        // The other run keeps its own.
+        #expect(try store.results(run: other).first?.outcome == .fail)
+        #expect(try store.guardrailLog(run: other).count == 1)
+    }
+
     @Test func batchedReadsReturnEveryCaseOnceInSuiteOrder() throws {
         let store = try ResultStore()
         let run = try store.startRun(suites: [], providers: [], repeats: 3)
