@@ -36,7 +36,7 @@ import Testing
 
     @Test func matchesTheEarlierReflectionOnRandomText() {
         let pieces = ["I", "i", "me", "My", "we", "am", "I'm", "I\u{2019}d", "myself", "stuck", "NASA", "was", ",", ".", "\"", "(",
-                      ")", "…", "—", "é", "\u{301}", " ", " ", " "]
+                      ")", "…", "—", "é", "\u{301}", "İ", "MY", "Im", "\u{212A}", " ", " ", " "]
         var generator = SeededGenerator(seed: 5)
         for _ in 0..<3_000 {
             let text = (0..<Int.random(in: 0...10, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()

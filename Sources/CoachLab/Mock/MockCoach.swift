@@ -129,9 +129,7 @@ public enum MockCoach {
                   let last = scalars.lastIndex(where: { !isPunctuation($0) }),
                   scalars.distance(from: start, to: last) < longestPronoun else { return String(word) }
             let end = scalars.index(after: last)
-            // Lower case, with a right single quotation mark read as an apostrophe.
-            let key = String(String.UnicodeScalarView(scalars[start..<end].lazy.map { $0 == "\u{2019}" ? "'" : $0 })).lowercased()
-            guard let replacement = pronouns[key] else { return String(word) }
+            guard let replacement = pronouns[pronounKey(scalars[start..<end])] else { return String(word) }
             // Copied as UTF-8 runs: appending scalar by scalar is the slow part of a reply.
             return String(Substring(scalars[..<start])) + replacement + String(Substring(scalars[end...]))
         }
@@ -143,6 +141,23 @@ public enum MockCoach {
             text = first.lowercased() + text.dropFirst()
         }
         return text
+    }
+
+    /// A word as a key of ``pronouns``: lower case, with a right single quotation mark read as
+    /// an apostrophe. An ASCII word no longer than a key, nearly every one looked up, is lowered
+    /// byte by byte on the stack.
+    private static func pronounKey(_ word: Substring.UnicodeScalarView) -> String {
+        let ascii = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longestPronoun) { buffer -> String? in
+            var count = 0
+            for scalar in word {
+                guard count < buffer.count, scalar.isASCII || scalar == "\u{2019}" else { return nil }
+                let byte = scalar == "\u{2019}" ? UInt8(ascii: "'") : UInt8(scalar.value)
+                buffer[count] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+                count += 1
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
+        return ascii ?? String(String.UnicodeScalarView(word.lazy.map { $0 == "\u{2019}" ? "'" : $0 })).lowercased()
     }
 
     private static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
