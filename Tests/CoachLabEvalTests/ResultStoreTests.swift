@@ -140,6 +140,21 @@ struct Stop: Error {}
 
     /// A case recorded again (resumed, or retried after an error) replaces its earlier result:
     /// its turns, checks and guardrail log entries, in the same run and nowhere else.
+    /// A turn's checks go in multi-row inserts of at most 100 rows: a turn with more reads
+    /// back whole, in order, each with its own fields.
+    @Test func aTurnWithManyChecksKeepsEveryCheckInOrder() throws {
+        var result = Self.result("s", "f", 1, .fail)
+        result.turns[0].checks = (0..<250).map { (index: Int) -> CheckResult in
+            let score: Double = Double(index) / 250
+            return CheckResult(check: "c\(index)", passed: index % 3 != 0, score: score, reason: "reason \(index)", weight: Double(index % 4 + 1))
+        }
+        let store = try ResultStore()
+        let run = try store.startRun(suites: [], providers: [], repeats: nil)
+        try store.record(result, run: run)
+        let checks = try #require(store.results(run: run).first?.turns.first?.checks)
+        #expect(checks == result.turns[0].checks)
+    }
+
     @Test func aCaseRecordedAgainReplacesItsResultTurnsChecksAndLog() throws {
         let luna = try PackLoader(fileSystem: EvalSupport.fileSystem()).load("personas/luna").get()
         let flag = try #require(Screener(pack: luna).screen("I don't want to be here anymore").flags.first)
