@@ -84,3 +84,18 @@ import Testing
         #expect(again.name == "Sam" && again.first(.name)?.line == 3)
     }
 }
+
+/// The mock reads the first sentence of an ASCII message byte by byte; it must find what the
+/// character-by-character reading finds, line endings, tabs and 30-word limits included.
+@Suite struct MockFirstSentenceTests {
+    @Test func asciiTextReadsAsItDoesCharacterByCharacter() {
+        let pieces = ["I", "feel", "stuck", "ok", ",", ";", ":", "-", ".", "!", "?", " ", " ", "  ", "\t", "\n", "\r\n", "\r",
+                      "why", "word", "a b c d e f g h i j k l m n o"]
+        var generator = SeededGenerator(seed: 31)
+        for _ in 0..<4_000 {
+            let text = (0..<Int.random(in: 0...16, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let fast = MockCoach.firstSentence(of: text), slow = MockCoach.firstSentenceByCharacter(of: text)
+            #expect(fast.text == slow.text && fast.isQuestion == slow.isQuestion, "\(text.debugDescription)")
+        }
+    }
+}

@@ -16,19 +16,14 @@ struct FoldedText {
     static func fold(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
-        var cache: [Unicode.Scalar: [UInt8]] = [:]
         for scalar in text.unicodeScalars {
             let value = scalar.value
             if value < 0x80 {
                 out.append(value >= 0x41 && value <= 0x5A ? UInt8(value + 32) : UInt8(value))
             } else if value == 0x2019 || value == 0x2018 {
                 out.append(UInt8(ascii: "'"))
-            } else if let known = cache[scalar] {
-                out.append(contentsOf: known)
             } else {
-                let folded = Array(String(scalar).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).utf8)
-                cache[scalar] = folded
-                out.append(contentsOf: folded)
+                out.append(contentsOf: ScalarFolds.shared.folded(scalar))
             }
         }
         return out
@@ -74,5 +69,23 @@ struct FoldedText {
             index = found + 1
         }
         return nil
+    }
+}
+
+/// What Foundation folds each non-ASCII scalar to, kept for the process: a reply's emoji or
+/// accented letter is folded once, not once per reply. Bounded: it starts again when full.
+final class ScalarFolds: @unchecked Sendable {
+    static let shared = ScalarFolds()
+    private let lock = NSLock()
+    private var folds: [UInt32: [UInt8]] = [:]
+
+    func folded(_ scalar: Unicode.Scalar) -> [UInt8] {
+        if let known = lock.withLock({ folds[scalar.value] }) { return known }
+        let folded = Array(String(scalar).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).utf8)
+        lock.withLock {
+            if folds.count >= 4096 { folds.removeAll(keepingCapacity: true) }
+            folds[scalar.value] = folded
+        }
+        return folded
     }
 }

@@ -37,9 +37,9 @@ public enum TextMetrics {
         var index = 0
         func flush(_ end: Int) {
             var low = start, high = end
-            while low < high, characters[low].properties.isWhitespace { low += 1 }
-            while high > low, characters[high - 1].properties.isWhitespace { high -= 1 }
-            if characters[low..<high].contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
+            while low < high, isSpace(characters[low]) { low += 1 }
+            while high > low, isSpace(characters[high - 1]) { high -= 1 }
+            if characters[low..<high].contains(where: isLetterOrDigit) {
                 found(low..<high)
             }
             start = end
@@ -51,13 +51,13 @@ public enum TextMetrics {
                 flush(index)
                 continue
             }
-            guard terminators.contains(character) else { index += 1; continue }
+            guard isTerminator(character) else { index += 1; continue }
             // Take the whole run of terminators, then closing quotes, brackets and emoji.
             var end = index + 1
-            while end < characters.count, terminators.contains(characters[end]) { end += 1 }
-            while end < characters.count, closers.contains(characters[end]) || characters[end].isEmojiLike { end += 1 }
+            while end < characters.count, isTerminator(characters[end]) { end += 1 }
+            while end < characters.count, isCloser(characters[end]) || characters[end].value >= 0x80 && characters[end].isEmojiLike { end += 1 }
             let atEnd = end >= characters.count
-            let followedBySpace = !atEnd && characters[end].properties.isWhitespace
+            let followedBySpace = !atEnd && isSpace(characters[end])
             var endsSentence = atEnd || followedBySpace
             if endsSentence, character == "." || character == "…", index + 1 < characters.count || atEnd {
                 let run = characters[index..<end].filter { $0 == "." || $0 == "…" }
@@ -78,14 +78,52 @@ public enum TextMetrics {
         flush(characters.count)
     }
 
-    private static let terminators: Set<Unicode.Scalar> = [".", "!", "?", "…"]
-    private static let closers: Set<Unicode.Scalar> = ["\"", "'", "”", "’", ")", "]"]
+    /// `.`, `!`, `?` and `…`.
+    private static func isTerminator(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x2E, 0x21, 0x3F, 0x2026: true
+        default: false
+        }
+    }
+
+    /// A closing quote or bracket: `"`, `'`, `”`, `’`, `)` and `]`.
+    private static func isCloser(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x22, 0x27, 0x201D, 0x2019, 0x29, 0x5D: true
+        default: false
+        }
+    }
+
+    /// Unicode's White_Space, answered without a property look-up for ASCII.
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x80 ? scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+    }
+
+    /// Alphabetic or numeric, answered without a property look-up for ASCII.
+    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x80 { return (0x61...0x7A).contains(scalar.value | 0x20) || (0x30...0x39).contains(scalar.value) }
+        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
 
     private static func isAbbreviationOrInitial(before period: Int, in characters: [Unicode.Scalar]) -> Bool {
+        func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.value < 0x80 ? (0x61...0x7A).contains(scalar.value | 0x20) : scalar.properties.isAlphabetic
+        }
         var start = period
-        while start > 0, characters[start - 1].properties.isAlphabetic || characters[start - 1] == "." { start -= 1 }
+        while start > 0, isLetter(characters[start - 1]) || characters[start - 1] == "." { start -= 1 }
         guard period - start <= 8 else { return false }  // no abbreviation is longer
-        let word = String(String.UnicodeScalarView(characters[start..<period])).lowercased()
+        let run = characters[start..<period]
+        if run.allSatisfy(\.isASCII) {
+            // Nearly every word before a period: a small string, lowered byte by byte.
+            func isUpper(_ scalar: Unicode.Scalar) -> Bool { (0x41...0x5A).contains(scalar.value) }
+            if run.count == 1, isUpper(characters[start]) { return true }  // an initial: "J. Smith"
+            let word = String(unsafeUninitializedCapacity: run.count) { buffer in
+                for (offset, scalar) in run.enumerated() { buffer[offset] = UInt8(scalar.value) | (isUpper(scalar) ? 0x20 : 0) }
+                return run.count
+            }
+            return abbreviations.contains(word)
+        }
+        let word = String(String.UnicodeScalarView(run)).lowercased()
         if word.count == 1, let letter = word.first, letter.isLetter, characters[start].properties.isUppercase {
             return true  // an initial: "J. Smith"
         }

@@ -107,6 +107,12 @@ public enum MockCoach {
 
     /// The first sentence of a message (at most 30 words) and whether it asks something.
     static func firstSentence(of message: String) -> (text: String, isQuestion: Bool) {
+        var copy = message
+        return copy.withUTF8(firstASCIISentence) ?? firstSentenceByCharacter(of: message)
+    }
+
+    /// ``firstSentence(of:)`` of any text, character by character.
+    static func firstSentenceByCharacter(of message: String) -> (text: String, isQuestion: Bool) {
         var sentence = Substring(message)
         var isQuestion = false
         if let end = sentence.firstIndex(where: { ".!?\n".contains($0) }) {
@@ -117,6 +123,40 @@ public enum MockCoach {
         var text = words.joined(separator: " ")
         while let last = text.last, ",;:-".contains(last) { text.removeLast() }
         return (text, isQuestion)
+    }
+
+    /// ``firstSentence(of:)`` of ASCII text, byte by byte, or nil when the text is not ASCII.
+    /// Every byte is then a character but for a CRLF pair, whose line feed ends nothing.
+    private static func firstASCIISentence(_ bytes: UnsafeBufferPointer<UInt8>) -> (text: String, isQuestion: Bool)? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var end = bytes.count, isQuestion = false
+        for (index, byte) in bytes.enumerated() {
+            let endsHere = switch byte {
+            case UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "?"): true
+            case UInt8(ascii: "\n"): index == 0 || bytes[index - 1] != UInt8(ascii: "\r")
+            default: false
+            }
+            if endsHere {
+                end = index
+                isQuestion = byte == UInt8(ascii: "?")
+                break
+            }
+        }
+        var text: [UInt8] = []
+        text.reserveCapacity(end)
+        var words = 0, index = 0
+        while index < end, words < 30 {
+            while index < end, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+            guard index < end else { break }
+            if words > 0 { text.append(UInt8(ascii: " ")) }
+            while index < end, bytes[index] != UInt8(ascii: " "), bytes[index] != UInt8(ascii: "\t") {
+                text.append(bytes[index])
+                index += 1
+            }
+            words += 1
+        }
+        while let last = text.last, ",;:-".utf8.contains(last) { text.removeLast() }
+        return (String(decoding: text, as: UTF8.self), isQuestion)
     }
 
     /// A statement turned to the second person: "I" → "you", "my" → "your", "I'm" → "you're"…

@@ -61,7 +61,7 @@ public struct Screener: Sendable {
         var id: String
         var title: String
         var priority: Int
-        var patterns: [(text: String, regex: NSRegularExpression)]
+        var patterns: [(text: String, pattern: CompiledPattern)]
     }
 
     /// Builds a screener from the rules that have guardrails, with the pack's lexicons for their
@@ -77,7 +77,7 @@ public struct Screener: Sendable {
             let index = infos.count
             infos.append(RuleInfo(id: rule.id, title: rule.title, priority: rule.priority,
                                   patterns: guardrail.patterns.compactMap { pattern in
-                                      RegexCache.shared.expression(pattern.value, caseSensitive: false).map { (pattern.value, $0) }
+                                      RegexCache.shared.pattern(pattern.value, caseSensitive: false).map { (pattern.value, $0) }
                                   }))
             for keyword in guardrail.keywords {
                 let tokens = TextNormalizer.tokens(keyword.value).map { PhraseTemplate.Token.word($0) }
@@ -131,8 +131,8 @@ public struct Screener: Sendable {
         var scan = QuietWords.Scan(quiet)
         if ScreeningWords.scan(message, into: &scan) {
             if rulesWithPatterns.isEmpty { return ScreeningResult(flags: []) }
-            let whole = NSRange(message.startIndex..., in: message)
-            let anyPattern = rulesWithPatterns.contains { rules[$0].patterns.contains { $0.regex.firstMatch(in: message, range: whole) != nil } }
+            let lowered = LoweredASCII(message)
+            let anyPattern = rulesWithPatterns.contains { rules[$0].patterns.contains { $0.pattern.firstMatch(in: message, lowered: lowered) != nil } }
             if !anyPattern { return ScreeningResult(flags: []) }
         }
         return screenInFull(message)
@@ -178,11 +178,11 @@ public struct Screener: Sendable {
                                                   lexiconEntries: match.via.isEmpty ? nil : match.via)
             }
         }
-        let whole = rulesWithPatterns.isEmpty ? NSRange() : NSRange(message.startIndex..., in: message)
+        let lowered = rulesWithPatterns.isEmpty ? nil : LoweredASCII(message)
         for rule in rulesWithPatterns where best.index(forKey: rule) == nil {
             let info = rules[rule]
-            for (text, regex) in info.patterns {
-                guard let match = regex.firstMatch(in: message, range: whole),
+            for (text, pattern) in info.patterns {
+                guard let match = pattern.firstMatch(in: message, lowered: lowered),
                       let range = Range(match.range, in: message) else { continue }
                 let start = message.distance(from: message.startIndex, to: range.lowerBound)
                 let end = message.distance(from: message.startIndex, to: range.upperBound)

@@ -6,18 +6,44 @@ import Foundation
 final class RegexCache: @unchecked Sendable {
     static let shared = RegexCache()
     private let lock = NSLock()
-    private var expressions: [String: NSRegularExpression] = [:]
+    private var patterns: [String: CompiledPattern] = [:]
 
     /// The pattern compiled, or nil when it is not a valid regular expression.
     func expression(_ pattern: String, caseSensitive: Bool) -> NSRegularExpression? {
+        self.pattern(pattern, caseSensitive: caseSensitive)?.regex
+    }
+
+    /// The pattern compiled with the literals a match needs, or nil when it is not a valid
+    /// regular expression.
+    func pattern(_ pattern: String, caseSensitive: Bool) -> CompiledPattern? {
         let key = (caseSensitive ? "s:" : "i:") + pattern
         lock.lock()
         defer { lock.unlock() }
-        if let cached = expressions[key] { return cached }
+        if let cached = patterns[key] { return cached }
         guard let expression = try? NSRegularExpression(pattern: pattern, options: caseSensitive ? [] : [.caseInsensitive]) else { return nil }
+        let compiled = CompiledPattern(regex: expression, literals: RequiredLiterals(pattern: pattern))
         // A long-lived process that reloads edited packs starts again past a bound.
-        if expressions.count >= 4096 { expressions.removeAll(keepingCapacity: true) }
-        expressions[key] = expression
-        return expression
+        if patterns.count >= 4096 { patterns.removeAll(keepingCapacity: true) }
+        patterns[key] = compiled
+        return compiled
+    }
+}
+
+/// A compiled regular expression and the literals (``RequiredLiterals``) any match contains.
+struct CompiledPattern: @unchecked Sendable {
+    let regex: NSRegularExpression
+    let literals: RequiredLiterals?
+
+    /// The first match in `text`. `lowered` is the text as ``LoweredASCII``, when it is ASCII:
+    /// a text without the pattern's literals is answered without running the pattern.
+    func firstMatch(in text: String, lowered: LoweredASCII?) -> NSTextCheckingResult? {
+        if let literals, let lowered, !lowered.bytes.withUnsafeBufferPointer(literals.mayMatch) { return nil }
+        return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
+    }
+
+    /// Whether the pattern can match `text` at all, by its literals alone.
+    func mayMatch(_ lowered: LoweredASCII?) -> Bool {
+        guard let literals, let lowered else { return true }
+        return lowered.bytes.withUnsafeBufferPointer(literals.mayMatch)
     }
 }
