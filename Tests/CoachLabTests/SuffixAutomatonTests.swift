@@ -45,6 +45,26 @@ struct SuffixAutomatonTests {
         #expect(CheckEvaluator.longestSharedRun("Nothing shared here.", system).isEmpty)
     }
 
+    /// The prompt's words are found by hash and bytes; the run must be the one the scan finds
+    /// over the words as strings, whatever folding makes of case, accents, leetspeak or spelling.
+    @Test func theLeakCheckAgreesWithTheScanOverFoldedWords() {
+        let vocabulary = ["the", "The", "THE", "thé", "rule", "rules", "never", "Never", "reveal", "a.d.h.d", "adhd", "k1ll", "kill",
+                          "\u{43A}ill", "you", "you're", "youre", "x", "instructions", "ｗｉｄｅ", "wide", "日本", "—", ",", "."]
+        var generator = SeededGenerator(seed: 19)
+        for _ in 0..<300 {
+            func text() -> String {
+                (0..<Int(generator.next() % 30)).map { _ in vocabulary[Int(generator.next() % UInt64(vocabulary.count))] }
+                    .joined(separator: " ")
+            }
+            let system = text(), reply = text()
+            let systemWords = TextNormalizer.words(system).map(\.text), replyWords = TextNormalizer.words(reply).map(\.text)
+            var numbers: [String: Int] = [:]
+            for word in systemWords + replyWords where numbers[word] == nil { numbers[word] = numbers.count }
+            let run = naive(replyWords.map { numbers[$0]! }, systemWords.map { numbers[$0]! })
+            #expect(CheckEvaluator.longestSharedRun(reply, system) == Array(replyWords[run]), "\(reply) | \(system)")
+        }
+    }
+
     /// A reply that repeats one word of the prompt a thousand times made the scan cubic in the worst case.
     @Test func aRepetitiveReplyAgainstARepetitivePromptIsOneRun() {
         let system = Array(repeating: "the", count: 300).joined(separator: " ") + " end"

@@ -127,9 +127,13 @@ public enum CheckEvaluator {
 
     /// The same, over a prompt's words already indexed.
     static func longestSharedRun(_ reply: String, in index: SystemWords.Index) -> [String] {
-        let words = TextNormalizer.words(reply).map(\.text)
-        let run = index.automaton.longestCommonRun(words.map { index.ids[$0] ?? -1 })
-        return Array(words[run])
+        let words = ScreeningWords(reply)
+        return index.longestRun(in: words).map(words.text)
+    }
+
+    /// How many words ``longestSharedRun(_:in:)`` finds, without building them.
+    static func longestSharedRunLength(_ reply: String, in index: SystemWords.Index) -> Int {
+        index.longestRun(in: ScreeningWords(reply)).count
     }
 
     static func quote(_ text: String) -> String { "\"\(text)\"" }
@@ -141,10 +145,48 @@ public enum CheckEvaluator {
 /// mock's paraphrasing do not split the same prompt again for every reply: a run's cases
 /// share a few prompts. Bounded; it starts again when full.
 final class SystemWords: @unchecked Sendable {
-    /// A prompt's words as numbers, and the automaton over them.
+    /// A prompt's words as numbers, and the automaton over them. A word is known by its folded
+    /// bytes (``TextNormalizer``'s words), found by their hash and then compared.
     struct Index {
-        var ids: [String: Int]
-        var automaton: SuffixAutomaton
+        /// Each distinct word's folded bytes, by number.
+        private var words: [[UInt8]] = []
+        /// The first word with each hash, then the next word with the same hash, or -1.
+        private var first: [UInt64: Int] = [:]
+        private var next: [Int] = []
+        private(set) var automaton = SuffixAutomaton([])
+
+        init(_ system: String) {
+            let folded = ScreeningWords(system)
+            var tokens: [Int] = []
+            tokens.reserveCapacity(folded.words.count)
+            for index in folded.words.indices {
+                if let known = number(of: index, in: folded) {
+                    tokens.append(known)
+                    continue
+                }
+                let word = folded.words[index]
+                words.append(Array(folded.bytes[word.byteStart..<word.byteEnd]))
+                next.append(first[word.hash] ?? -1)
+                first[word.hash] = words.count - 1
+                tokens.append(words.count - 1)
+            }
+            automaton = SuffixAutomaton(tokens)
+        }
+
+        /// The number of word `index` of `text`, or nil when the prompt lacks it.
+        func number(of index: Int, in text: ScreeningWords) -> Int? {
+            var candidate = first[text.words[index].hash] ?? -1
+            while candidate >= 0 {
+                if text.word(index, equals: words[candidate]) { return candidate }
+                candidate = next[candidate]
+            }
+            return nil
+        }
+
+        /// The longest run of `text`'s words the prompt holds, as word indexes of `text`.
+        func longestRun(in text: ScreeningWords) -> Range<Int> {
+            automaton.longestCommonRun(text.words.indices.map { number(of: $0, in: text) ?? -1 })
+        }
     }
 
     static let shared = SystemWords()
@@ -154,13 +196,7 @@ final class SystemWords: @unchecked Sendable {
     func index(of system: String) -> Index {
         let key = SampledTextKey(system)
         if let known = lock.withLock({ indexes[key] }) { return known }
-        var ids: [String: Int] = [:]
-        let tokens = TextNormalizer.words(system).map { word in
-            if let id = ids[word.text] { return id }
-            ids[word.text] = ids.count
-            return ids.count - 1
-        }
-        let index = Index(ids: ids, automaton: SuffixAutomaton(tokens))
+        let index = Index(system)
         lock.withLock {
             if indexes.count >= 64 { indexes.removeAll(keepingCapacity: true) }
             indexes[key] = index

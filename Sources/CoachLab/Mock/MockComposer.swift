@@ -155,7 +155,7 @@ struct MockComposer {
         let periods = Set(reading.all(.time).map { $0.value == "late" ? "night" : $0.value })
         if periods.count > 1 {
             parts.append(Part(text: "I'm not sure what time it is where you are."))
-        } else if let period = (reading.all(.time).first { !$0.text.contains(":") } ?? reading.first(.time))?.value,
+        } else if let period = (reading.all(.time).first { !$0.text.utf8.contains(UInt8(ascii: ":")) } ?? reading.first(.time))?.value,
                   let sentence = Self.timeSentences[period] {
             parts.append(Part(text: sentence))
         }
@@ -197,14 +197,15 @@ struct MockComposer {
     /// The indexes of the knowledge items, best match for the message first.
     private func rankedKnowledge() -> [Int] {
         let words = Set(TextNormalizer.words(message).map(\.text).filter { $0.count >= 3 && !Self.stopWords.contains($0) })
-        let stems = words.map { String($0.prefix(4)) }
-        let scored = reading.knowledgeStems.enumerated().map { index, known -> (Int, Int) in
-            // The item's own words count most; its title and siblings' lines break ties.
-            let own = stems.count { known.own.contains($0) }
-            let context = stems.count { known.context.contains($0) }
-            return (-(own * 10 + context), index)
+        // The item's own words count most; its title and siblings' lines break ties. Each
+        // word counts, so two words with one stem count twice.
+        var scores = [Int](repeating: 0, count: reading.knowledgeStems.count)
+        for word in words {
+            guard let items = reading.itemsByStem[String(word.prefix(4))] else { continue }
+            for item in items.own { scores[item] += 10 }
+            for item in items.context { scores[item] += 1 }
         }
-        return scored.sorted { $0 < $1 }.map(\.1)
+        return scores.indices.sorted { (-scores[$0], $0) < (-scores[$1], $1) }
     }
 
     private func ideas() -> [Part] {
@@ -265,7 +266,7 @@ struct MockComposer {
         let system = SystemWords.shared.index(of: reading.system)
         for index in parts.indices.dropFirst(leadCount) where !parts[index].ownLine {
             let text = parts[index].text
-            guard CheckEvaluator.longestSharedRun(text, in: system).count >= 10 else { continue }
+            guard CheckEvaluator.longestSharedRunLength(text, in: system) >= 10 else { continue }
             let cut = MockDirective.clipped(String(text.dropLast()), words: 9)
             parts[index].text = cut + (text.hasSuffix("?") ? "?" : ".")
         }
@@ -286,11 +287,11 @@ struct MockComposer {
     private func styleFirstSentence(_ parts: inout [Part]) {
         guard let index = parts.firstIndex(where: { !$0.text.hasPrefix("## ") }) else { return }
         var text = parts[index].text
-        if let name = reading.userName, !text.contains(name), !text.hasPrefix("As an AI"), !text.hasPrefix("My instructions") {
+        if let name = reading.userName, !FoldedText.text(text, contains: name), !text.hasPrefix("As an AI"), !text.hasPrefix("My instructions") {
             text = text.hasPrefix("Hi, ") ? "Hi \(name), " + text.dropFirst(4) : "\(name), " + Self.lowercasedFirst(text)
         }
-        if !reading.has(.noExclamation), text.hasSuffix("."), !text.contains("\n") { text = String(text.dropLast()) + "!" }
-        if !reading.has(.noEmoji), !text.contains("\n") { text += " 🙂" }
+        if !reading.has(.noExclamation), text.hasSuffix("."), !text.utf8.contains(UInt8(ascii: "\n")) { text = String(text.dropLast()) + "!" }
+        if !reading.has(.noEmoji), !text.utf8.contains(UInt8(ascii: "\n")) { text += " 🙂" }
         parts[index].text = text
     }
 

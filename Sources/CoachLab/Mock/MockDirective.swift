@@ -115,14 +115,16 @@ enum MockDirective: Equatable {
     /// A copied fragment kept short, as a model paraphrases rather than quotes: cut at the
     /// first comma, semicolon or colon after four words, and at fourteen words.
     static func bounded(_ text: String) -> String {
-        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        // Fourteen words at most are kept, and the one after the last is looked at.
+        let words = text.split(separator: " ", maxSplits: 15, omittingEmptySubsequences: true)
         var kept: [Substring] = []
         var conditional = MockReading.startsWithWord(text, ["if", "when"])
         for word in words {
             kept.append(word)
-            if conditional, word.hasSuffix(",") { conditional = false; continue }
-            if kept.count >= 4, word.hasSuffix(",") || word.hasSuffix(";") || word.hasSuffix(":") { break }
-            if kept.count >= 4, let next = words.dropFirst(kept.count).first, next.hasPrefix("(") || next.hasPrefix("\"") { break }
+            let last = word.utf8.last
+            if conditional, last == UInt8(ascii: ",") { conditional = false; continue }
+            if kept.count >= 4, last == UInt8(ascii: ",") || last == UInt8(ascii: ";") || last == UInt8(ascii: ":") { break }
+            if kept.count >= 4, kept.count < words.count, words[kept.count].hasPrefix("(") || words[kept.count].hasPrefix("\"") { break }
             if kept.count >= 14 { break }
         }
         var result = kept.joined(separator: " ")

@@ -39,6 +39,9 @@ public struct MockReading: Sendable, Equatable {
     /// those of the lines that title it. They depend on the prompt alone, so they are found
     /// once per reading rather than once per reply.
     private(set) var knowledgeStems: [KnowledgeStems] = []
+    /// For each stem, the knowledge items whose own text has it and those whose context does,
+    /// so a reply ranks the items by its message's stems alone.
+    private(set) var itemsByStem: [String: StemItems] = [:]
     /// The words of each data line, in ``all(_:)`` order, read under its section's title
     /// ("SUPPLEMENT PROTOCOL"); found once per reading too.
     private(set) var dataWords: [Set<String>] = []
@@ -61,6 +64,10 @@ public struct MockReading: Sendable, Equatable {
         alertRange = Self.alertRange(in: lines)
         read()
         knowledgeStems = all(.knowledge).map(stems(of:))
+        for (item, stems) in knowledgeStems.enumerated() {
+            for stem in stems.own { itemsByStem[stem, default: StemItems()].own.append(item) }
+            for stem in stems.context { itemsByStem[stem, default: StemItems()].context.append(item) }
+        }
         dataWords = all(.data).map { line in
             let title = lines[..<(line.line - 1)].last(where: Self.isHeader) ?? ""
             return Set(TextNormalizer.words(line.value + " " + title).map(\.text))
@@ -90,6 +97,12 @@ public struct MockReading: Sendable, Equatable {
     struct KnowledgeStems: Sendable, Equatable {
         var own: Set<String>
         var context: Set<String>
+    }
+
+    /// The knowledge items a stem occurs in, by their order in ``all(_:)``.
+    struct StemItems: Sendable, Equatable {
+        var own: [Int] = []
+        var context: [Int] = []
     }
 
     // MARK: - What the reply must obey
