@@ -64,4 +64,18 @@ import Testing
             }
         }
     }
+
+    /// Where the search finds a word is the first place a plain scan finds it, on random bytes
+    /// over a small alphabet, where first bytes repeat and near-misses abound.
+    @Test func theSearchFindsTheFirstOccurrence() {
+        var generator = SeededGenerator(seed: 3)
+        for _ in 0..<3_000 {
+            let haystack = (0..<Int(generator.next() % 24)).map { _ in UInt8(97 + generator.next() % 3) }
+            let needle = (0..<Int(generator.next() % 5)).map { _ in UInt8(97 + generator.next() % 3) }
+            let expected = needle.isEmpty ? 0 : haystack.count < needle.count ? nil
+                : (0...(haystack.count - needle.count)).first { Array(haystack[$0..<($0 + needle.count)]) == needle }
+            let found = haystack.withUnsafeBufferPointer { text in needle.withUnsafeBufferPointer { FoldedText.firstOffset(of: $0, in: text) } }
+            #expect(found == expected, "\(needle) in \(haystack)")
+        }
+    }
 }

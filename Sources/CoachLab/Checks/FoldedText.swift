@@ -53,20 +53,18 @@ struct FoldedText {
     }
 
     /// The offset at which `needle` first occurs in `haystack`.
+    /// The first byte is found with the C library's `memchr`, which scans with vector
+    /// instructions, and the rest compared with `memcmp`.
     static func firstOffset(of needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let first = needle.first else { return 0 }
-        guard needle.count <= haystack.count else { return nil }
+        guard let needleStart = needle.baseAddress, let first = needle.first else { return 0 }
+        guard let start = haystack.baseAddress, needle.count <= haystack.count else { return nil }
         let last = haystack.count - needle.count
         var index = 0
         while index <= last {
-            guard let found = haystack[index...last].firstIndex(of: first) else { return nil }
-            var matched = true
-            for offset in 1..<needle.count where haystack[found + offset] != needle[offset] {
-                matched = false
-                break
-            }
-            if matched { return found }
-            index = found + 1
+            guard let found = memchr(start + index, Int32(first), last - index + 1) else { return nil }
+            let offset = UnsafeRawPointer(start).distance(to: UnsafeRawPointer(found))
+            if memcmp(start + offset + 1, needleStart + 1, needle.count - 1) == 0 { return offset }
+            index = offset + 1
         }
         return nil
     }

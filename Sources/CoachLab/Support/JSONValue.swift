@@ -46,7 +46,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 
     /// Compact JSON text with sorted keys.
-    public var text: String { String(decoding: data, as: UTF8.self) }
+    public var text: String {
+        // The store writes an empty list for nearly every case's tags: no encoder for that.
+        if case .array(let items) = self, items.isEmpty { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
 
     /// Indented JSON text with sorted keys.
     public var prettyText: String {

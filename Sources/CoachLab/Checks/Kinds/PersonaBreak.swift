@@ -6,9 +6,12 @@ extension CheckKinds {
 
         public static func read(_ reading: inout CheckReading) -> PersonaBreak? { PersonaBreak() }
 
+        /// The phrases, folded once.
+        private static let phrases = CheckEvaluator.personaBreakPhrases.map { (text: $0, folded: FoldedText.fold($0)) }
+
         public func evaluate(_ subject: CheckSubject, as check: Check) -> CheckResult {
             let folded = FoldedText(subject.reply)
-            let found = CheckEvaluator.personaBreakPhrases.first { folded.contains($0) }
+            let found = Self.phrases.first { FoldedText.bytes(folded.bytes, contain: $0.folded) }?.text
             return check.result(found == nil, found.map { "breaks persona: says \(CheckEvaluator.quote($0))" } ?? "stays in persona")
         }
     }
