@@ -46,7 +46,8 @@ let package = Package(
         // The eval runner: scheduling, concurrency, repeats, judge checks, reports.
         .target(
             name: "CoachLabEval",
-            dependencies: ["CoachLab", "CoachLabProviders", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CoachLab", "CoachLabProviders", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         // serve-mock: one local server speaking every provider's wire protocol.
         .target(
@@ -97,9 +98,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CoachLabEvalTests",
-            // GRDB writes the foreign database a store test opens.
+            // GRDB writes the foreign database a store test opens; the C API limits a value's size.
             dependencies: ["CoachLab", "CoachLabProviders", "CoachLabEval", "CoachLabMockServer", "CoachLabTestSupport",
-                           .product(name: "GRDB", package: "GRDB.swift")],
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             // The reporters' golden files, read from the source tree by ReporterGoldenTests.
             exclude: ["Golden"]
         ),

@@ -352,17 +352,22 @@ public final class ResultStore: Sendable {
             INSERT INTO caseResult (runId, caseId, suite, fixture, provider, model, repeatIndex, outcome, score, error, tags, recordedAt, pack)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (runId, caseId) DO NOTHING
             """)
-        let row: StatementArguments = [run, result.id, result.suite, result.fixture, result.provider, result.model, result.repeatIndex,
-                                       result.outcome.rawValue, result.score, result.error,
-                                       JSONValue.array(result.tags.map(JSONValue.string)).text, stamp, result.pack]
-        try insertCase.execute(arguments: row)
+        let tags = JSONValue.array(result.tags.map(JSONValue.string)).text
+        func insert() throws {
+            var row = SQLiteRow(insertCase)
+            row(run); row(result.id); row(result.suite); row(result.fixture); row(result.provider); row(result.model)
+            row(result.repeatIndex); row(result.outcome.rawValue); row(result.score); row(result.error); row(tags); row(stamp)
+            row(result.pack)
+            try row.execute(in: db)
+        }
+        try insert()
         if db.changesCount == 0 {
             // Recorded before (a resumed or retried case): the new result replaces it, with its
             // turns and checks (deleted with it) and its guardrail log entries. A case recorded
             // for the first time, nearly every one, costs no lookup for an earlier result.
             try db.cachedStatement(sql: "DELETE FROM caseResult WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
             try db.cachedStatement(sql: "DELETE FROM guardrailLog WHERE runId = ? AND caseId = ?").execute(arguments: [run, result.id])
-            try insertCase.execute(arguments: row)
+            try insert()
         }
         for turn in result.turns {
             guard let flag = turn.flag else { continue }
@@ -370,22 +375,26 @@ public final class ResultStore: Sendable {
                                       pack: result.pack, flag: flag, message: turn.user, reply: turn.reply), db: db)
         }
         for turn in result.turns {
-            try db.cachedStatement(sql: """
+            var row = SQLiteRow(try db.cachedStatement(sql: """
                 INSERT INTO turnResult (runId, caseId, turn, user, reply, flaggedRule, latency, timeToFirstToken, inputTokens,
                                         outputTokens, usageEstimated, cost, finishReason, promptHash, sanitized, cached, simulated)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [run, result.id, turn.turn, turn.user, turn.reply, turn.flaggedRule, turn.latency, turn.timeToFirstToken,
-                                 turn.inputTokens, turn.outputTokens, turn.usageEstimated, turn.cost, turn.finishReason, turn.promptHash,
-                                 turn.sanitized.map { JSONValue.array($0.map(JSONValue.string)).text }, turn.cached, turn.simulated])
+                """))
+            row(run); row(result.id); row(turn.turn); row(turn.user); row(turn.reply); row(turn.flaggedRule); row(turn.latency)
+            row(turn.timeToFirstToken); row(turn.inputTokens); row(turn.outputTokens); row(turn.usageEstimated); row(turn.cost)
+            row(turn.finishReason); row(turn.promptHash); row(turn.sanitized.map { JSONValue.array($0.map(JSONValue.string)).text })
+            row(turn.cached); row(turn.simulated)
+            try row.execute(in: db)
             // A turn's checks in one statement, a row each.
             let checks = Array(turn.checks.enumerated())
             for start in stride(from: 0, to: checks.count, by: Self.checkRowsPerInsert) {
                 let rows = checks[start..<min(start + Self.checkRowsPerInsert, checks.count)]
-                var arguments = StatementArguments()
+                var row = SQLiteRow(try db.cachedStatement(sql: Self.checkInsert(rows: rows.count)))
                 for (position, check) in rows {
-                    arguments += [run, result.id, turn.turn, position, check.check, check.passed, check.score, check.reason, check.weight]
+                    row(run); row(result.id); row(turn.turn); row(position); row(check.check); row(check.passed); row(check.score)
+                    row(check.reason); row(check.weight)
                 }
-                try db.cachedStatement(sql: Self.checkInsert(rows: rows.count)).execute(arguments: arguments)
+                try row.execute(in: db)
             }
         }
     }
