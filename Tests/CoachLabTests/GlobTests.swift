@@ -1,4 +1,5 @@
 @testable import CoachLab
+import Foundation
 import Testing
 
 /// Globs list what the shell would: files only, hidden names left out, paths in their normal
@@ -24,4 +25,42 @@ import Testing
     func expandsToTheFilesTheShellWouldList(_ pattern: String, _ expected: [String]) {
         #expect(Glob.expand(pattern, fileSystem: Self.fileSystem) == expected)
     }
+
+    /// A suite's check that a pattern matches something stops at the first file it accepts.
+    @Test func aLimitedWalkStopsAtTheFirstFilesItAccepts() {
+        #expect(Glob.expand("a/**/*.yaml", fileSystem: Self.fileSystem, limit: 1) == ["a/x.yaml"])
+        #expect(Glob.expand("a/*", fileSystem: Self.fileSystem, limit: 1) { $0.hasSuffix(".yml") } == ["a/y.yml"])
+        #expect(Glob.expand("a/**/*.yaml", fileSystem: Self.fileSystem, limit: 2).count == 2)
+        #expect(Glob.expand("a/*.json", fileSystem: Self.fileSystem, limit: 1).isEmpty)
+    }
+
+    /// Loading a suite of many fixtures of one pack asks whether the pack's folder exists once,
+    /// not once a fixture, and still reports a fixture whose pack is missing.
+    @Test func aSuitesFixturesAskAboutTheirPackFolderOnce() throws {
+        var files: [String: String] = ["personas/app/pack.yaml": "pack: {id: app}"]
+        for index in 0..<50 {
+            files["fixtures/f\(index).yaml"] = "fixture: {id: f\(index), pack: personas/app}\nturns:\n  - user: hi\n"
+        }
+        files["fixtures/lost.yaml"] = "fixture: {id: lost, pack: personas/gone}\nturns:\n  - user: hi\n"
+        let memory = FileSystem.inMemory(files)
+        let asked = Counter()
+        var counting = memory
+        counting.isDirectory = { path in
+            if path.hasPrefix("personas/") { asked.add(path) }
+            return memory.isDirectory(path)
+        }
+        let loader = EvalLoader(fileSystem: counting)
+        let loaded = loader.fixtureFiles(matching: "fixtures/*.yaml").map(loader.fixture(at:))
+        #expect(loaded.count == 51)
+        #expect(asked.counts == ["personas/app": 1, "personas/gone": 1])
+        let problems = loaded.flatMap(\.1).map(\.message)
+        #expect(problems == ["pack 'personas/gone' does not exist"])
+    }
+}
+
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var asked: [String: Int] = [:]
+    func add(_ path: String) { lock.withLock { asked[path, default: 0] += 1 } }
+    var counts: [String: Int] { lock.withLock { asked } }
 }

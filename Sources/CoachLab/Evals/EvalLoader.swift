@@ -2,7 +2,11 @@ import Foundation
 
 /// Loads fixtures and suites with located diagnostics, and finds a suite's fixtures.
 public struct EvalLoader: Sendable {
-    public var fileSystem: FileSystem
+    public var fileSystem: FileSystem {
+        didSet { folders = FolderMemo() }
+    }
+    /// Which pack folders exist: the fixtures of a suite name a handful among them.
+    private var folders = FolderMemo()
 
     public init(fileSystem: FileSystem) { self.fileSystem = fileSystem }
 
@@ -44,7 +48,7 @@ public struct EvalLoader: Sendable {
         }
         if let user = value["user"] { fixture.simulatedUser = SimulatedUser.parse(user, into: &diagnostics) }
 
-        if let pack = header.located("pack"), !fileSystem.isDirectory(pack.value) {
+        if let pack = header.located("pack"), !folders.isDirectory(pack.value, in: fileSystem) {
             diagnostics.append(.error("pack '\(pack.value)' does not exist", at: pack.location,
                                       hint: "name a pack folder relative to the project root, such as personas/betterone"))
         }
@@ -122,7 +126,7 @@ public struct EvalLoader: Sendable {
             diagnostics.append(.error("no dataset file at '\(dataset.value)'", at: dataset.location,
                                       hint: "the shipped datasets are in fixtures/guardrails/"))
         }
-        for pattern in suite.fixturePatterns where fixtureFiles(matching: pattern.value).isEmpty {
+        for pattern in suite.fixturePatterns where fixtureFiles(matching: pattern.value, limit: 1).isEmpty {
             diagnostics.append(.error("'\(pattern.value)' matches no fixture files", at: pattern.location))
         }
         return (diagnostics.contains { $0.severity == .error } ? nil : suite, diagnostics)
@@ -134,11 +138,12 @@ public struct EvalLoader: Sendable {
         return suite.fixturePatterns.flatMap { fixtureFiles(matching: $0.value) }.filter { seen.insert($0).inserted }
     }
 
-    func fixtureFiles(matching pattern: String) -> [String] {
+    /// The fixture files `pattern` names, the first `limit` of them.
+    func fixtureFiles(matching pattern: String, limit: Int = .max) -> [String] {
         guard Paths.isGlob(pattern) else {
             return fileSystem.exists(pattern) && !fileSystem.isDirectory(pattern) ? [Paths.normalize(pattern)] : []
         }
-        return Glob.expand(pattern, fileSystem: fileSystem).filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+        return Glob.expand(pattern, fileSystem: fileSystem, limit: limit) { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
     }
 
     struct Parsed {
@@ -156,5 +161,18 @@ public struct EvalLoader: Sendable {
             return .failure(CoachLabError(.io, "cannot read file: \(error.localizedDescription)",
                                           at: SourceLocation(file: path, line: 1, column: 1)))
         }
+    }
+}
+
+/// Whether each folder asked about is one, looked up once per path.
+private final class FolderMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private var known: [String: Bool] = [:]
+
+    func isDirectory(_ path: String, in fileSystem: FileSystem) -> Bool {
+        if let answer = lock.withLock({ known[path] }) { return answer }
+        let answer = fileSystem.isDirectory(path)
+        lock.withLock { known[path] = answer }
+        return answer
     }
 }

@@ -1,19 +1,25 @@
 /// Shell-style globbing over a ``FileSystem``.
 enum Glob {
     /// Expands a pattern with `*`, `?` and `[…]` in any component; `**` matches any depth.
-    static func expand(_ pattern: String, fileSystem: FileSystem) -> [String] {
+    /// Only files `accepts` takes are kept, and the walk stops once it has `limit` of them.
+    static func expand(_ pattern: String, fileSystem: FileSystem, limit: Int = .max,
+                       where accepts: (String) -> Bool = { _ in true }) -> [String] {
         let components = pattern.split(separator: "/").map(String.init)
         var results: [String] = []
+        var seen = Set<String>()
         /// `listed`: `base` was just read from its directory's listing, so it exists.
         func walk(_ base: String, _ index: Int, listed: Bool = false) {
+            guard results.count < limit else { return }
             guard index < components.count else {
-                if listed || fileSystem.exists(base), !fileSystem.isDirectory(base) { results.append(base) }
+                if accepts(base), listed || fileSystem.exists(base), !fileSystem.isDirectory(base), seen.insert(base).inserted {
+                    results.append(base)
+                }
                 return
             }
             let component = components[index]
             if component == "**" {
                 walk(base, index + 1)
-                for name in ((try? fileSystem.list(base)) ?? []).sorted() where !name.hasPrefix(".") {
+                for name in ((try? fileSystem.list(base)) ?? []).sorted() where !name.hasPrefix(".") && results.count < limit {
                     let folder = Paths.join(base, name)
                     if fileSystem.isDirectory(folder) { walk(folder, index) }
                 }
@@ -27,8 +33,7 @@ enum Glob {
             }
         }
         walk(pattern.hasPrefix("/") ? "/" : ".", 0)
-        var seen = Set<String>()
-        return results.filter { seen.insert($0).inserted }
+        return results
     }
 
     /// `Paths.join` for a name read from a listing (no slash, not "." or "..") under a path
