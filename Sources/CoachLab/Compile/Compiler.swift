@@ -4,7 +4,9 @@ import Mustache
 /// Compiles a pack into system prompts. Parses the stack's templates once; each
 /// ``compile(_:fileSystem:)`` is then pure and deterministic: the same inputs give the same
 /// bytes.
-public struct Compiler: Sendable {
+/// A class: a run hands the same compiler to each of its cases, and copying a reference is one
+/// retain where copying the struct was one per template and per part of the pack.
+public final class Compiler: Sendable {
     /// The pack being compiled.
     public let pack: Pack
     private let layers: [(layer: Stack.Layer, template: MustacheTemplate, condition: Condition?)]
