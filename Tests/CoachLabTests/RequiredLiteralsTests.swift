@@ -25,6 +25,12 @@ import Testing
         }
     }
 
+    /// Groups nested past any sensible depth are not read (and do not exhaust the stack).
+    @Test func deeplyNestedGroupsYieldNothing() {
+        #expect(literals(String(repeating: "(", count: 100_000) + "abc" + String(repeating: ")", count: 100_000)) == nil)
+        #expect(literals(String(repeating: "(?:", count: 10) + "abc" + String(repeating: ")", count: 10)) == ["abc"])
+    }
+
     /// Random patterns over a small alphabet, and random texts over it in both cases: whenever
     /// ICU finds a match, the text holds one of the pattern's literals.
     @Test func aMatchAlwaysHoldsOneOfThePatternsLiterals() throws {

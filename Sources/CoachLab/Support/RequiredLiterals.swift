@@ -67,6 +67,9 @@ struct RequiredLiterals: Sendable, Equatable {
     private struct Reader {
         let bytes: [UInt8]
         var index = 0
+        /// Groups open around the reader; past ``maxDepth`` it gives up rather than recurse on.
+        var depth = 0
+        static let maxDepth = 64
 
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -187,6 +190,9 @@ struct RequiredLiterals: Sendable, Equatable {
         /// After `(`: a capturing group, `(?:…)`, an atomic `(?>…)`, a named `(?<name>…)`, or a
         /// lookaround (which consumes nothing and so requires nothing).
         mutating func group() -> Node? {
+            guard depth < Self.maxDepth else { return nil }
+            depth += 1
+            defer { depth -= 1 }
             var lookaround = false
             if next == UInt8(ascii: "?") {
                 index += 1
