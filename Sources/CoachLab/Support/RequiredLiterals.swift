@@ -33,17 +33,22 @@ struct RequiredLiterals: Sendable, Equatable {
 
     /// What a piece of the pattern matches: every string it can (when that is a small finite
     /// set) and the strings one of which each match contains.
+    /// Strings are kept in arrays without repeats rather than in sets: a pattern's literal
+    /// characters are one node each, and a set for each cost more than reading the pattern.
     struct Node {
-        var exact: Set<String>?
-        var needs: Set<String>?
+        var exact: [String]?
+        private var required: Set<String>?
 
-        static let anything = Node(exact: nil, needs: nil)
-        static let empty = Node(exact: [""], needs: nil)
+        static let anything = Node(exact: nil)
+        static let empty = Node(exact: [""])
 
-        init(exact: Set<String>?, needs: Set<String>?) {
+        init(exact: [String]?, needs: Set<String>? = nil) {
             self.exact = exact
-            self.needs = needs ?? exact.flatMap(Node.usable)
+            required = needs
         }
+
+        /// What every match contains: as given, else the exact strings when they can serve.
+        var needs: Set<String>? { required ?? exact.flatMap { Node.usable(Set($0)) } }
 
         /// The set as a requirement, or nil when it requires nothing or holds too many.
         static func usable(_ set: Set<String>) -> Set<String>? {
@@ -86,38 +91,46 @@ struct RequiredLiterals: Sendable, Equatable {
                 index += 1
             }
             if branches.count == 1 { return branches[0] }
-            var exact: Set<String>? = []
+            var exact: [String]? = []
+            var seen = Set<String>()
             var needs: Set<String>? = []
             for branch in branches {
-                if let known = branch.exact, let sofar = exact, sofar.count + known.count <= RequiredLiterals.limit {
-                    exact = sofar.union(known)
+                if let known = branch.exact, var sofar = exact {
+                    for string in known where seen.insert(string).inserted { sofar.append(string) }
+                    exact = sofar.count <= RequiredLiterals.limit ? sofar : nil
                 } else {
                     exact = nil
                 }
                 if let known = branch.needs, let sofar = needs { needs = sofar.union(known) } else { needs = nil }
             }
-            return Node(exact: exact, needs: needs.flatMap(Node.usable))
+            return Node(exact: exact, needs: needs.flatMap(Node.usable) ?? exact.flatMap { Node.usable(Set($0)) })
         }
 
         /// Quantified atoms in a row: runs of exactly known atoms multiply out into strings;
         /// the best requirement of any run or atom is the sequence's.
         mutating func sequence() -> Node? {
-            var run: Set<String>? = [""]
+            var run = [""]
             var best: Set<String>?
             var allExact = true
             while let byte = next, byte != UInt8(ascii: "|"), byte != UInt8(ascii: ")") {
                 guard let atom = quantified() else { return nil }
-                if let known = atom.exact, let sofar = run, sofar.count * known.count <= max(RequiredLiterals.runLimit, sofar.count) {
-                    run = Set(sofar.flatMap { head in known.map { head + $0 } })
+                if let known = atom.exact, run.count * known.count <= max(RequiredLiterals.runLimit, run.count) {
+                    if known.count == 1 {
+                        // Nearly every atom: one character, added to each string in place.
+                        for index in run.indices { run[index] += known[0] }
+                    } else {
+                        var seen = Set<String>()
+                        run = run.flatMap { head in known.map { head + $0 } }.filter { seen.insert($0).inserted }
+                    }
                     continue
                 }
                 // The run ends here: the sequence is no longer one small set of strings.
                 allExact = false
-                best = Node.better(best, run.flatMap(Node.usable))
+                best = Node.better(best, Node.usable(Set(run)))
                 best = Node.better(best, atom.needs)
                 run = atom.exact ?? [""]
             }
-            best = Node.better(best, run.flatMap(Node.usable))
+            best = Node.better(best, Node.usable(Set(run)))
             return Node(exact: allExact ? run : nil, needs: best)
         }
 
@@ -138,7 +151,7 @@ struct RequiredLiterals: Sendable, Equatable {
             if next == UInt8(ascii: "?") || next == UInt8(ascii: "+") { index += 1 }  // lazy or possessive
             guard least > 0 else {
                 // Optional: it may match nothing; "x?" is still the small set {"", "x"}.
-                if byte == UInt8(ascii: "?"), let known = atom.exact { return Node(exact: known.union([""]), needs: nil) }
+                if byte == UInt8(ascii: "?"), let known = atom.exact { return Node(exact: known.contains("") ? known : known + [""]) }
                 return .anything
             }
             return Node(exact: nil, needs: atom.needs)
@@ -181,7 +194,7 @@ struct RequiredLiterals: Sendable, Equatable {
                     while let more = next, more & 0xC0 == 0x80 { index += 1 }
                     return .anything
                 }
-                return Node(exact: [String(UnicodeScalar(byte | (Self.isUpper(byte) ? 0x20 : 0)))], needs: nil)
+                return Node(exact: [String(UnicodeScalar(byte | (Self.isUpper(byte) ? 0x20 : 0)))])
             }
         }
 
@@ -238,7 +251,7 @@ struct RequiredLiterals: Sendable, Equatable {
             default:
                 // Only punctuation escapes to itself; letters and digits are features not read here.
                 guard byte < 0x80, !Self.isWordByte(byte), byte > 0x20 else { return nil }
-                return Node(exact: [String(UnicodeScalar(byte))], needs: nil)
+                return Node(exact: [String(UnicodeScalar(byte))])
             }
         }
 
