@@ -115,7 +115,8 @@ enum MockDirective: Equatable {
     /// A copied fragment kept short, as a model paraphrases rather than quotes: cut at the
     /// first comma, semicolon or colon after four words, and at fourteen words.
     static func bounded(_ text: String) -> String {
-        // Fourteen words at most are kept, and the one after the last is looked at.
+        // At most fifteen words are kept (fourteen, or one more after a condition's comma), and
+        // the one after the last is looked at.
         let words = text.split(separator: " ", maxSplits: 15, omittingEmptySubsequences: true)
         var kept: [Substring] = []
         var conditional = MockReading.startsWithWord(text, ["if", "when"])
