@@ -78,4 +78,41 @@ import Testing
             #expect(found == expected, "\(needle) in \(haystack)")
         }
     }
+
+    /// A line of ASCII is judged a section title byte by byte; the answer is the one reading it
+    /// by character gives, on every committed line and on random lines built from what titles
+    /// are made of (capitals, `#`, `=`, brackets, colons, spaces, tabs, CR).
+    @Test func titlesReadByByteAsByCharacter() throws {
+        var lines = try Self.lines()
+        var generator = SeededGenerator(seed: 23)
+        let pieces = ["A", "B", "Z", "a", "z", "1", " ", "  ", "\t", "\r", "#", "# ", "## ", "### ", "=== ", "=", "[", "]", ":", "-", "'",
+                      "TIPS", "RISK ALERT", "Core idea", "WHAT HELPS"]
+        for _ in 0..<20_000 {
+            lines.append((0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        var ascii = 0, titles = 0, differences: [String] = []
+        for line in lines {
+            guard let fast = MockReading.isASCIIHeader(line) else { continue }
+            ascii += 1
+            if fast { titles += 1 }
+            if fast != MockReading.isHeaderByCharacter(line) { differences.append(line) }
+        }
+        #expect(ascii > 15_000 && titles > 1_000, "both answers must be exercised: \(ascii) lines, \(titles) titles")
+        #expect(differences.isEmpty, "\(differences.prefix(5).map(\.debugDescription))")
+        #expect(MockReading.isASCIIHeader("VITAMIN Ü") == nil)
+        #expect(MockReading.isHeader("\u{00A0}KEY FACTS\u{00A0}"))
+    }
+
+    /// Lines without an ASCII digit skip the data pattern, but only when they are ASCII: a value
+    /// written in another script's digits is still read as data.
+    @Test func dataInOtherDigitsIsStillRead() {
+        let reading = MockReading(system: """
+            You are Ada, a health assistant.
+            LAB RESULTS
+            - Vitamin D: 18 ng/mL
+            - Ferritin: \u{0661}\u{0662} ng/mL
+            - Keep replies short.
+            """)
+        #expect(reading.all(.data).map(\.value) == ["Vitamin D: 18 ng/mL", "Ferritin: \u{0661}\u{0662} ng/mL"])
+    }
 }

@@ -33,6 +33,9 @@ public struct MockReading: Sendable, Equatable {
     /// The prompt, and its lines.
     let system: String
     let lines: [String]
+    /// Whether each line is a section title (``isHeader(_:)``): every pass over the prompt asks,
+    /// so it is asked once a line.
+    let headers: [Bool]
     /// The line range of the RISK ALERT block, when the prompt has one.
     let alertRange: Range<Int>?
     /// The four-letter stems of each knowledge item, in ``all(_:)`` order: its own text's, and
@@ -61,7 +64,8 @@ public struct MockReading: Sendable, Equatable {
     public init(system: String) {
         self.system = system
         lines = system.components(separatedBy: "\n")
-        alertRange = Self.alertRange(in: lines)
+        headers = lines.map(Self.isHeader)
+        alertRange = Self.alertRange(in: lines, headers: headers)
         read()
         knowledgeStems = all(.knowledge).map(stems(of:))
         for (item, stems) in knowledgeStems.enumerated() {
@@ -69,7 +73,7 @@ public struct MockReading: Sendable, Equatable {
             for stem in stems.context { itemsByStem[stem, default: StemItems()].context.append(item) }
         }
         dataWords = all(.data).map { line in
-            let title = lines[..<(line.line - 1)].last(where: Self.isHeader) ?? ""
+            let title = headers[..<(line.line - 1)].lastIndex(of: true).map { lines[$0] } ?? ""
             return Set(TextNormalizer.words(line.value + " " + title).map(\.text))
         }
         ideas = all(.knowledge).map { MockComposer.lowercasedFirst(MockDirective.clipped($0.value)) }
@@ -85,7 +89,7 @@ public struct MockReading: Sendable, Equatable {
     private func stems(of item: Instruction) -> KnowledgeStems {
         var context = item.text
         var line = item.line - 2
-        while line >= 0, !lines[line].consists(of: .whitespaces), !Self.isHeader(lines[line]) {
+        while line >= 0, !lines[line].consists(of: .whitespaces), !headers[line] {
             // Sibling bullets belong to other items; the lines between them title this one.
             if !lines[line].trimmed(.whitespaces).hasPrefix("- ") { context += " " + lines[line] }
             line -= 1
@@ -145,11 +149,11 @@ public struct MockReading: Sendable, Equatable {
             let lower = Self.fold(line)
             guard !lower.consists(of: .whitespaces) else { continue }
             // Example conversations show a style; what their lines say is not an instruction.
-            if Self.isHeader(line) { inExamples = Self.contains(#"\bexamples?\b"#, lower) }
-            if inExamples, !Self.isHeader(line) { continue }
+            if headers[index] { inExamples = Self.contains(#"\bexamples?\b"#, lower) }
+            if inExamples, !headers[index] { continue }
             let inAlert = alertRange?.contains(index) ?? false
             let said = Self.reading(ofLine: line, lower: lower, inAlert: inAlert)
-            nameCandidates += said.names.map { ($0, index, Self.isHeader(line)) }
+            nameCandidates += said.names.map { ($0, index, headers[index]) }
             if let user = said.userName, !has(.userName) { note(.userName, user, index) }
             for (kind, value) in said.notes { note(kind, value, index) }
         }
@@ -232,6 +236,7 @@ public struct MockReading: Sendable, Equatable {
     private init(line: String) {
         system = line
         lines = [line]
+        headers = [false]
         alertRange = nil
     }
 
@@ -348,7 +353,7 @@ public struct MockReading: Sendable, Equatable {
     private mutating func readKnowledge() {
         var inKnowledgeSection = false
         for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) {
-            if Self.isHeader(line) {
+            if headers[index] {
                 inKnowledgeSection = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance"#, Self.fold(line))
                 continue
             }
@@ -370,7 +375,10 @@ public struct MockReading: Sendable, Equatable {
     /// Data: lines outside the alert that state a measured value ("Vitamin D: 18 ng/mL",
     /// "mood 3/5") rather than an instruction.
     private mutating func readData() {
-        for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) && !Self.isHeader(line) {
+        for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) && !headers[index] {
+            // Every value the pattern reads has a digit; a line of ASCII without one is passed
+            // over before the pattern runs (\d also matches digits of other scripts).
+            if line.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) { continue }
             let lower = Self.fold(line)
             guard Self.contains(#"\d\s?(?:mg|mcg|µg|g|kg|ml|iu|ng/ml|mg/dl|pg/ml|miu/l|mmol/l|bpm|ms|h|hrs|hours|kcal|lbs?|km|cm|steps)\b|\d\s?%|\d+/(?:5|10|day)\b"#, lower),
                   !Self.contains(#"\b(?:never|don't|do not|reply|mention|keep|you are|you're|it is \d)"#, lower),
@@ -386,7 +394,7 @@ public struct MockReading: Sendable, Equatable {
         var inMemory = false
         var latest: Int?
         for (index, line) in lines.enumerated() {
-            if Self.isHeader(line) {
+            if headers[index] {
                 inMemory = Self.contains(#"memory|memories|past sessions|earlier sessions|previous sessions|previous conversations|what you remember"#, Self.fold(line))
                 continue
             }
@@ -425,22 +433,61 @@ public struct MockReading: Sendable, Equatable {
     // MARK: - Text helpers
 
     /// The RISK ALERT block: from the line that names it to the next section header or the end.
-    static func alertRange(in lines: [String]) -> Range<Int>? {
+    static func alertRange(in lines: [String], headers: [Bool]) -> Range<Int>? {
         guard let start = lines.firstIndex(where: { $0.contains("RISK ALERT") }) else { return nil }
         var end = start + 1
-        while end < lines.count, !isHeader(lines[end]) || lines[end].contains("RISK ALERT") { end += 1 }
+        while end < lines.count, !headers[end] || lines[end].contains("RISK ALERT") { end += 1 }
         return start..<end
     }
 
     /// Whether a line looks like a section title: `=== X ===`, `# X`, `[X]` or a short
     /// all-capitals line.
     static func isHeader(_ line: String) -> Bool {
+        isASCIIHeader(line) ?? isHeaderByCharacter(line)
+    }
+
+    /// ``isHeader(_:)`` read by character, for any text.
+    static func isHeaderByCharacter(_ line: String) -> Bool {
         let trimmed = line.trimmed(.whitespaces)
         guard !trimmed.isEmpty else { return false }
         if trimmed.hasPrefix("=== ") || trimmed.hasPrefix("# ") || trimmed.hasPrefix("## ") || trimmed.hasPrefix("### ") { return true }
         if trimmed.hasPrefix("["), trimmed.hasSuffix("]") { return true }
         let letters = trimmed.filter(\.isLetter)
         return !trimmed.hasSuffix(":") && letters.count >= 4 && letters.allSatisfy(\.isUppercase) && trimmed.split(separator: " ").count <= 6
+    }
+
+    /// ``isHeader(_:)`` of an ASCII line, read as bytes: a line of prose answers at its first
+    /// lower-case letter. Nil for a line that is not ASCII.
+    static func isASCIIHeader(_ line: String) -> Bool? {
+        var line = line
+        return line.withUTF8 { bytes -> Bool? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            // Trimmed as `.whitespaces` trims ASCII: spaces and tabs.
+            func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else {
+                return false
+            }
+            let trimmed = UnsafeBufferPointer(rebasing: bytes[first...last])
+            func starts(with prefix: StaticString) -> Bool {
+                prefix.withUTF8Buffer { trimmed.count >= $0.count && zip(trimmed, $0).allSatisfy { $0 == $1 } }
+            }
+            if starts(with: "=== ") || starts(with: "# ") || starts(with: "## ") || starts(with: "### ") { return true }
+            if trimmed.first == UInt8(ascii: "["), trimmed.last == UInt8(ascii: "]") { return true }
+            if trimmed.last == UInt8(ascii: ":") { return false }
+            var letters = 0, words = 0, afterSpace = true
+            for byte in trimmed {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): return false
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): letters += 1
+                default: break
+                }
+                // Words as `split(separator: " ")` counts them.
+                let isSpace = byte == UInt8(ascii: " ")
+                if !isSpace, afterSpace { words += 1 }
+                afterSpace = isSpace
+            }
+            return letters >= 4 && words <= 6
+        }
     }
 
     /// Lower case, with curly apostrophes folded.
