@@ -6,7 +6,9 @@ import Foundation
 final class RegexCache: @unchecked Sendable {
     static let shared = RegexCache()
     private let lock = NSLock()
-    private var patterns: [String: CompiledPattern] = [:]
+    /// By case sensitivity, then by pattern: a key joining the two would copy the pattern on
+    /// every look-up, and the mock looks up a few dozen per prompt line.
+    private var patterns: (insensitive: [String: CompiledPattern], sensitive: [String: CompiledPattern]) = ([:], [:])
 
     /// The pattern compiled, or nil when it is not a valid regular expression.
     func expression(_ pattern: String, caseSensitive: Bool) -> NSRegularExpression? {
@@ -16,15 +18,14 @@ final class RegexCache: @unchecked Sendable {
     /// The pattern compiled with the literals a match needs, or nil when it is not a valid
     /// regular expression.
     func pattern(_ pattern: String, caseSensitive: Bool) -> CompiledPattern? {
-        let key = (caseSensitive ? "s:" : "i:") + pattern
         lock.lock()
         defer { lock.unlock() }
-        if let cached = patterns[key] { return cached }
+        if let cached = caseSensitive ? patterns.sensitive[pattern] : patterns.insensitive[pattern] { return cached }
         guard let expression = try? NSRegularExpression(pattern: pattern, options: caseSensitive ? [] : [.caseInsensitive]) else { return nil }
         let compiled = CompiledPattern(regex: expression, literals: RequiredLiterals(pattern: pattern))
         // A long-lived process that reloads edited packs starts again past a bound.
-        if patterns.count >= 4096 { patterns.removeAll(keepingCapacity: true) }
-        patterns[key] = compiled
+        if patterns.insensitive.count + patterns.sensitive.count >= 4096 { patterns = ([:], [:]) }
+        if caseSensitive { patterns.sensitive[pattern] = compiled } else { patterns.insensitive[pattern] = compiled }
         return compiled
     }
 }
