@@ -225,6 +225,7 @@ public final class RunningMockServer: Sendable {
 
     /// Runs `body` with a server started for it, and stops the server when `body` returns or
     /// throws, waiting until it has stopped: nothing outlives the scope.
+    @discardableResult
     public static func with<T: Sendable>(_ configuration: MockServerConfiguration = MockServerConfiguration(port: 0),
                                          _ body: (RunningMockServer) async throws -> T) async throws -> T {
         let server = try await start(configuration)

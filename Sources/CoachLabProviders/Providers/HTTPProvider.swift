@@ -79,25 +79,18 @@ public struct HTTPProvider: ChatProvider {
         let spec = wire.request(request, model: request.settings.model, stream: false, baseURL: baseURL, apiKey: apiKey)
         let clock = ContinuousClock()
         let start = clock.now
-        var attempt = 0
-        var timeouts = 0
-        while true {
-            attempt += 1
-            do {
-                let (response, cached) = try await send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout)
-                let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
-                try Self.refuseRedirect(response, provider: id)
-                guard (200..<300).contains(response.status) else {
-                    throw wire.error(status: response.status, headers: response.headers, body: body, provider: id, now: now())
-                }
-                let decoded = try wire.decodeReply(body, provider: id)
-                if !cached { cache?.store(spec, provider: id, status: response.status, headers: response.headers, body: Array(body)) }
-                var reply = reply(decoded, request: request, latency: (clock.now - start).seconds, timeToFirstToken: nil, attempts: attempt)
-                reply.cached = cached
-                return reply
-            } catch {
-                try await handle(error, attempt: attempt, timeouts: &timeouts)
+        return try await retrying { attempt in
+            let (response, cached) = try await send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout)
+            let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
+            try Self.refuseRedirect(response, provider: id)
+            guard (200..<300).contains(response.status) else {
+                throw wire.error(status: response.status, headers: response.headers, body: body, provider: id, now: now())
             }
+            let decoded = try wire.decodeReply(body, provider: id)
+            if !cached { cache?.store(spec, provider: id, status: response.status, headers: response.headers, body: Array(body)) }
+            var reply = reply(decoded, request: request, latency: (clock.now - start).seconds, timeToFirstToken: nil, attempts: attempt)
+            reply.cached = cached
+            return reply
         }
     }
 
@@ -120,64 +113,73 @@ public struct HTTPProvider: ChatProvider {
         let spec = wire.request(request, model: request.settings.model, stream: true, baseURL: baseURL, apiKey: apiKey)
         let clock = ContinuousClock()
         let start = clock.now
+        // Whether the attempt under way has sent text on: a retry after that tells the reader to
+        // start again.
+        var yielded = false
+        try await retrying(beforeRetry: { if yielded { continuation.yield(.restarted(reason: $0)) } }) { attempt in
+            yielded = false
+            let attemptStart = clock.now
+            let (response, cached) = try await send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout)
+            try Self.refuseRedirect(response, provider: id)
+            guard (200..<300).contains(response.status) else {
+                let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
+                throw wire.error(status: response.status, headers: response.headers, body: body, provider: id, now: now())
+            }
+            var parser = SSEParser()
+            var decoder = wire.streamDecoder(provider: id)
+            var secrets = SecretRedactor.Stream(redactor)
+            var firstToken: Double?
+            var received = 0
+            var raw: [UInt8] = []
+            func emit(_ text: String) {
+                guard !text.isEmpty else { return }
+                continuation.yield(.delta(text))
+                yielded = true
+            }
+            func handle(_ events: [SSEEvent]) throws {
+                for event in events where !decoder.isDone {
+                    for piece in try decoder.consume(event) {
+                        if firstToken == nil { firstToken = (clock.now - attemptStart).seconds }
+                        emit(secrets.feed(piece))
+                    }
+                }
+            }
+            for try await chunk in response.body {
+                received += chunk.count
+                if received > maximumResponseBytes {
+                    throw ProviderError(.malformedResponse, provider: id,
+                                        message: "the streamed response exceeds \(maximumResponseBytes) bytes (maxResponseBytes)")
+                }
+                if cache != nil, !cached { raw += chunk }
+                try handle(parser.feed(chunk))
+                if decoder.isDone { break }
+            }
+            if !decoder.isDone { try handle(parser.finish()) }
+            guard decoder.isDone || decoder.endsOnClose else {
+                throw ProviderError(.streamInterrupted, provider: id, message: "the stream closed before its end event")
+            }
+            emit(secrets.finish())
+            let summary = decoder.summary
+            if !cached { cache?.store(spec, provider: id, status: response.status, headers: response.headers, body: raw) }
+            var finished = reply(summary, request: request, latency: (clock.now - start).seconds,
+                                 timeToFirstToken: firstToken, attempts: attempt)
+            finished.cached = cached
+            continuation.yield(.finished(finished))
+        }
+    }
+
+    /// Runs `body` until an attempt returns, numbering the attempts from 1, and retries what
+    /// the retry policy retries (``handle(_:attempt:timeouts:beforeRetry:)``).
+    private func retrying<T>(beforeRetry: (ProviderError) -> Void = { _ in },
+                             _ body: (_ attempt: Int) async throws -> T) async throws -> T {
         var attempt = 0
         var timeouts = 0
         while true {
             attempt += 1
-            var yielded = false
             do {
-                let attemptStart = clock.now
-                let (response, cached) = try await send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout)
-                try Self.refuseRedirect(response, provider: id)
-                guard (200..<300).contains(response.status) else {
-                    let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
-                    throw wire.error(status: response.status, headers: response.headers, body: body, provider: id, now: now())
-                }
-                var parser = SSEParser()
-                var decoder = wire.streamDecoder(provider: id)
-                var secrets = SecretRedactor.Stream(redactor)
-                var firstToken: Double?
-                var received = 0
-                var raw: [UInt8] = []
-                func emit(_ text: String) {
-                    guard !text.isEmpty else { return }
-                    continuation.yield(.delta(text))
-                    yielded = true
-                }
-                func handle(_ events: [SSEEvent]) throws {
-                    for event in events where !decoder.isDone {
-                        for piece in try decoder.consume(event) {
-                            if firstToken == nil { firstToken = (clock.now - attemptStart).seconds }
-                            emit(secrets.feed(piece))
-                        }
-                    }
-                }
-                for try await chunk in response.body {
-                    received += chunk.count
-                    if received > maximumResponseBytes {
-                        throw ProviderError(.malformedResponse, provider: id,
-                                            message: "the streamed response exceeds \(maximumResponseBytes) bytes (maxResponseBytes)")
-                    }
-                    if cache != nil, !cached { raw += chunk }
-                    try handle(parser.feed(chunk))
-                    if decoder.isDone { break }
-                }
-                if !decoder.isDone { try handle(parser.finish()) }
-                guard decoder.isDone || decoder.endsOnClose else {
-                    throw ProviderError(.streamInterrupted, provider: id, message: "the stream closed before its end event")
-                }
-                emit(secrets.finish())
-                let summary = decoder.summary
-                if !cached { cache?.store(spec, provider: id, status: response.status, headers: response.headers, body: raw) }
-                var finished = reply(summary, request: request, latency: (clock.now - start).seconds,
-                                     timeToFirstToken: firstToken, attempts: attempt)
-                finished.cached = cached
-                continuation.yield(.finished(finished))
-                return
+                return try await body(attempt)
             } catch {
-                try await handle(error, attempt: attempt, timeouts: &timeouts) {
-                    if yielded { continuation.yield(.restarted(reason: $0)) }
-                }
+                try await handle(error, attempt: attempt, timeouts: &timeouts, beforeRetry: beforeRetry)
             }
         }
     }
