@@ -89,7 +89,9 @@ let package = Package(
         .target(name: "CoachLabTestSupport", path: "Tests/Support"),
         .testTarget(
             name: "CoachLabTests",
-            dependencies: ["CoachLab", "CoachLabTestSupport"],
+            // Yams composes the reference reading that YAMLComposerReferenceTests checks the
+            // event reader against.
+            dependencies: ["CoachLab", "CoachLabTestSupport", .product(name: "Yams", package: "Yams")],
             resources: [.copy("Malformed")]
         ),
         .testTarget(

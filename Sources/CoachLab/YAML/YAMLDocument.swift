@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// Parses YAML text into a located ``YAMLValue``, turning every kind of bad input (binary
 /// junk, tabs, syntax errors, duplicate keys, anchors gone wrong) into a diagnostic at the
@@ -43,112 +42,26 @@ public enum YAMLDocument {
                                 at: SourceLocation(file: file, line: tab.line, column: tab.column),
                                 hint: "YAML indents with spaces only; replace the tab with spaces")
         }
-        let node: Node?
+        let composed: YAMLComposer.Composed
         do {
-            // Content is text: no scalar is resolved to a number, a date or a merge key, so the
-            // basic resolver saves a dozen regular expressions per scalar, and keys that differ
-            // only in quoting are duplicates.
-            // The encoding is given because Yams' default reads the whole process environment
-            // on every parse.
-            let parser = try Parser(yaml: text, resolver: .basic, encoding: .utf8)
-            node = try parser.singleRoot()
-        } catch let error as YamlError {
-            throw CoachLabError(.content, [diagnostic(for: error, text: text, file: file)])
+            composed = try YAMLComposer.compose(text, file: file)
         } catch {
-            throw CoachLabError(.content, "cannot parse YAML: \(error)", at: start)
+            throw CoachLabError(.content, [diagnostic(for: error, text: text, file: file)])
         }
-        guard let node else {
+        guard let value = composed.value else {
             throw CoachLabError(.content, "file is empty", at: start)
         }
-        // Lines are needed only to find anchors and aliases (`&`, `*`) and where a block scalar
-        // (`|`, `>`) starts; most fixtures have none of the four bytes.
-        let needsLines = text.utf8.contains { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "*")
-            || $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: ">") }
-        let lines = needsLines ? Lines(text) : Lines()
-        if needsLines, let anchored = firstAnchoredNode(in: node, lines: lines) {
-            let mark = anchored.mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) } ?? start
-            throw CoachLabError(.content, "YAML anchors and aliases are not supported in CoachLab content", at: mark,
+        if let anchor = composed.firstAnchor {
+            throw CoachLabError(.content, "YAML anchors and aliases are not supported in CoachLab content", at: anchor,
                                 hint: "write the value out, or share it through 'include'")
         }
-        var diagnostics = Diagnostics()
-        let value = convert(node, file: file, lines: lines, diagnostics: &diagnostics)
-        if diagnostics.hasErrors { throw CoachLabError(.content, diagnostics.sorted) }
+        if composed.diagnostics.hasErrors { throw CoachLabError(.content, composed.diagnostics.sorted) }
         return value
-    }
-
-    private static func convert(_ node: Node, file: String, lines: Lines, diagnostics: inout Diagnostics) -> YAMLValue {
-        let location = node.mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) }
-            ?? SourceLocation(file: file, line: 1, column: 1)
-        switch node {
-        case .scalar(let scalar):
-            let style: YAMLValue.Scalar.Style
-            switch scalar.style {
-            case .singleQuoted, .doubleQuoted: style = .quoted
-            case .literal, .folded: style = .block
-            default: style = .plain
-            }
-            var start = location
-            switch style {
-            case .block: start = blockContentStart(after: location, lines: lines)
-            case .quoted: start.column += 1  // the text starts after the opening quote
-            case .plain: break
-            }
-            return .scalar(.init(text: scalar.string, style: style, location: start))
-        case .sequence(let sequence):
-            return .sequence(sequence.map { convert($0, file: file, lines: lines, diagnostics: &diagnostics) }, location)
-        case .mapping(let mapping):
-            var entries: [YAMLValue.Entry] = []
-            for (key, value) in mapping {
-                let keyLocation = key.mark.map { SourceLocation(file: file, line: $0.line, column: $0.column) } ?? location
-                guard case .scalar(let keyScalar) = key else {
-                    diagnostics.error("mapping keys must be plain text, not a list or mapping", at: keyLocation)
-                    continue
-                }
-                entries.append(.init(key: keyScalar.string, keyLocation: keyLocation,
-                                     value: convert(value, file: file, lines: lines, diagnostics: &diagnostics)))
-            }
-            return .mapping(entries, location)
-        case .alias:
-            diagnostics.error("YAML aliases are not supported in CoachLab content", at: location,
-                              hint: "write the value out, or share it through 'include'")
-            return .scalar(.init(text: "", style: .plain, location: location))
-        }
-    }
-
-    /// The first node, in document order, that is anchored (`&name`) or repeated by an alias
-    /// (`*name`). Yams resolves an alias to the anchored node itself and does not keep the
-    /// anchor's name, so both are found from marks: an anchored node's mark is its `&` (or a tag before it), and an
-    /// alias shows up as a node whose mark lies before one already walked. The walk stops at the
-    /// first of either, so an alias bomb is refused after its first line, never expanded.
-    private static func firstAnchoredNode(in root: Node, lines: Lines) -> Node? {
-        var pending = [root]
-        var furthest = (line: 0, column: 0)
-        while let node = pending.popLast() {
-            if let mark = node.mark {
-                if (mark.line, mark.column) < furthest { return node }
-                furthest = (mark.line, mark.column)
-                if mark.line >= 1, mark.line <= lines.count, mark.column >= 1 {
-                    // A node's properties come first: an optional tag (`!!map`), then the anchor.
-                    var rest = lines.bytes(ofLine: mark.line - 1).droppingScalars(mark.column - 1)
-                    if rest.first == UInt8(ascii: "!") {
-                        rest = rest.drop { $0 != UInt8(ascii: " ") }.drop { $0 == UInt8(ascii: " ") }
-                    }
-                    if rest.first == UInt8(ascii: "&") { return node }
-                }
-            }
-            switch node {
-            case .scalar, .alias: break
-            case .sequence(let sequence): pending.append(contentsOf: sequence.reversed())
-            case .mapping(let mapping):
-                for (key, value) in mapping.reversed() { pending.append(value); pending.append(key) }
-            }
-        }
-        return nil
     }
 
     /// A block scalar's mark is its `|` or `>` indicator; its text starts on the next
     /// non-blank line, at that line's indentation. Locations point at the text itself.
-    private static func blockContentStart(after indicator: SourceLocation, lines: Lines) -> SourceLocation {
+    static func blockContentStart(after indicator: SourceLocation, lines: Lines) -> SourceLocation {
         var index = indicator.line
         while index < lines.count {
             let line = lines.bytes(ofLine: index)
@@ -189,33 +102,32 @@ public enum YAMLDocument {
         }
     }
 
-    private static func diagnostic(for error: YamlError, text: String, file: String) -> Diagnostic {
+    private static func diagnostic(for failure: YAMLComposer.Failure, text: String, file: String) -> Diagnostic {
         func place(_ line: Int, _ column: Int) -> SourceLocation {
             SourceLocation(file: file, line: max(line, 1), column: max(column, 1))
         }
-        switch error {
-        case .scanner(let context, let problem, let mark, _),
-             .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
+        switch failure {
+        case .syntax(let problem, let context, let line, let column):
             var message = "invalid YAML: \(problem)"
-            if let context { message += " (\(context.text) at line \(context.mark.line))" }
-            return .error(message, at: place(mark.line, mark.column), hint: hint(forProblem: problem))
-        case .reader(let problem, let offset, _, _):
-            let where_ = offset.map { Self.location(ofCharacter: $0, in: text, file: file) } ?? place(1, 1)
+            if let context { message += " (\(context.text) at line \(context.line))" }
+            return .error(message, at: place(line, column), hint: hint(forProblem: problem))
+        case .reader(let problem, let byteOffset):
+            // Counted in characters, as a person moves through the line.
+            let index = text.utf8.index(text.utf8.startIndex, offsetBy: byteOffset, limitedBy: text.utf8.endIndex)?.samePosition(in: text)
+            let where_ = index.map { Self.location(ofCharacter: text.distance(from: text.startIndex, to: $0), in: text, file: file) }
+                ?? place(1, 1)
             return .error("cannot read YAML: \(problem)", at: where_)
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            let key = duplicates.first ?? "?"
-            let repeatAt = secondOccurrence(ofKey: key, after: context.mark, in: text)
-                ?? (context.mark.line, context.mark.column)
-            return .error("duplicate key '\(key)' in mapping (first defined at line \(context.mark.line))",
+        case .duplicateKey(let key, let line, let column):
+            let repeatAt = secondOccurrence(ofKey: key, afterLine: line, column: column, in: text) ?? (line, column)
+            return .error("duplicate key '\(key)' in mapping (first defined at line \(line))",
                           at: place(repeatAt.0, repeatAt.1),
                           hint: "each key may appear once; remove or rename one of them")
-        default:
-            return .error("cannot parse YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
+        case .memory:
+            return .error("cannot parse YAML: Memory error", at: SourceLocation(file: file, line: 1, column: 1))
         }
     }
 
-    private static func hint(forProblem problem: String) -> String? {
+    static func hint(forProblem problem: String) -> String? {
         if problem.contains("mapping values are not allowed") {
             return "a value containing ': ' must be quoted, or the indentation is off"
         }
@@ -229,18 +141,18 @@ public enum YAMLDocument {
     }
 
     /// Finds the line where a duplicated key appears again, at the same column as the first.
-    private static func secondOccurrence(ofKey key: String, after first: Mark, in text: String) -> (Int, Int)? {
+    static func secondOccurrence(ofKey key: String, afterLine firstLine: Int, column firstColumn: Int, in text: String) -> (Int, Int)? {
         let lines = characterLines(text)
-        guard first.line >= 1, first.line <= lines.count else { return nil }
-        let indent = first.column - 1
-        for index in first.line..<lines.count {
+        guard firstLine >= 1, firstLine <= lines.count else { return nil }
+        let indent = firstColumn - 1
+        for index in firstLine..<lines.count {
             let line = Array(lines[index].unicodeScalars)
             guard line.count > indent else { continue }
             let prefix = String(String.UnicodeScalarView(line[..<indent]))
             if !prefix.allSatisfy({ $0 == " " || $0 == "-" }) { continue }
             let rest = String(String.UnicodeScalarView(line[indent...]))
             for candidate in [key, "\"\(key)\"", "'\(key)'"] where rest.hasPrefix(candidate + ":") {
-                return (index + 1, first.column)
+                return (index + 1, firstColumn)
             }
         }
         return nil
@@ -267,7 +179,7 @@ public enum YAMLDocument {
         return true
     }
 
-    private static func firstIndentingTab(in text: String) -> (line: Int, column: Int)? {
+    static func firstIndentingTab(in text: String) -> (line: Int, column: Int)? {
         guard text.utf8.contains(UInt8(ascii: "\t")) else { return nil }
         var lineNumber = 0
         var inBlockScalar = false
