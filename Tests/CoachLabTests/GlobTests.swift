@@ -1,4 +1,5 @@
 @testable import CoachLab
+import CoachLabTestSupport
 import Foundation
 import Testing
 
@@ -55,6 +56,48 @@ import Testing
         #expect(asked.counts == ["personas/app": 1, "personas/gone": 1])
         let problems = loaded.flatMap(\.1).map(\.message)
         #expect(problems == ["pack 'personas/gone' does not exist"])
+    }
+
+    /// A real folder's listing tells each name's kind as `isDirectory` would, links and
+    /// broken links included.
+    @Test func aRealListingTellsFoldersFromFilesAsIsDirectoryDoes() throws {
+        let folder = try Scratch.folder("entries")
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        try Data("a: 1".utf8).write(to: URL(fileURLWithPath: folder + "/file.yaml"))
+        try Data("a: 1".utf8).write(to: URL(fileURLWithPath: folder + "/.hidden.yaml"))
+        try manager.createSymbolicLink(atPath: folder + "/to-sub", withDestinationPath: folder + "/sub")
+        try manager.createSymbolicLink(atPath: folder + "/to-file.yaml", withDestinationPath: folder + "/file.yaml")
+        try manager.createSymbolicLink(atPath: folder + "/broken.yaml", withDestinationPath: folder + "/nowhere")
+        let live = FileSystem.live
+        let entries = try live.entries(folder).sorted { $0.name < $1.name }
+        let expected = try live.list(folder).sorted().map { FileSystem.Entry(name: $0, isDirectory: live.isDirectory(folder + "/" + $0)) }
+        #expect(entries == expected)
+        #expect(entries.filter(\.isDirectory).map(\.name) == ["sub", "to-sub"])
+        #expect(throws: (any Error).self) { try live.entries(folder + "/missing") }
+        #expect(throws: (any Error).self) { try live.entries(folder + "/file.yaml") }
+    }
+
+    /// A glob over a real folder learns which names are files from the listing: 10,000
+    /// fixtures cost no look-up each.
+    @Test func aGlobOverARealFolderAsksNothingOfEachFile() throws {
+        let folder = try Scratch.folder("glob")
+        for index in 0..<20 { try Data("a: 1".utf8).write(to: URL(fileURLWithPath: folder + "/f\(index).yaml")) }
+        try FileManager.default.createDirectory(atPath: folder + "/dir.yaml", withIntermediateDirectories: true)
+        let asked = Counter()
+        var counting = FileSystem.live
+        counting.isDirectory = { path in
+            asked.add(path)
+            return FileSystem.live.isDirectory(path)
+        }
+        counting.exists = { path in
+            asked.add(path)
+            return FileSystem.live.exists(path)
+        }
+        let found = Glob.expand(folder + "/*.yaml", fileSystem: counting)
+        #expect(found.count == 20)
+        #expect(!found.contains(folder + "/dir.yaml"))
+        #expect(asked.counts.keys.filter { $0.hasPrefix(folder + "/") }.isEmpty, "\(asked.counts)")
     }
 }
 

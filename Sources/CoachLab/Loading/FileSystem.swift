@@ -13,18 +13,38 @@ public struct FileSystem: Sendable {
     public var exists: @Sendable (_ path: String) -> Bool
     /// The path with every symbolic link resolved (the path itself where there are none).
     public var realPath: @Sendable (_ path: String) -> String
+    /// Lists a directory with whether each name is a directory (following links), as `list`
+    /// and `isDirectory` together would, in one pass where the platform tells the kind with the
+    /// name: a glob over a folder of 10,000 fixtures then asks nothing of each file.
+    public var entries: @Sendable (_ path: String) throws -> [Entry]
 
-    /// Creates a file system from its operations.
+    /// A name in a directory listing.
+    public struct Entry: Sendable, Hashable {
+        public var name: String
+        public var isDirectory: Bool
+
+        public init(name: String, isDirectory: Bool) {
+            self.name = name
+            self.isDirectory = isDirectory
+        }
+    }
+
+    /// Creates a file system from its operations; without `entries`, a listing asks
+    /// `isDirectory` of each name.
     public init(read: @escaping @Sendable (String) throws -> Data,
                 list: @escaping @Sendable (String) throws -> [String],
                 isDirectory: @escaping @Sendable (String) -> Bool,
                 exists: @escaping @Sendable (String) -> Bool,
-                realPath: @escaping @Sendable (String) -> String = { $0 }) {
+                realPath: @escaping @Sendable (String) -> String = { $0 },
+                entries: (@Sendable (String) throws -> [Entry])? = nil) {
         self.read = read
         self.list = list
         self.isDirectory = isDirectory
         self.exists = exists
         self.realPath = realPath
+        self.entries = entries ?? { path in
+            try list(path).map { Entry(name: $0, isDirectory: isDirectory(Paths.join(path, $0))) }
+        }
     }
 
     /// The real file system, through Foundation (available on Linux, macOS and iOS).
@@ -41,7 +61,8 @@ public struct FileSystem: Sendable {
             return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
         },
         exists: { path in FileManager.default.fileExists(atPath: path) },
-        realPath: { path in URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+        realPath: { path in URL(fileURLWithPath: path).resolvingSymlinksInPath().path },
+        entries: { path in try DirectoryEntries.read(path) }
     )
 
     /// The real file system with relative paths read from `directory`, so locations keep the
@@ -52,7 +73,8 @@ public struct FileSystem: Sendable {
                           list: { try live.list(absolute($0)) },
                           isDirectory: { live.isDirectory(absolute($0)) },
                           exists: { live.exists(absolute($0)) },
-                          realPath: { live.realPath(absolute($0)) })
+                          realPath: { live.realPath(absolute($0)) },
+                          entries: { try live.entries(absolute($0)) })
     }
 
     /// A file system over a dictionary of path → text, for tests and embedding.
@@ -110,5 +132,36 @@ extension FileSystem {
                               guard files[Paths.normalize(path)] != nil else { return base.realPath(path) }
                               return Paths.join(base.realPath(Paths.directory(of: path)), Paths.lastComponent(path))
                           })
+    }
+}
+
+/// Reads a directory with `readdir`, which gives each name's kind with it on the common file
+/// systems; a link, or a name whose kind the file system does not give, is looked up with
+/// `stat`, which follows links as `isDirectory` does.
+enum DirectoryEntries {
+    static func read(_ path: String) throws -> [FileSystem.Entry] {
+        guard let directory = opendir(path) else {
+            // Foundation's listing explains the failure (no such folder, a file, no permission).
+            _ = try FileManager.default.contentsOfDirectory(atPath: path)
+            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
+        defer { closedir(directory) }
+        var entries: [FileSystem.Entry] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name != ".", name != ".." else { continue }
+            let isDirectory: Bool
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_DIR): isDirectory = true
+            case Int32(DT_REG), Int32(DT_FIFO), Int32(DT_SOCK), Int32(DT_CHR), Int32(DT_BLK): isDirectory = false
+            default:
+                var status = stat()
+                isDirectory = stat(Paths.join(path, name), &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+            }
+            entries.append(.init(name: name, isDirectory: isDirectory))
+        }
+        return entries
     }
 }

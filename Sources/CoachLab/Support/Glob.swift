@@ -7,11 +7,13 @@ enum Glob {
         let components = pattern.split(separator: "/").map(String.init)
         var results: [String] = []
         var seen = Set<String>()
-        /// `listed`: `base` was just read from its directory's listing, so it exists.
-        func walk(_ base: String, _ index: Int, listed: Bool = false) {
+        /// `listed`: whether `base` is a directory, when it was just read from its directory's
+        /// listing (so it exists).
+        func walk(_ base: String, _ index: Int, listed isDirectory: Bool? = nil) {
             guard results.count < limit else { return }
             guard index < components.count else {
-                if accepts(base), listed || fileSystem.exists(base), !fileSystem.isDirectory(base), seen.insert(base).inserted {
+                if accepts(base), !(isDirectory ?? (!fileSystem.exists(base) || fileSystem.isDirectory(base))),
+                   seen.insert(base).inserted {
                     results.append(base)
                 }
                 return
@@ -24,9 +26,9 @@ enum Glob {
                     if fileSystem.isDirectory(folder) { walk(folder, index) }
                 }
             } else if Paths.isGlob(component) {
-                for name in ((try? fileSystem.list(base)) ?? []).sorted()
-                where !name.hasPrefix(".") && Paths.matches(name, pattern: component) {
-                    walk(child(base, name), index + 1, listed: true)
+                for entry in ((try? fileSystem.entries(base)) ?? []).sorted(by: { $0.name < $1.name })
+                where !entry.name.hasPrefix(".") && Paths.matches(entry.name, pattern: component) {
+                    walk(child(base, entry.name), index + 1, listed: entry.isDirectory)
                 }
             } else {
                 walk(base == "." && pattern.hasPrefix("/") ? "/" + component : Paths.join(base, component), index + 1)
