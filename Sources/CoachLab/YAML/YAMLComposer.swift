@@ -94,15 +94,14 @@ final class YAMLComposer {
     /// Reads the single document in `text`.
     /// - Throws: ``Failure``.
     static func compose(_ text: String, file: String) throws(Failure) -> Composed {
-        var text = text
-        text.makeContiguousUTF8()
+        var bytes = text
         let composer = YAMLComposer(text: text, file: file)
-        let result: Result<YAMLValue?, Failure>? = text.utf8.withContiguousStorageIfAvailable { bytes in
+        let result: Result<YAMLValue?, Failure> = bytes.withUTF8 { bytes in
             // libyaml reads the bytes in place, so the whole parse happens in here.
             yaml_parser_set_input_string(composer.parser, bytes.baseAddress, bytes.count)
             return Result { () throws(Failure) in try composer.document() }
         }
-        let value = try (result ?? .success(nil)).get()
+        let value = try result.get()
         return Composed(value: value, firstAnchor: composer.firstAnchor, diagnostics: composer.diagnostics)
     }
 
