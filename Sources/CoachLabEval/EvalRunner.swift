@@ -174,10 +174,23 @@ public struct EvalRunner: Sendable {
         references(of: loaded).lazy.map(\.1)
     }
 
+    /// The providers each of a suite's fixtures runs on: those the run names, else the
+    /// suite's, else the mock.
+    public func providers(of loaded: LoadedSuite) -> [String] {
+        providerOverride.isEmpty ? (loaded.suite.providers.isEmpty ? ["mock"] : loaded.suite.providers) : providerOverride
+    }
+
+    /// How many cases a suite expands to, counted without making them.
+    public func caseCount(of loaded: LoadedSuite) -> Int {
+        loaded.fixtures.count * providers(of: loaded).count * repeats(of: loaded)
+    }
+
+    private func repeats(of loaded: LoadedSuite) -> Int { max(1, repeats ?? loaded.suite.repeats) }
+
     /// The cases of a suite, each with its fixture's reference.
     private func references(of loaded: LoadedSuite) -> some Sequence<(FixtureReference, EvalCase)> & Sendable {
-        let providers = providerOverride.isEmpty ? (loaded.suite.providers.isEmpty ? ["mock"] : loaded.suite.providers) : providerOverride
-        let repeats = max(1, self.repeats ?? loaded.suite.repeats)
+        let providers = providers(of: loaded)
+        let repeats = repeats(of: loaded)
         let suite = loaded.suite.id
         return loaded.fixtures.lazy.flatMap { fixture in
             providers.lazy.flatMap { provider in

@@ -30,6 +30,16 @@ import CoachLabTestSupport
         #expect(try store.finishedCases(run: plan.run).count == plan.total)
     }
 
+    /// A run that keeps and filters nothing counts its cases without making them; the count
+    /// and the providers are those of the cases it then runs.
+    @Test func aWholeRunIsCountedAsItsCasesAre() throws {
+        let plan = try plan({ $0.suites = ["evals/luna.yaml", "evals/ticbuddy.yaml"]; $0.repeats = 3 }, store: try ResultStore())
+        let cases = plan.suites.flatMap { Array(plan.runner.cases(of: $0)) }
+        #expect(plan.total == cases.count)
+        #expect(plan.total == 3 * plan.suites.reduce(0) { $0 + $1.fixtures.count } && plan.total > 3)
+        #expect(plan.providers == Set(cases.map(\.provider)).sorted())
+    }
+
     @Test func theSpeedLineCountsOneCaseInTheSingular() {
         var execution = RunExecution(interrupted: false, done: 1, seconds: 0.5, run: "r")
         #expect(execution.speed == "1 case in 0.50 s (2 cases/s)")
