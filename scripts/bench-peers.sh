@@ -3,7 +3,8 @@
 # each scored, on each tool's built-in mock model, then against `coachlab serve-mock` with
 # 200 ms of latency per request at concurrency 64 (where 64 / 0.2 s = 320 requests/s is the
 # ceiling). Inspect AI is installed from PyPI into a throwaway venv under .build/.
-# Prints a table of wall time and peak RSS; asserts nothing.
+# Prints a table of wall time (CoachLab's rows: the median of several runs after one not
+# counted; Inspect's: one run, since each takes seconds to minutes) and peak RSS; asserts nothing.
 #
 #   scripts/bench-peers.sh [CASES] [HTTP_CASES]      defaults 1000 and 2000
 set -euo pipefail
@@ -47,11 +48,28 @@ def coaching():
 PY
 
 rows=()
-timed() {  # label, then the command; records "label|seconds|MB"
-  local label=$1; shift
-  /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/$label.out" 2>&1 || true
-  local seconds rss; read -r seconds rss < <(tail -1 "$work/time")
-  rows+=("$label|$seconds|$(( rss / 1024 ))")
+# label, runs, then the command. Runs it `runs` times after one run that is not counted (it
+# opens a new store, warms the page cache) when runs > 1, and records "label|median seconds
+# (fastest-slowest)|largest peak MB|runs". Wall time is read from the clock in milliseconds;
+# /usr/bin/time gives the peak RSS.
+timed() {
+  local label=$1 runs=$2; shift 2
+  [ "$runs" -gt 1 ] && { "$@" >/dev/null 2>&1 || true; }
+  local times=() peak=0
+  for _ in $(seq 1 "$runs"); do
+    local start end rss
+    start=$(date +%s%N)
+    /usr/bin/time -f "%M" -o "$work/time" "$@" >"$work/$label.out" 2>&1 || true
+    end=$(date +%s%N)
+    times+=("$(( (end - start) / 1000000 ))")
+    rss=$(tail -1 "$work/time")
+    [ "$rss" -gt "$peak" ] && peak=$rss
+  done
+  local summary
+  summary=$(printf '%s\n' "${times[@]}" | sort -n | awk '{ t[NR] = $1 } END {
+    median = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2
+    if (NR == 1) printf "%.3f", median / 1000; else printf "%.3f (%.3f-%.3f)", median / 1000, t[1] / 1000, t[NR] / 1000 }')
+  rows+=("$label|$summary|$(( peak / 1024 ))|$runs")
 }
 
 inspect_eval() {  # cases, then extra arguments: prints the command to time
@@ -66,10 +84,10 @@ coachlab_suite() {  # cases → suite path
 
 one=$(coachlab_suite 1)
 many=$(coachlab_suite "$cases")
-timed "coachlab cold start, 1 case" "$bin/coachlab" eval "$one" --store "$work/one.sqlite"
-timed "inspect cold start, 1 case" $(inspect_eval 1 --model mockllm/model)
-timed "coachlab $cases cases, mock" "$bin/coachlab" eval "$many" --store "$work/many.sqlite"
-timed "inspect $cases cases, mockllm" $(inspect_eval "$cases" --model mockllm/model)
+timed "coachlab cold start, 1 case" 9 "$bin/coachlab" eval "$one" --store "$work/one.sqlite"
+timed "inspect cold start, 1 case" 1 $(inspect_eval 1 --model mockllm/model)
+timed "coachlab $cases cases, mock" 9 "$bin/coachlab" eval "$many" --store "$work/many.sqlite"
+timed "inspect $cases cases, mockllm" 1 $(inspect_eval "$cases" --model mockllm/model)
 
 "$bin/coachlab" serve-mock --port 0 --latency-ms 200 2>"$work/serve.log" &
 server=$!
@@ -78,17 +96,17 @@ for _ in $(seq 1 100); do
   port=$(sed -n 's/.*listening on http:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$work/serve.log"); [ -n "$port" ] && break; sleep 0.1
 done
 http=$(coachlab_suite "$http_cases")
-timed "coachlab $http_cases cases, HTTP c=64 200 ms" "$bin/coachlab" eval "$http" --provider serve-mock \
+timed "coachlab $http_cases cases, HTTP c=64 200 ms" 3 "$bin/coachlab" eval "$http" --provider serve-mock \
   --base-url "http://127.0.0.1:$port/v1" -j 64 --no-cache --store "$work/http.sqlite"
-timed "inspect $http_cases cases, HTTP c=64 200 ms" $(inspect_eval "$http_cases" --model openai/coachlab-mock-1 \
+timed "inspect $http_cases cases, HTTP c=64 200 ms" 1 $(inspect_eval "$http_cases" --model openai/coachlab-mock-1 \
   --model-base-url "http://127.0.0.1:$port/v1" --max-connections 64 -M responses_api=false)
 
 floor=$(awk -v n="$http_cases" 'BEGIN { printf "%.2f", n / 320 }')
 echo "CoachLab $(git describe --always --dirty 2>/dev/null || echo '?') vs Inspect AI $inspect_version on $(nproc) cores, $(date -u +%Y-%m-%d)"
-printf '| %-44s | %9s | %8s |\n' "work" "seconds" "peak MB"
-printf '|%s|%s|%s|\n' "----------------------------------------------" "-----------" "----------"
+printf '| %-44s | %-22s | %8s | %4s |\n' "work" "seconds: median (range)" "peak MB" "runs"
+printf '|%s|%s|%s|%s|\n' "----------------------------------------------" "------------------------" "----------" "------"
 for row in "${rows[@]}"; do
-  IFS='|' read -r label seconds mb <<<"$row"
-  printf '| %-44s | %9s | %8s |\n' "$label" "$seconds" "$mb"
+  IFS='|' read -r label seconds mb runs <<<"$row"
+  printf '| %-44s | %-22s | %8s | %4s |\n' "$label" "$seconds" "$mb" "$runs"
 done
 echo "HTTP floor for $http_cases cases at c=64 and 200 ms: $floor s"
