@@ -1,4 +1,4 @@
-import CYaml
+internal import CYaml
 
 /// Builds a located ``YAMLValue`` straight from libyaml's event stream (the C parser Yams is
 /// built on), with no node tree in between.
