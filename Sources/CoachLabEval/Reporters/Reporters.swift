@@ -11,11 +11,8 @@ public enum Reporters {
         let encoder = JSONEncoder.sorted(pretty: true)
         try write("{\n  \"cases\" : [")
         var first = true
-        // Encoding is most of the cost of a large report: each core encodes a share of every
-        // batch, with an encoder of its own.
-        let lanes = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in Lane(encoder: JSONEncoder.sorted(pretty: true)) }
         try report.forEachBatch { batch in
-            for text in try indented(batch, indent: "    ", lanes: lanes) {
+            for text in try cases(batch, indent: 4) {
                 try write((first ? "\n    " : ",\n    ") + text)
                 first = false
             }
@@ -41,18 +38,13 @@ public enum Reporters {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// An encoder that one thread at a time uses.
-    private struct Lane: @unchecked Sendable {
-        let encoder: JSONEncoder
-    }
-
-    /// Each value encoded and indented, in order, the values shared among `lanes` (one per core).
-    private static func indented<T: Encodable & Sendable>(_ values: [T], indent: String, lanes: [Lane]) throws -> [String] {
-        let width = min(lanes.count, max(1, values.count / 32))
-        let encoded = try Array(lanes.prefix(width).enumerated()).concurrentMap { lane, shared in
-            Result { try stride(from: lane, to: values.count, by: width).map { try indented(shared.encoder.encode(values[$0]), indent: indent) } }
+    /// Each case's JSON, indented, in order; each core writes a share of a large batch.
+    private static func cases(_ results: [CaseResult], indent: Int) throws -> [String] {
+        let width = min(ProcessInfo.processInfo.activeProcessorCount, max(1, results.count / 256))
+        let written = try Array(0..<width).concurrentMap { lane in
+            Result { try stride(from: lane, to: results.count, by: width).map { try CaseJSON.text(results[$0], indent: indent) } }
         }.map { try $0.get() }
-        return values.indices.map { encoded[$0 % width][$0 / width] }
+        return results.indices.map { written[$0 % width][$0 / width] }
     }
 
     public static func json(_ report: RunReport) throws -> String { try collect { try json(report, to: $0) } }
