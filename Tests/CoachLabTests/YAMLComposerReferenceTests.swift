@@ -237,3 +237,21 @@ enum YamsReading {
         }
     }
 }
+
+/// The anchor search of the Yams reading looks past a node's tag on its line.
+extension ArraySlice<UInt8> {
+    /// What follows the first `count` Unicode scalars of these UTF-8 bytes.
+    func droppingScalars(_ count: Int) -> ArraySlice<UInt8> {
+        var seen = 0
+        var index = startIndex
+        while index < endIndex {
+            // A scalar starts at every byte that is not a continuation byte.
+            if self[index] & 0xC0 != 0x80 {
+                if seen == count { break }
+                seen += 1
+            }
+            index += 1
+        }
+        return self[index...]
+    }
+}

@@ -81,11 +81,6 @@ public enum YAMLDocument {
         private let utf8: [UInt8]
         private let starts: [Int]
 
-        init() {
-            utf8 = []
-            starts = []
-        }
-
         init(_ text: String) {
             utf8 = Array(text.utf8)
             var starts = [0]
@@ -246,22 +241,5 @@ public enum YAMLDocument {
             index += length
         }
         return 0
-    }
-}
-
-extension ArraySlice<UInt8> {
-    /// What follows the first `count` Unicode scalars of these UTF-8 bytes.
-    func droppingScalars(_ count: Int) -> ArraySlice<UInt8> {
-        var seen = 0
-        var index = startIndex
-        while index < endIndex {
-            // A scalar starts at every byte that is not a continuation byte.
-            if self[index] & 0xC0 != 0x80 {
-                if seen == count { break }
-                seen += 1
-            }
-            index += 1
-        }
-        return self[index...]
     }
 }
