@@ -4,7 +4,9 @@
 # 200 ms of latency per request at concurrency 64 (where 64 / 0.2 s = 320 requests/s is the
 # ceiling). Inspect AI is installed from PyPI into a throwaway venv under .build/.
 # Prints a table of wall time (CoachLab's rows: the median of several runs after one not
-# counted; Inspect's: one run, since each takes seconds to minutes) and peak RSS; asserts nothing.
+# counted; Inspect's: one run, since each takes seconds to minutes) and peak RSS, then
+# CoachLab's own time for the HTTP cases alone and a control: the same requests from a client
+# that does nothing else (scripts/http-floor.py). Asserts nothing.
 #
 #   scripts/bench-peers.sh [CASES] [HTTP_CASES]      defaults 1000 and 2000
 set -euo pipefail
@@ -98,8 +100,13 @@ done
 http=$(coachlab_suite "$http_cases")
 timed "coachlab $http_cases cases, HTTP c=64 200 ms" 3 "$bin/coachlab" eval "$http" --provider serve-mock \
   --base-url "http://127.0.0.1:$port/v1" -j 64 --no-cache --store "$work/http.sqlite"
+# CoachLab's own timing of the cases alone (planning and reports left out), from its last run.
+cases_line=$(grep -o '[0-9]* cases in [0-9.]* s' "$work/coachlab $http_cases cases, HTTP c=64 200 ms.out" | tail -1 || true)
 timed "inspect $http_cases cases, HTTP c=64 200 ms" 1 $(inspect_eval "$http_cases" --model openai/coachlab-mock-1 \
   --model-base-url "http://127.0.0.1:$port/v1" --max-connections 64 -M responses_api=false)
+# The control: the same number of requests from a client that does nothing else, on the same
+# server (the median of 3). What it cannot go under, no client can.
+control=$(for _ in 1 2 3; do python3 scripts/http-floor.py "$port" "$http_cases" 64 200; done | sort -n | sed -n 2p)
 
 floor=$(awk -v n="$http_cases" 'BEGIN { printf "%.2f", n / 320 }')
 echo "CoachLab $(git describe --always --dirty 2>/dev/null || echo '?') vs Inspect AI $inspect_version on $(nproc) cores, $(date -u +%Y-%m-%d)"
@@ -110,3 +117,5 @@ for row in "${rows[@]}"; do
   printf '| %-44s | %-22s | %8s | %4s |\n' "$label" "$seconds" "$mb" "$runs"
 done
 echo "HTTP floor for $http_cases cases at c=64 and 200 ms: $floor s"
+echo "CoachLab's HTTP cases alone, last run: ${cases_line:-not found}"
+echo "The least a client can do (scripts/http-floor.py, requests alone, median of 3): $control"
