@@ -586,34 +586,35 @@ public final class ResultStore: Sendable {
         public var flaky: [String] = []
     }
 
-    /// The counts of each suite in a run, by suite id.
+    /// The counts of each suite in a run, by suite id: one pass over the run's rows, grouped by
+    /// fixture and provider (the repeats of one case), summed per suite here.
     public func suiteCounts(run: String) throws -> [String: SuiteCounts] {
         try read { db in
             var counts: [String: SuiteCounts] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT suite, COUNT(*) AS cases, SUM(outcome = 'pass') AS passed, SUM(outcome = 'fail') AS failed,
-                       SUM(outcome = 'error') AS errors, MAX(repeatIndex) AS repeats
-                FROM caseResult WHERE runId = ? GROUP BY suite
-                """, arguments: [run]) {
-                counts[row["suite"]] = SuiteCounts(cases: row["cases"], passed: row["passed"], failed: row["failed"], errors: row["errors"],
-                                                   repeats: row["repeats"])
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT suite, fixture, provider, COUNT(*), SUM(outcome = 'pass'), SUM(outcome = 'fail'), SUM(outcome = 'error'),
+                       MAX(repeatIndex), COUNT(DISTINCT outcome)
+                FROM caseResult WHERE runId = ? GROUP BY suite, fixture, provider
+                """, arguments: [run])
+            // Read by column index from a cursor: a run of 10,000 cases gives 10,000 groups.
+            while let row = try rows.next() {
+                let suite: String = row[0]
+                let (cases, passed): (Int, Int) = (row[3], row[4])
+                var count = counts.removeValue(forKey: suite) ?? SuiteCounts(repeats: 0)
+                count.cases += cases
+                count.passed += passed
+                count.failed += row[5] as Int
+                count.errors += row[6] as Int
+                count.repeats = max(count.repeats, row[7])
+                count.groups += 1
+                if passed == cases { count.groupsAllPassed += 1 }
+                if passed > 0 { count.groupsAnyPassed += 1 }
+                // Repeats that disagree: a flaky case.
+                if (row[8] as Int) > 1 { count.flaky.append("\(row[1] as String)/\(row[2] as String)") }
+                counts[suite] = count
             }
-            for row in try Row.fetchAll(db, sql: """
-                SELECT suite, COUNT(*) AS groups, SUM(allPassed) AS allPassed, SUM(anyPassed) AS anyPassed FROM (
-                    SELECT suite, MIN(outcome = 'pass') AS allPassed, MAX(outcome = 'pass') AS anyPassed
-                    FROM caseResult WHERE runId = ? GROUP BY suite, fixture, provider)
-                GROUP BY suite
-                """, arguments: [run]) {
-                counts[row["suite"], default: SuiteCounts()].groups = row["groups"]
-                counts[row["suite"], default: SuiteCounts()].groupsAllPassed = row["allPassed"]
-                counts[row["suite"], default: SuiteCounts()].groupsAnyPassed = row["anyPassed"]
-            }
-            for row in try Row.fetchAll(db, sql: """
-                SELECT suite, fixture || '/' || provider AS name FROM caseResult WHERE runId = ?
-                GROUP BY suite, fixture, provider HAVING COUNT(DISTINCT outcome) > 1 ORDER BY name
-                """, arguments: [run]) {
-                counts[row["suite"], default: SuiteCounts()].flaky.append(row["name"])
-            }
+            // In SQLite's order for text (by bytes), as the list always was.
+            for suite in counts.keys { counts[suite]?.flaky.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
             return counts
         }
     }

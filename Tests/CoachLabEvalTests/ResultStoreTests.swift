@@ -1,5 +1,5 @@
 import CoachLab
-import CoachLabEval
+@testable import CoachLabEval
 import CoachLabProviders
 import Foundation
 import GRDB
@@ -212,6 +212,49 @@ struct Stop: Error {}
             var read: [CaseResult] = []
             try store.forEachResult(run: run, batchSize: size) { read.append($0) }
             #expect(ResultStoreTests.essence(read) == ResultStoreTests.essence(written), "batch size \(size)")
+        }
+    }
+
+    /// The counts come from one grouped pass over a run's rows; on random runs (several suites,
+    /// fixtures named in and out of ASCII, providers, repeats, every outcome) they must equal
+    /// the definition, counted case by case, with the flaky list in SQLite's byte order.
+    @Test func suiteCountsEqualTheirDefinitionOnRandomRuns() throws {
+        var random = SeededGenerator(seed: 2026_11_27)
+        let fixtures = ["a", "b", "B", "é", "e\u{301}", "e", "z", "ä", "a-2"]
+        for _ in 0..<25 {
+            let store = try ResultStore()
+            let run = try store.startRun(suites: [], providers: [], repeats: nil)
+            var results: [CaseResult] = []
+            for suite in ["s1", "s2", "s3"].prefix(Int.random(in: 1...3, using: &random)) {
+                for fixture in fixtures where Bool.random(using: &random) {
+                    for provider in ["mock", "openai:x"].prefix(Int.random(in: 1...2, using: &random)) {
+                        for repeatIndex in 1...Int.random(in: 1...4, using: &random) {
+                            let outcome = [Outcome.pass, .pass, .fail, .error].randomElement(using: &random)!
+                            results.append(CaseResult(suite: suite, fixture: fixture, provider: provider, model: "m", repeatIndex: repeatIndex,
+                                                      outcome: outcome, score: outcome == .pass ? 1 : 0, turns: [], error: nil, tags: []))
+                        }
+                    }
+                }
+            }
+            try store.record(results, run: run)
+            var expected: [String: ResultStore.SuiteCounts] = [:]
+            for (suite, cases) in Dictionary(grouping: results, by: \.suite) {
+                var count = ResultStore.SuiteCounts()
+                count.cases = cases.count
+                count.passed = cases.count { $0.outcome == .pass }
+                count.failed = cases.count { $0.outcome == .fail }
+                count.errors = cases.count { $0.outcome == .error }
+                count.repeats = cases.map(\.repeatIndex).max() ?? 1
+                // By bytes, as SQLite groups: Swift's strings would take "é" and "e\u{301}" for one.
+                let groups = Dictionary(grouping: cases) { Array("\($0.fixture)/\($0.provider)".utf8) }
+                count.groups = groups.count
+                count.groupsAllPassed = groups.values.count { $0.allSatisfy { $0.outcome == .pass } }
+                count.groupsAnyPassed = groups.values.count { $0.contains { $0.outcome == .pass } }
+                count.flaky = groups.filter { Set($0.value.map(\.outcome)).count > 1 }.keys
+                    .sorted { $0.lexicographicallyPrecedes($1) }.map { String(decoding: $0, as: UTF8.self) }
+                expected[suite] = count
+            }
+            #expect(try store.suiteCounts(run: run) == expected)
         }
     }
 
