@@ -105,7 +105,7 @@ cases_line=$(grep -o '[0-9]* cases in [0-9.]* s' "$work/coachlab $http_cases cas
 timed "inspect $http_cases cases, HTTP c=64 200 ms" 1 $(inspect_eval "$http_cases" --model openai/coachlab-mock-1 \
   --model-base-url "http://127.0.0.1:$port/v1" --max-connections 64 -M responses_api=false)
 # The control: the same number of requests from a client that does nothing else, on the same
-# server (the median of 3). What it cannot go under, no client can.
+# server (the median of 3): about the best any client can do on this server and machine.
 control=$(for _ in 1 2 3; do python3 scripts/http-floor.py "$port" "$http_cases" 64 200; done | sort -n | sed -n 2p)
 
 floor=$(awk -v n="$http_cases" 'BEGIN { printf "%.2f", n / 320 }')
