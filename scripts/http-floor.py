@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The control row of scripts/bench-peers.sh: how fast the least a client can do goes.
+"""The control of scripts/bench-peers.sh: the least work a client can do over HTTP, timed.
 
 Sends N Chat Completions requests to `coachlab serve-mock` over C keep-alive HTTP/1.1
 connections, each request written as raw bytes and each response read by its
