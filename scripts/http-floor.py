@@ -19,6 +19,9 @@ import statistics
 import sys
 import time
 
+if len(sys.argv) < 2 or not all(argument.isdigit() for argument in sys.argv[1:5]):
+    print("usage: scripts/http-floor.py PORT [N] [C] [LATENCY_MS]   (whole numbers)", file=sys.stderr)
+    sys.exit(2)
 port = int(sys.argv[1])
 total = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
 connections = int(sys.argv[3]) if len(sys.argv) > 3 else 64
@@ -62,7 +65,10 @@ async def main():
     return time.perf_counter() - start, latencies
 
 
-seconds, latencies = asyncio.run(main())
+try:
+    seconds, latencies = asyncio.run(main())
+except OSError as error:
+    sys.exit(f"http-floor: no server answered on 127.0.0.1:{port} ({error.strerror or error})")
 print(f"{seconds:.3f} s for {total} requests at c={connections}: "
       f"{100 * total / seconds / (connections / latency):.1f}% of c/L, "
       f"median latency {1000 * statistics.median(latencies):.2f} ms")

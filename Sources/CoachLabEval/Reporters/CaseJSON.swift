@@ -49,9 +49,6 @@ struct PrettyJSONWriter {
         bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
     }
 
-    /// Starts a list element; its value follows.
-    mutating func element() { newMember() }
-
     mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
@@ -87,14 +84,17 @@ struct PrettyJSONWriter {
 
     mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
 
-    mutating func strings(_ values: [String]) {
+    /// A list, each element written by `write`.
+    mutating func array<Element>(_ elements: [Element], _ write: (inout PrettyJSONWriter, Element) throws -> Void) rethrows {
         beginArray()
-        for value in values {
-            element()
-            string(value)
+        for element in elements {
+            newMember()
+            try write(&self, element)
         }
         endArray()
     }
+
+    mutating func strings(_ values: [String]) { array(values) { $0.string($1) } }
 
     private mutating func open(_ bracket: UInt8) {
         bytes.append(bracket)
@@ -141,26 +141,14 @@ extension PrettyJSONWriter {
         key("score"); try number(result.score)
         key("suite"); string(result.suite)
         key("tags"); strings(result.tags)
-        key("turns")
-        beginArray()
-        for turn in result.turns {
-            element()
-            try write(turn)
-        }
-        endArray()
+        key("turns"); try array(result.turns) { try $0.write($1) }
         endObject()
     }
 
     mutating func write(_ turn: TurnResult) throws {
         beginObject()
         key("cached"); bool(turn.cached)
-        key("checks")
-        beginArray()
-        for check in turn.checks {
-            element()
-            try write(check)
-        }
-        endArray()
+        key("checks"); try array(turn.checks) { try $0.write($1) }
         if let cost = turn.cost { key("cost"); try number(cost) }
         key("finishReason"); string(turn.finishReason)
         if let flag = turn.flag { key("flag"); write(flag) }
