@@ -58,28 +58,8 @@ struct GuardScreenCommand: AsyncParsableCommand {
     func validate() throws {
         if (message == nil) == datasets.isEmpty { throw ValidationError("give a message or --dataset FILE (one of them)") }
         if !failUnder.isEmpty, datasets.isEmpty { throw ValidationError("--fail-under applies to --dataset") }
-        for gate in failUnder where Gate(gate) == nil {
+        for gate in failUnder where GuardrailGate(gate) == nil {
             throw ValidationError("--fail-under '\(gate)' is not RATE or precision=|recall=|f1=RATE with RATE from 0 to 1")
-        }
-    }
-
-    struct Gate {
-        var metric: String
-        var rate: Double
-
-        init?(_ text: String) {
-            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-            metric = parts.count == 2 ? parts[0].lowercased() : "f1"
-            guard let rate = Double(parts.last ?? ""), (0...1).contains(rate), ["precision", "recall", "f1"].contains(metric) else { return nil }
-            self.rate = rate
-        }
-
-        func value(_ counts: GuardrailScore.Counts) -> Double {
-            switch metric {
-            case "precision": counts.precision
-            case "recall": counts.recall
-            default: counts.f1
-            }
         }
     }
 
@@ -100,7 +80,7 @@ struct GuardScreenCommand: AsyncParsableCommand {
             throw error
         }
         try show(scores)
-        let missed = scores.flatMap(missedGates)
+        let missed = scores.flatMap { GuardrailGate.misses(failUnder.compactMap(GuardrailGate.init), in: $0) }
         for line in missed { Terminal.error("fail-under: \(line)") }
         if !missed.isEmpty { throw ExitCode(Exit.failed) }
     }
@@ -110,16 +90,6 @@ struct GuardScreenCommand: AsyncParsableCommand {
         let encoder = JSONEncoder.sorted(pretty: true)
         let data = scores.count == 1 ? try encoder.encode(scores[0]) : try encoder.encode(scores)
         Terminal.out(String(decoding: data, as: UTF8.self))
-    }
-
-    /// Every --fail-under bar a score's rules (or its overall row) fall below.
-    private func missedGates(_ score: GuardrailScore) -> [String] {
-        let name = score.dataset + (score.split.map { " (\($0.rawValue))" } ?? "")
-        return failUnder.compactMap(Gate.init).flatMap { gate in
-            (score.rules + [score.overall]).filter { gate.value($0) + 1e-9 < gate.rate }.map { row in
-                String(format: "%@: %@ %@ %.3f is below %.3f", name, row.rule, gate.metric, gate.value(row), gate.rate)
-            }
-        }
     }
 
     private func loadPack(_ path: String?) throws -> Pack {
@@ -141,52 +111,10 @@ struct GuardScreenCommand: AsyncParsableCommand {
 
     private func screenOne(_ message: String, screener: TwoStageScreener, classifierName: String?) async throws {
         let outcome = try await screener.screen(message)
-        let decision = outcome.screening.decision
-        if format == .json {
-            var object: [String: JSONValue] = ["flagged": .bool(decision != nil), "flags": .array(outcome.screening.flags.map(Self.json))]
-            if let decision {
-                object["rule"] = .object(["id": .string(decision.ruleId), "title": .string(decision.ruleTitle)])
-                object["stage"] = .number(Double(decision.stage))
-                object["span"] = .object(["start": .number(Double(decision.start)), "end": .number(Double(decision.end)),
-                                          "excerpt": .string(decision.excerpt)])
-            }
-            if let verdict = outcome.verdict {
-                object["stage2"] = .object(["provider": .string(classifierName ?? ""), "verdict": .string(Self.name(verdict)),
-                                            "answer": .string(outcome.answer ?? "")])
-            }
-            Terminal.out(JSONValue.object(object).prettyText)
-            return
+        switch format {
+        case .text: Terminal.out(Reporters.screening(outcome, classifier: classifierName), terminator: "")
+        case .json: Terminal.out(Reporters.screeningJSON(outcome, classifier: classifierName), terminator: "")
         }
-        if let decision {
-            Terminal.out("flagged: \(decision.ruleId) \"\(decision.ruleTitle)\" (stage \(decision.stage), \(decision.kind.rawValue) \"\(decision.matched)\")")
-            if let entries = decision.lexiconEntries { Terminal.out("lexicon: \(entries.joined(separator: "; "))") }
-            if decision.stage == 1 { Terminal.out("span: \(decision.start)-\(decision.end) \"\(decision.excerpt)\"") }
-            for other in outcome.screening.flags.dropFirst() {
-                Terminal.out("also: \(other.ruleId) (stage \(other.stage), priority \(other.priority), \"\(other.matched)\")")
-            }
-        } else {
-            Terminal.out("not flagged")
-        }
-        if let verdict = outcome.verdict {
-            Terminal.out("stage 2 (\(classifierName ?? "")): \(Self.name(verdict))")
-        } else if screener.classifier == nil, decision == nil {
-            Terminal.out("stage 2 did not run (add --stage2)")
-        }
-    }
-
-    static func name(_ verdict: StageTwoClassifier.Verdict) -> String {
-        switch verdict {
-        case .flagged(let id, _, _, let reason): "FLAGGED \(id): \(reason)"
-        case .safe: "SAFE"
-        case .unknown(let why): "UNKNOWN (\(why))"
-        }
-    }
-
-    static func json(_ flag: GuardrailFlag) -> JSONValue {
-        .object(["rule": .string(flag.ruleId), "title": .string(flag.ruleTitle), "stage": .number(Double(flag.stage)),
-                 "kind": .string(flag.kind.rawValue), "matched": .string(flag.matched), "excerpt": .string(flag.excerpt),
-                 "start": .number(Double(flag.start)), "end": .number(Double(flag.end)), "priority": .number(Double(flag.priority)),
-                 "lexicon": flag.lexiconEntries.map { .array($0.map(JSONValue.string)) } ?? .null])
     }
 
     private func score(_ dataset: GuardrailDataset, pack: Pack, screener: TwoStageScreener) async throws -> GuardrailScore {
@@ -229,11 +157,6 @@ struct GuardLogCommand: ParsableCommand {
             Terminal.error("no flagged interactions in \(path)")
             return
         }
-        for entry in entries {
-            let source = entry.source == "eval" ? "eval \(entry.caseId ?? "") turn \(entry.turn ?? 0)" : entry.source
-            Terminal.out("\(String(entry.at.prefix(19)))  \(entry.trigger) — \(entry.ruleTitle) [\(entry.ruleId), stage \(entry.stage)]  \(source)")
-            Terminal.out("  user:  \"\(entry.excerpt)\" in \"\(entry.message)\"")
-            Terminal.out("  reply: \(entry.reply)")
-        }
+        Terminal.out(Reporters.guardrailLog(entries), terminator: "")
     }
 }

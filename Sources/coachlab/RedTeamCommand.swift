@@ -65,23 +65,8 @@ struct RedTeamCommand: AsyncParsableCommand {
         if let paraphraseOut, FileManager.default.fileExists(atPath: paraphraseOut) {
             throw ValidationError("--paraphrase-out \(paraphraseOut) exists; redteam never overwrites a file, so name a new one")
         }
-        for gate in failUnder where Gate(gate) == nil {
+        for gate in failUnder where RedTeamGate(gate) == nil {
             throw ValidationError("--fail-under '\(gate)' is not RATE or REWRITE=RATE (REWRITE one of \(Perturbation.allCases.map(\.rawValue).joined(separator: ", ")), RATE from 0 to 1)")
-        }
-    }
-
-    struct Gate {
-        var perturbation: Perturbation?
-        var rate: Double
-
-        init?(_ text: String) {
-            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 {
-                guard let known = Perturbation(rawValue: parts[0]) else { return nil }
-                perturbation = known
-            }
-            guard let rate = Double(parts.last ?? ""), (0...1).contains(rate) else { return nil }
-            self.rate = rate
         }
     }
 
@@ -93,17 +78,12 @@ struct RedTeamCommand: AsyncParsableCommand {
         let sets = try labelledSets(for: pack)
         let reports = try await self.reports(pack, sets: sets)
         if format == .json {
-            Terminal.out(try Self.json(reports, pack: self.pack).prettyText)
+            Terminal.out(try Reporters.redTeamJSON(reports, pack: self.pack), terminator: "")
         } else {
-            Terminal.out(reports.map { Reporters.redTeam($0.1, title: $0.0, pack: self.pack) }.joined(separator: "\n"), terminator: "")
+            Terminal.out(reports.map { Reporters.redTeam($0.report, title: $0.title, pack: self.pack) }.joined(separator: "\n"), terminator: "")
         }
-        let missed = failUnder.compactMap(Gate.init).flatMap { gate in
-            reports[reports.count - 1].1.cells(below: gate.rate, perturbation: gate.perturbation).map { perturbation, cell in
-                String(format: "%@ under %@: recall %.3f (%d/%d) is below %.3f", cell.rule, perturbation.rawValue,
-                       cell.recall, cell.kept, cell.trials, gate.rate)
-            }
-        }
-        for line in Array(Set(missed)).sorted() { Terminal.error("fail-under: \(line)") }
+        let missed = RedTeamGate.misses(failUnder.compactMap(RedTeamGate.init), in: reports[reports.count - 1].report)
+        for line in missed { Terminal.error("fail-under: \(line)") }
         if !missed.isEmpty { throw ExitCode(Exit.failed) }
     }
 
@@ -124,7 +104,7 @@ struct RedTeamCommand: AsyncParsableCommand {
     }
 
     /// Stage 1's report, then (with --stage2) the two stages together.
-    private func reports(_ pack: Pack, sets: [GuardrailDataset]) async throws -> [(String, RedTeamReport)] {
+    private func reports(_ pack: Pack, sets: [GuardrailDataset]) async throws -> [(title: String, report: RedTeamReport)] {
         let items = sets.flatMap(\.items)
         let rules = pack.rules.filter { $0.guardrail != nil }.map(\.id).filter { rule in items.contains { $0.expected == rule } }
         let names = sets.map { $0.id + ($0.split.map { " \($0.rawValue)" } ?? "") }
@@ -171,16 +151,6 @@ struct RedTeamCommand: AsyncParsableCommand {
             Terminal.error("wrote \(rewrites.map(\.1.count).reduce(0, +)) paraphrases to \(paraphraseOut) for review")
         }
         return found
-    }
-
-    /// `--format json`: the pack, stage 1's report, and the combined one when there is one.
-    private static func json(_ reports: [(String, RedTeamReport)], pack: String) throws -> JSONValue {
-        var object: [String: JSONValue] = ["pack": .string(pack)]
-        for (title, report) in reports {
-            let data = try JSONEncoder.sorted(pretty: false).encode(report)
-            object[title == "stage 1" ? "stage1" : "combined"] = try JSONDecoder().decode(JSONValue.self, from: data)
-        }
-        return .object(object)
     }
 
     private func twoStage(_ pack: Pack) throws -> (screener: TwoStageScreener, name: String) {

@@ -43,39 +43,10 @@ struct RunsCommand: ParsableCommand {
         }
         let results = try ResultStore(readingFrom: path)
         if trend {
-            Terminal.out(Self.text(try Trends(store: results, suite: suite, limit: limit)), terminator: "")
-            return
+            Terminal.out(Reporters.trends(try Trends(store: results, suite: suite, limit: limit)), terminator: "")
+        } else {
+            Terminal.out(Reporters.runs(try results.runs()), terminator: "")
         }
-        var table = [["RUN", "STARTED", "STATUS", "CASES", "PASS", "FAIL", "ERROR", "SUITES"]]
-        for run in try results.runs() {
-            table.append([run.id, String(run.startedAt.prefix(19)), run.status, "\(run.cases)", "\(run.passed)", "\(run.failed)",
-                          "\(run.errors)", run.suites.map { ($0 as NSString).lastPathComponent }.joined(separator: ",")])
-        }
-        for line in Terminal.table(table) { Terminal.out(line) }
-    }
-}
-
-extension RunsCommand {
-    /// The trend in the terminal: one block per suite and provider, a row per run, with the
-    /// change in points from the run before.
-    static func text(_ trends: Trends) -> String {
-        var out = ""
-        for (suite, provider, points) in trends.series {
-            out += "\(suite) on \(provider)\n"
-            var rows = [["RUN", "STARTED", "CASES", "PASS RATE (95% CI)", "", "ERRORS", "COST", "LATENCY p95"]]
-            var previous: Double?
-            for point in points {
-                let rate = point.passRate
-                let change = previous.map { rate.total == 0 ? "" : String(format: "%+.1f", (rate.rate - $0) * 100) } ?? ""
-                rows.append([point.run, String(point.startedAt.prefix(16)).replacingOccurrences(of: "T", with: " "), "\(point.cases)",
-                             rate.total == 0 ? "–" : String(format: "%.1f%% (%.0f-%.0f%%)", rate.rate * 100, rate.wilson.low * 100, rate.wilson.high * 100),
-                             change, "\(point.errors)", point.cost.map { String(format: "$%.4f", $0) } ?? "–",
-                             point.p95Latency.map { String(format: "%.2f s", $0) } ?? "–"])
-                if rate.total > 0 { previous = rate.rate }
-            }
-            out += Terminal.table(rows).map { "  " + $0 }.joined(separator: "\n") + "\n\n"
-        }
-        return out.isEmpty ? "no runs in the store yet; coachlab eval makes one\n" : out
     }
 }
 

@@ -7,24 +7,11 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.contains("flagged: no-diagnosis \"No mental health diagnosis\" (stage 1, keyword \"do i have adhd\")"))
         #expect(result.stdout.contains("span: 0-14 \"Do I have ADHD\""))
-        let json = try CLI.run(["guard", "Do I have ADHD? I can't focus on anything.", "--pack", "personas/betterone", "--format", "json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect(object["flagged"] as? Bool == true && object["stage"] as? Int == 1)
-        #expect((object["rule"] as? [String: Any])?["id"] as? String == "no-diagnosis")
-        #expect((object["span"] as? [String: Any])?["excerpt"] as? String == "Do I have ADHD")
     }
 
-    @Test func aNearMissPassesUnflagged() throws {
-        let result = try CLI.run(["guard", "I was diagnosed last year and want to plan my week", "--pack", "personas/betterone"])
-        #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("not flagged"))
-    }
-
-    @Test func stageTwoParsesTheMocksVerdictAndReportsAnUnparsableOneAsUnknown() throws {
-        let flagged = try CLI.run(["guard", "My finances are a mess; what would you do?", "--pack", "personas/betterone", "--stage2"])
-        #expect(flagged.stdout.contains("flagged: no-financial-legal \"No financial or legal advice\" (stage 2"), "\(flagged.stdout)")
-        #expect(flagged.stdout.contains("stage 2 (mock): FLAGGED no-financial-legal"))
-
+    /// The rendering of each verdict is pinned in CommandReporterGoldenTests; this is --stage2
+    /// with a provider from a providers file, and --format json.
+    @Test func stageTwoReportsAnUnparsableAnswerFromAConfiguredProviderAsUnknown() throws {
         // A classifier that answers in prose: a canned provider whose only reply is not the format.
         let directory = try CLI.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory + "/pack", withIntermediateDirectories: true)
@@ -45,20 +32,8 @@ import Testing
         #expect(verdict?.hasPrefix("UNKNOWN (expected FLAGGED|title|reason or SAFE") == true, "\(unknown.stdout)")
     }
 
-    @Test func theShippedDatasetsMeetTheBars() throws {
-        for app in ["betterone", "ticbuddy", "luna", "healthwallet"] {
-            let result = try CLI.run(["guard", "--dataset", "fixtures/guardrails/\(app).yaml", "--dataset", "fixtures/guardrails/\(app)-test.yaml",
-                                      "--fail-under", "recall=0.85", "--fail-under", "precision=0.85"])
-            #expect(result.status == 0, "\(app): \(result.stdout)\(result.stderr)")
-            let dev = try CLI.run(["guard", "--dataset", "fixtures/guardrails/\(app).yaml", "--fail-under", "recall=0.95", "--fail-under", "precision=0.95"])
-            #expect(dev.status == 0, "\(app): \(dev.stdout)\(dev.stderr)")
-            #expect(result.stdout.contains("NEAR-MISSES OK"))
-            // Both splits are reported, each under its name.
-            #expect(result.stdout.contains("(dev split)"))
-            #expect(result.stdout.contains("(test split)"))
-        }
-    }
-
+    /// Which rows a gate fails on is tested in FailUnderTests; this is two --dataset sets, each
+    /// reported and gated, the exit code, and JSON for several sets.
     @Test func eachSplitIsGatedOnItsOwn() throws {
         // A dev split the screen catches whole, and a test split with one message it misses:
         // the gate fails on the test split alone, and names it.
@@ -78,11 +53,6 @@ import Testing
         #expect(!result.stderr.contains("kids-dev"))
         let scores = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(scores.map { $0["split"] as? String } == ["dev", "test"])
-
-        try "dataset: {id: x, pack: personas/luna, split: holdout}\nitems: [{message: hi, expected: none}]\n".write(toFile: directory + "/x.yaml", atomically: true, encoding: .utf8)
-        let bad = try CLI.run(["guard", "--dataset", directory + "/x.yaml"])
-        #expect(bad.status == 2)
-        #expect(bad.stderr.contains("x.yaml:1:46: error: split 'holdout' is not dev or test"), "\(bad.stderr)")
     }
 
     @Test func aDatasetGateNamesTheRuleThatMissesAndListsTheMisses() throws {

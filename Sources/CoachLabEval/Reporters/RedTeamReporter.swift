@@ -39,3 +39,17 @@ extension Reporters {
         return out
     }
 }
+
+extension Reporters {
+    /// `coachlab redteam --format json`: the pack, stage 1's report as `stage1`, and the two
+    /// stages together as `combined` when stage 2 ran. `reports` are titled as for the text
+    /// report, stage 1's first.
+    public static func redTeamJSON(_ reports: [(title: String, report: RedTeamReport)], pack: String) throws -> String {
+        var object: [String: JSONValue] = ["pack": .string(pack)]
+        for (index, (_, report)) in reports.enumerated() {
+            let data = try JSONEncoder.sorted(pretty: false).encode(report)
+            object[index == 0 ? "stage1" : "combined"] = try JSONValue.parse(data)
+        }
+        return JSONValue.object(object).prettyText + "\n"
+    }
+}

@@ -1,0 +1,86 @@
+import CoachLab
+import Foundation
+
+/// A `--fail-under` bar on a labelled set's scores (`coachlab guard --dataset`): `RATE` bars
+/// F1, and `precision=RATE`, `recall=RATE` or `f1=RATE` bar that metric. It applies to every
+/// rule and to the overall row.
+public struct GuardrailGate: Sendable, Hashable {
+    public enum Metric: String, Sendable, CaseIterable {
+        case precision, recall, f1
+    }
+
+    public var metric: Metric
+    /// From 0 to 1.
+    public var rate: Double
+
+    public init(metric: Metric, rate: Double) {
+        self.metric = metric
+        self.rate = rate
+    }
+
+    /// Parses `RATE` or `METRIC=RATE`; nil for anything else, or a rate outside 0...1.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard let metric = parts.count == 2 ? Metric(rawValue: parts[0].lowercased()) : .f1,
+              let rate = Double(parts[parts.count - 1]), (0...1).contains(rate) else { return nil }
+        self.init(metric: metric, rate: rate)
+    }
+
+    /// This gate's metric of one row.
+    public func value(_ counts: GuardrailScore.Counts) -> Double {
+        switch metric {
+        case .precision: counts.precision
+        case .recall: counts.recall
+        case .f1: counts.f1
+        }
+    }
+
+    /// A line for every row of `score` (its rules, then overall) that falls below a gate, gate
+    /// by gate, naming the set and its split.
+    public static func misses(_ gates: [GuardrailGate], in score: GuardrailScore) -> [String] {
+        let name = score.dataset + (score.split.map { " (\($0.rawValue))" } ?? "")
+        return gates.flatMap { gate in
+            (score.rules + [score.overall]).filter { gate.value($0) + 1e-9 < gate.rate }.map { row in
+                String(format: "%@: %@ %@ %.3f is below %.3f", name, row.rule, gate.metric.rawValue, gate.value(row), gate.rate)
+            }
+        }
+    }
+}
+
+/// A `--fail-under` bar on a red-team report (`coachlab redteam`): `RATE` bars every rule's
+/// recall under every rewrite, `REWRITE=RATE` under one rewrite.
+public struct RedTeamGate: Sendable, Hashable {
+    /// Nil for every rewrite.
+    public var perturbation: Perturbation?
+    /// From 0 to 1.
+    public var rate: Double
+
+    public init(perturbation: Perturbation?, rate: Double) {
+        self.perturbation = perturbation
+        self.rate = rate
+    }
+
+    /// Parses `RATE` or `REWRITE=RATE`; nil for an unknown rewrite, or a rate outside 0...1.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        var perturbation: Perturbation?
+        if parts.count == 2 {
+            guard let known = Perturbation(rawValue: parts[0]) else { return nil }
+            perturbation = known
+        }
+        guard let rate = Double(parts[parts.count - 1]), (0...1).contains(rate) else { return nil }
+        self.init(perturbation: perturbation, rate: rate)
+    }
+
+    /// A line for every cell of `report` below a gate, in text order; a line two gates give
+    /// alike is listed once.
+    public static func misses(_ gates: [RedTeamGate], in report: RedTeamReport) -> [String] {
+        let lines = gates.flatMap { gate in
+            report.cells(below: gate.rate, perturbation: gate.perturbation).map { perturbation, cell in
+                String(format: "%@ under %@: recall %.3f (%d/%d) is below %.3f", cell.rule, perturbation.rawValue,
+                       cell.recall, cell.kept, cell.trials, gate.rate)
+            }
+        }
+        return Array(Set(lines)).sorted()
+    }
+}
