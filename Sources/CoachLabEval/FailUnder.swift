@@ -84,3 +84,34 @@ public struct RedTeamGate: Sendable, Hashable {
         return Array(Set(lines)).sorted()
     }
 }
+
+/// A `--fail-under` bar on a judge's calibration (`coachlab judge calibrate`):
+/// `kappa=RATE` or `agreement=RATE`, with RATE from -1 to 1 (kappa can be below 0).
+public struct CalibrationGate: Sendable, Hashable {
+    public enum Metric: String, Sendable, CaseIterable {
+        case kappa, agreement
+    }
+
+    public var metric: Metric
+    public var rate: Double
+
+    public init(metric: Metric, rate: Double) {
+        self.metric = metric
+        self.rate = rate
+    }
+
+    /// Parses `kappa=RATE` or `agreement=RATE`; nil for anything else.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "=", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, let metric = Metric(rawValue: parts[0]), let rate = Double(parts[1]), (-1...1).contains(rate) else { return nil }
+        self.init(metric: metric, rate: rate)
+    }
+
+    /// A line for each gate `calibration` falls below.
+    public static func misses(_ gates: [CalibrationGate], in calibration: Calibration) -> [String] {
+        gates.compactMap { gate in
+            let value = gate.metric == .kappa ? calibration.kappa : calibration.agreement
+            return value + 1e-9 < gate.rate ? String(format: "%@ %.2f is below %.2f", gate.metric.rawValue, value, gate.rate) : nil
+        }
+    }
+}

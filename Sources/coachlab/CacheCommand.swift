@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachLabEval
 import CoachLabProviders
 import Foundation
 
@@ -26,18 +27,7 @@ struct CacheCommand: ParsableCommand {
 
         func run() throws {
             let cache = location.cache
-            let entries = cache.entries()
-            guard !entries.isEmpty else {
-                Terminal.out("the response cache at \(cache.directory) is empty")
-                return
-            }
-            var rows = [["PROVIDER", "ENTRIES", "EXPIRED", "SIZE", "OLDEST", "NEWEST"]]
-            for (provider, group) in Dictionary(grouping: entries, by: \.provider).sorted(by: { $0.key < $1.key }) {
-                rows.append([provider, "\(group.count)", "\(group.filter(\.expired).count)", CacheCommand.size(group.reduce(0) { $0 + $1.bytes }),
-                             CacheCommand.stamp(group.map(\.savedAt).min()), CacheCommand.stamp(group.map(\.savedAt).max())])
-            }
-            for line in Terminal.table(rows) { Terminal.out(line) }
-            Terminal.out("\(entries.count) entries, \(CacheCommand.size(entries.reduce(0) { $0 + $1.bytes })) in \(cache.directory)")
+            Terminal.out(Reporters.cacheStatistics(cache.entries(), directory: cache.directory), terminator: "")
         }
     }
 
@@ -48,14 +38,7 @@ struct CacheCommand: ParsableCommand {
         var provider: String?
 
         func run() throws {
-            let entries = location.cache.entries().filter { provider == nil || $0.provider == provider }
-            var rows = [["SAVED", "PROVIDER", "MODEL", "KEY", "", "LAST USER MESSAGE"]]
-            for entry in entries {
-                let message = (entry.lastUserMessage ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
-                rows.append([CacheCommand.stamp(entry.savedAt), entry.provider, entry.model ?? "–", String(entry.key.prefix(12)),
-                             entry.expired ? "expired" : "", message.count > 60 ? message.prefix(59) + "…" : message])
-            }
-            for line in Terminal.table(rows) { Terminal.out(line) }
+            Terminal.out(Reporters.cacheEntries(location.cache.entries().filter { provider == nil || $0.provider == provider }), terminator: "")
         }
     }
 
@@ -71,19 +54,7 @@ struct CacheCommand: ParsableCommand {
         func run() throws {
             let cache = location.cache
             let removed = try cache.clear(provider: provider, expiredOnly: expired)
-            Terminal.out("removed \(removed.count) entr\(removed.count == 1 ? "y" : "ies") (\(CacheCommand.size(removed.reduce(0) { $0 + $1.bytes }))) from \(cache.directory)")
+            Terminal.out("removed \(removed.count) entr\(removed.count == 1 ? "y" : "ies") (\(Reporters.size(removed.reduce(0) { $0 + $1.bytes }))) from \(cache.directory)")
         }
-    }
-
-    static func size(_ bytes: Int) -> String {
-        bytes < 1024 ? "\(bytes) B" : bytes < 1024 * 1024 ? String(format: "%.1f KB", Double(bytes) / 1024)
-            : String(format: "%.1f MB", Double(bytes) / 1024 / 1024)
-    }
-
-    static func stamp(_ date: Date?) -> String {
-        guard let date else { return "–" }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate, .withSpaceBetweenDateAndTime]
-        return formatter.string(from: date)
     }
 }

@@ -42,11 +42,8 @@ struct JudgeCommand: AsyncParsableCommand {
 
         func validate() throws {
             if !provider.providers.isEmpty { throw ValidationError("calibrate names its judge with --judge, not --provider") }
-            for gate in failUnder {
-                let parts = gate.split(separator: "=").map(String.init)
-                guard parts.count == 2, ["kappa", "agreement"].contains(parts[0]), let value = Double(parts[1]), (-1...1).contains(value) else {
-                    throw ValidationError("--fail-under takes kappa=RATE or agreement=RATE; got '\(gate)'")
-                }
+            for gate in failUnder where CalibrationGate(gate) == nil {
+                throw ValidationError("--fail-under takes kappa=RATE or agreement=RATE; got '\(gate)'")
             }
         }
 
@@ -57,17 +54,9 @@ struct JudgeCommand: AsyncParsableCommand {
             let chatProvider = try registry.provider(configuration, cache: cache.cache())
             let calibration = try await Calibration.run(judgements, judge: configuration, provider: chatProvider)
             Terminal.out(calibration.text(), terminator: "")
-            var failed = calibration.answered < calibration.pairs.count
-            for gate in failUnder {
-                let parts = gate.split(separator: "=").map(String.init)
-                let (name, limit) = (parts[0], Double(parts[1]) ?? 0)
-                let value = name == "kappa" ? calibration.kappa : calibration.agreement
-                if value + 1e-9 < limit {
-                    Terminal.error(String(format: "%@ %.2f is below %.2f", name, value, limit))
-                    failed = true
-                }
-            }
-            if failed { throw ExitCode(Exit.failed) }
+            let missed = CalibrationGate.misses(failUnder.compactMap(CalibrationGate.init), in: calibration)
+            for line in missed { Terminal.error(line) }
+            if !missed.isEmpty || calibration.answered < calibration.pairs.count { throw ExitCode(Exit.failed) }
         }
 
         /// The labelled transcripts under the paths, of the chosen metric; any content error stops here.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachLabEval
 import CoachLabProviders
 import Foundation
 
@@ -16,21 +17,7 @@ struct ProvidersCommand: ParsableCommand {
     func run() throws {
         let options = try ProviderOptions.parse(providersFile.map { ["--providers-file", $0] } ?? [])
         let registry = try options.registry()
-        let rows = [ProviderRegistry.mockConfiguration] + registry.configurations
-        var table = [["ID", "KIND", "MODEL", "ENDPOINT", "CONCURRENCY", "PRICE IN/OUT", "KEY"]]
-        for configuration in rows {
-            let endpoint: String
-            switch configuration.kind {
-            case .fallback: endpoint = "→ " + configuration.chain.joined(separator: " → ")
-            case .canned: endpoint = configuration.pack.map { "replies from \($0)" } ?? "\(configuration.replies.count) replies"
-            case .mock: endpoint = "in-process"
-            default: endpoint = configuration.baseURL ?? configuration.kind.defaultBaseURL ?? "-"
-            }
-            let price = configuration.prices.map { String(format: "$%.2f/$%.2f", $0.input, $0.output) } ?? "-"
-            table.append([configuration.id, configuration.kind.rawValue, configuration.model.isEmpty ? "-" : configuration.model,
-                          endpoint, String(configuration.concurrency), price, registry.keyStatus(configuration).description])
-        }
-        for line in Terminal.table(table) { Terminal.out(line) }
+        Terminal.out(Reporters.providers(registry), terminator: "")
         if let file = registry.file { Terminal.error("from \(file)") } else { Terminal.error("no providers.yaml; only mock and inline kind:model providers") }
     }
 }

@@ -1,5 +1,5 @@
 import CoachLab
-import CoachLabEval
+@testable import CoachLabEval
 import CoachLabProviders
 import Foundation
 import Testing
@@ -152,6 +152,35 @@ import Testing
         try ReporterGoldenTests.check(Reporters.trends(try Trends(store: store)), against: "trends.txt")
     }
 
+    /// The shipped providers.yaml with one key set: every provider's row, its key's status by
+    /// the variable's name, and never the key.
+    @Test func theProviderListMatchesItsGoldenFile() throws {
+        var system = SystemEnvironment.tests
+        system.fileSystem = EvalSupport.fileSystem()
+        system.variables = ["OPENAI_API_KEY": "sk-golden-0123456789", "ANTHROPIC_API_KEY": ""]
+        let text = Reporters.providers(try ProviderRegistry.load("providers.yaml", system: system))
+        #expect(!text.contains("sk-golden"))
+        try ReporterGoldenTests.check(text, against: "providers.txt")
+    }
+
+    /// The cache's two tables: totals per provider, and each entry with its message on one
+    /// line and cut at 60 characters.
+    @Test func theCacheTablesMatchTheirGoldenFile() throws {
+        let saved = Date(timeIntervalSince1970: 1_772_000_000)
+        let entries = [
+            ResponseCache.Entry(provider: "openai-gpt-4o-mini", key: "0123456789abcdef0123", path: "a.json", savedAt: saved, bytes: 900,
+                                model: "gpt-4o-mini", lastUserMessage: "I keep putting things off.\nWhat should I try first?", expired: true),
+            ResponseCache.Entry(provider: "openai-gpt-4o-mini", key: "fedcba9876543210fedc", path: "b.json", savedAt: saved.addingTimeInterval(86_400),
+                                bytes: 2_000, model: "gpt-4o-mini",
+                                lastUserMessage: String(repeating: "A long message about sleep and the night. ", count: 3)),
+            ResponseCache.Entry(provider: "local-gemma", key: "00ff00ff00ff00ff00ff", path: "c.json", savedAt: saved.addingTimeInterval(60),
+                                bytes: 3 << 20),
+        ]
+        let text = Reporters.cacheStatistics(entries, directory: ".coachlab/cache") + "\n" + Reporters.cacheEntries(entries)
+        try ReporterGoldenTests.check(text, against: "cache.txt")
+        #expect(Reporters.cacheStatistics([], directory: "c") == "the response cache at c is empty\n")
+    }
+
     @Test func theRedTeamJSONHoldsEachStageUnderItsKey() async throws {
         let fileSystem = EvalSupport.fileSystem()
         let pack = try PackLoader(fileSystem: fileSystem).load("personas/ticbuddy").get()
@@ -206,5 +235,23 @@ import Testing
             #expect(score.split == (bar == 0.95 ? .dev : .test), "\(file)")
             #expect(Reporters.guardrails(score).contains(bar == 0.95 ? "(dev split)" : "(test split)"))
         }
+    }
+}
+
+extension FailUnderTests {
+    @Test func calibrationGatesParseKappaOrAgreementAndFailBelowTheirRate() {
+        #expect(CalibrationGate("kappa=0.6") == CalibrationGate(metric: .kappa, rate: 0.6))
+        #expect(CalibrationGate("agreement=1") == CalibrationGate(metric: .agreement, rate: 1))
+        #expect(CalibrationGate("kappa=-0.2") == CalibrationGate(metric: .kappa, rate: -0.2))
+        for bad in ["0.6", "kappa", "kappa=", "kappa=1.5", "f1=0.5", "kappa=0.5=0.6"] {
+            #expect(CalibrationGate(bad) == nil, "\(bad)")
+        }
+        // Three pairs answered alike and one not: agreement 0.75, kappa 0.5.
+        let pairs = [(true, true), (true, true), (false, false), (false, true)].enumerated().map { index, verdicts in
+            Calibration.Pair(judgement: "f\(index)", criterion: "c", humanPassed: verdicts.0, judgePassed: verdicts.1, judgeReason: "")
+        }
+        let calibration = Calibration(judge: "mock", pairs: pairs)
+        let gates = [CalibrationGate(metric: .kappa, rate: 0.6), CalibrationGate(metric: .agreement, rate: 0.75)]
+        #expect(CalibrationGate.misses(gates, in: calibration) == ["kappa 0.50 is below 0.60"])
     }
 }

@@ -90,3 +90,38 @@ import Testing
         #expect(waits.all == [45])
     }
 }
+
+/// Reading providers.yaml: every mistake at its place, with a suggestion, and a key written
+/// into the file named as one but never echoed.
+@Suite struct ProviderFileTests {
+    @Test func everyMistakeIsLocatedAndAKeyInTheFileIsNeverEchoed() throws {
+        var system = SystemEnvironment.tests
+        system.fileSystem = .inMemory(["providers.yaml": """
+            providers:
+              - id: a
+                kind: opneai
+                model: m
+              - id: b
+                kind: fallback
+                chain: [a, missing]
+              - id: c
+                kind: openai
+                model: gpt
+                apiKey: sk-proj-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+            """])
+        do {
+            _ = try ProviderRegistry.load("providers.yaml", system: system)
+            Issue.record("a providers file with three mistakes loaded")
+        } catch let error as CoachLabError {
+            let text = error.description
+            #expect(text.contains("providers.yaml:3:11: error: 'kind' in provider must be one of"), "\(text)")
+            #expect(text.contains("did you mean 'openai'?"))
+            #expect(text.contains("providers.yaml:7:16: error: fallback 'b' names provider 'missing'"))
+            #expect(text.contains("providers.yaml:11:5: error: unknown key 'apiKey' in provider"))
+            #expect(text.contains("did you mean 'apiKeyEnv'?"))
+            #expect(!text.contains("names provider 'a'"))
+            #expect(text.contains("this looks like an API key"))
+            #expect(!text.contains("AAAAAAAAAAAAAAAAAAAA"))
+        }
+    }
+}

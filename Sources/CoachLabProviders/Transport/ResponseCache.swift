@@ -105,6 +105,18 @@ public struct ResponseCache: Sendable {
         /// The last user message of the request, for recognising it.
         public var lastUserMessage: String?
         public var expired: Bool
+
+        public init(provider: String, key: String, path: String, savedAt: Date, bytes: Int, model: String? = nil,
+                    lastUserMessage: String? = nil, expired: Bool = false) {
+            self.provider = provider
+            self.key = key
+            self.path = path
+            self.savedAt = savedAt
+            self.bytes = bytes
+            self.model = model
+            self.lastUserMessage = lastUserMessage
+            self.expired = expired
+        }
     }
 
     /// Every entry, oldest first. Files in the folder that are not cache entries are left out
