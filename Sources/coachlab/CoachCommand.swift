@@ -135,27 +135,8 @@ struct TipsCommand: ParsableCommand {
                                 hint: "BetterOne's tips come from its topics' knowledge objects")
         }
         let start = LocalDateTime(parsing: date ?? String(MemoryFile.timestamp(Date()).prefix(10)))!
-        for offset in 0..<days {
-            let day = LocalDateTime(parsing: DailyTipCalendar.adding(days: offset, to: start))!
-            guard let pick = DailyTip.pick(for: day, knowledge: knowledge, takeaways: takeaways) else { continue }
-            let source = switch pick.tip.source {
-            case .knowledge(let topic, let knowledge): "knowledge \(topic)/\(knowledge)"
-            case .takeaway(let endedAt): "your takeaway of \(endedAt)"
-            }
-            Terminal.out("\(day.dateString)  \(pick.tip.text)")
-            Terminal.out("            (\(source); seed \(pick.seed), \(pick.fromTakeaways ? "takeaways" : "knowledge") pool of \(pick.poolSize))")
+        for (day, pick) in DailyTip.picks(from: start, days: days, knowledge: knowledge, takeaways: takeaways) {
+            Terminal.out(DailyTip.text(day, pick), terminator: "")
         }
-    }
-}
-
-/// Date arithmetic for `tips --days`, on the proleptic Gregorian calendar in UTC.
-enum DailyTipCalendar {
-    static func adding(days: Int, to date: LocalDateTime) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let base = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day))!
-        let shifted = calendar.date(byAdding: .day, value: days, to: base)!
-        let parts = calendar.dateComponents([.year, .month, .day], from: shifted)
-        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
     }
 }

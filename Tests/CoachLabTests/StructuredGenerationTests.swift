@@ -291,17 +291,52 @@ import Testing
     }
 
     @Test func takeawaysArePickedOnAboutThirtyPercentOfDays() {
-        var fromTakeaways = 0
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let start = calendar.date(from: DateComponents(year: 2026, month: 1, day: 1))!
-        for offset in 0..<365 {
-            let parts = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: offset, to: start)!)
-            let day = LocalDateTime(parsing: String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!))!
-            if DailyTip.pick(for: day, knowledge: Self.knowledge, takeaways: Self.takeaways)?.fromTakeaways == true { fromTakeaways += 1 }
-        }
+        let year = DailyTip.picks(from: LocalDateTime(parsing: "2026-01-01")!, days: 365, knowledge: Self.knowledge, takeaways: Self.takeaways)
+        #expect(year.count == 365 && year.last?.date.dateString == "2026-12-31")
+        let fromTakeaways = year.filter(\.pick.fromTakeaways).count
         #expect((100...120).contains(fromTakeaways), "\(fromTakeaways) of 365")
         #expect(DailyTip.pick(for: LocalDateTime(parsing: "2026-03-01")!, knowledge: [], takeaways: []) == nil)
+        #expect(DailyTip.picks(from: LocalDateTime(parsing: "2026-03-01")!, days: 3, knowledge: [], takeaways: []).isEmpty)
+    }
+
+    /// A week of BetterOne's tips with the shipped sessions file, as `coachlab tips` prints
+    /// them: the same text on every run, two lines a day, from both pools (2026-03-01 to 03
+    /// have seeds ending 0-2, takeaway days).
+    @Test func aWeekOfTipsPrintsTheSameEveryTime() throws {
+        let knowledge = DailyTip.knowledgeTips(try TestSupport.pack("betterone"))
+        let takeaways = try DailyTip.takeaways(Data(contentsOf: URL(fileURLWithPath: TestSupport.root + "/fixtures/betterone/history/sessions.yaml")),
+                                               file: "fixtures/betterone/history/sessions.yaml")
+        func week() -> String {
+            DailyTip.picks(from: LocalDateTime(parsing: "2026-03-01")!, days: 7, knowledge: knowledge, takeaways: takeaways)
+                .map { DailyTip.text($0.date, $0.pick) }.joined()
+        }
+        let text = week()
+        #expect(text == week())
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 14)
+        #expect(lines.first?.hasPrefix("2026-03-01  ") == true && lines[12].hasPrefix("2026-03-07  "))
+        #expect(text.contains("knowledge pool of \(knowledge.count))") && text.contains("takeaways pool of \(takeaways.count))"), "\(text)")
+    }
+
+    /// Adding days agrees with Foundation's Gregorian calendar across leap days, year and
+    /// century ends, in both directions. (Foundation's calendar turns Julian before October
+    /// 1582, so the dates stay after 1640, where both are Gregorian.)
+    @Test func addingDaysAgreesWithTheGregorianCalendar() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var generator = SystemRandomNumberGenerator()
+        for start in ["2026-03-01", "2024-02-28", "1999-12-31", "2000-02-29", "2100-02-28", "1970-01-01"] {
+            let date = LocalDateTime(parsing: start)!
+            let base = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day))!
+            for offset in [0, 1, -1, 365, -366, 1461, -36_524, 146_097] + (0..<200).map({ _ in Int.random(in: -120_000...1_000_000, using: &generator) }) {
+                let parts = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: offset, to: base)!)
+                let shifted = date.adding(days: offset)
+                let expected: [Int] = [parts.year!, parts.month!, parts.day!]
+                #expect([shifted.year, shifted.month, shifted.day] == expected, "\(start) + \(offset)")
+            }
+        }
+        let evening = LocalDateTime(parsing: "2026-12-31T23:30:00-05:00")!.adding(days: 1)
+        #expect(evening.description == "2027-01-01T23:30:00-05:00")
     }
 
     @Test func betterOnesKnowledgeGivesCoreIdeasAndHeuristics() throws {

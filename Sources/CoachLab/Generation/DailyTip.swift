@@ -65,6 +65,26 @@ public enum DailyTip {
         return Pick(tip: pool[seed % pool.count], seed: seed, fromTakeaways: pool == takeaways, poolSize: pool.count)
     }
 
+    /// The picks of `days` consecutive dates from `start`, each with its date; a date with no
+    /// pick (both pools empty) is left out.
+    public static func picks(from start: LocalDateTime, days: Int, knowledge: [Tip], takeaways: [Tip]) -> [(date: LocalDateTime, pick: Pick)] {
+        (0..<max(0, days)).compactMap { offset in
+            let date = start.adding(days: offset)
+            return pick(for: date, knowledge: knowledge, takeaways: takeaways).map { (date, $0) }
+        }
+    }
+
+    /// How `coachlab tips` shows a day's pick: the date and the tip, then, indented under the
+    /// tip, where it came from and how it was picked.
+    public static func text(_ date: LocalDateTime, _ pick: Pick) -> String {
+        let source = switch pick.tip.source {
+        case .knowledge(let topic, let knowledge): "knowledge \(topic)/\(knowledge)"
+        case .takeaway(let endedAt): "your takeaway of \(endedAt)"
+        }
+        return "\(date.dateString)  \(pick.tip.text)\n"
+            + "            (\(source); seed \(pick.seed), \(pick.fromTakeaways ? "takeaways" : "knowledge") pool of \(pick.poolSize))\n"
+    }
+
     /// A sessions file: the wrap-ups of past sessions, newest last.
     public static let sessionsSpec = ObjectSpec("sessions file", "Past sessions' wrap-ups (takeaway and next step), for daily tips.", fields: [
         FieldSpec("sessions", .list(.object(sessionSpec)), required: true, "The sessions."),

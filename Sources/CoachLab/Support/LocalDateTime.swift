@@ -85,6 +85,14 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
             - LocalDateTime.daysFromCivil(year: year, month: 1, day: 1) + 1
     }
 
+    /// The same wall-clock time and offset `days` days later (earlier when negative), on the
+    /// proleptic Gregorian calendar.
+    public func adding(days: Int) -> LocalDateTime {
+        var shifted = self
+        (shifted.year, shifted.month, shifted.day) = LocalDateTime.civilFromDays(LocalDateTime.daysFromCivil(year: year, month: month, day: day) + days)
+        return shifted
+    }
+
     /// `YYYY-MM-DD`.
     public var dateString: String { pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) }
 
@@ -128,5 +136,18 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
         let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         return era * 146_097 + doe - 719_468
+    }
+
+    /// Howard Hinnant's civil-from-days, the inverse of ``daysFromCivil(year:month:day:)``.
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
