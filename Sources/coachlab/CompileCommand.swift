@@ -72,21 +72,13 @@ struct CompileCommand: ParsableCommand {
         for warning in prompt.warnings { Terminal.error("warning: \(warning)") }
     }
 
-    /// The body a provider of `kind` would receive, pretty-printed with sorted keys; the key
-    /// header is not part of it.
+    /// The body a provider of `kind` would receive; the URL goes to stderr.
     private func printRequest(kind name: String, prompt: CompiledPrompt, message: String, pack: Pack) throws {
-        guard let kind = ProviderKind(rawValue: name), kind.isRemote, let wire = kind.wire() else {
+        guard let preview = try ProviderKind(rawValue: name)?.previewRequest(system: prompt.system, message: message, pack: pack) else {
             throw CoachLabError(usage: "--request takes openai, openai-compatible, anthropic, gemini or proxy, not '\(name)'")
         }
-        let model = pack.defaults.value?["model"]?.located("model")?.value ?? "model"
-        let settings = GenerationSettings(model: model, temperature: pack.defaults.value?["model"]?.number("temperature"),
-                                          maxTokens: pack.defaults.value?["model"]?.integer("maxTokens"))
-        let spec = wire.request(ChatRequest(system: prompt.system, messages: [ChatMessage(.user, message)], settings: settings),
-                                model: model, stream: false, baseURL: kind.defaultBaseURL ?? "{baseURL}", apiKey: nil)
-        let object = try JSONSerialization.jsonObject(with: spec.body)
-        let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        Terminal.error("POST \(spec.url)")
-        Terminal.out(String(decoding: pretty, as: UTF8.self))
+        Terminal.error("POST \(preview.url)")
+        Terminal.out(preview.body)
     }
 
     private func writeAll(to directory: String) throws {

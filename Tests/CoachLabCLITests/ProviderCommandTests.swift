@@ -137,20 +137,16 @@ import Testing
 }
 
 @Suite struct CompileRequestTests {
-    @Test(arguments: ["openai", "anthropic", "gemini", "proxy"])
-    func printsTheExactWireBody(_ kind: String) throws {
-        let result = try CLI.run(["compile", "personas/luna", "--variant", "three-am", "--request", kind, "--screen", "I can't sleep."])
+    /// Each kind's body is tested in RequestPreviewTests; this is the flag, the POST line on
+    /// stderr, and a kind that calls no server.
+    @Test func printsTheWireBodyAndRefusesAKindWithNone() throws {
+        let result = try CLI.run(["compile", "personas/luna", "--variant", "three-am", "--request", "anthropic", "--screen", "I can't sleep."])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let system: String?
-        switch kind {
-        case "openai": system = ((json["messages"] as? [[String: Any]])?.first?["content"]) as? String
-        case "gemini": system = (((json["systemInstruction"] as? [String: Any])?["parts"] as? [[String: Any]])?.first?["text"]) as? String
-        default: system = json["system"] as? String
-        }
-        #expect(system?.hasPrefix("# You are Luna") == true)
-        #expect(result.stdout.contains("I can't sleep."))
-        #expect(!result.stderr.isEmpty)  // the POST line
+        #expect((json["system"] as? String)?.hasPrefix("# You are Luna") == true)
+        #expect(result.stderr.hasPrefix("POST https://api.anthropic.com"), "\(result.stderr)")
+        let mock = try CLI.run(["compile", "personas/luna", "--request", "mock"])
+        #expect(mock.status == 2 && mock.stderr.contains("--request takes openai, openai-compatible, anthropic, gemini or proxy, not 'mock'"))
     }
 }
 

@@ -88,3 +88,44 @@ import Testing
         #expect(!noRetry.isRetryable)
     }
 }
+
+/// `coachlab compile --request KIND`: the exact body each kind of provider would be sent.
+@Suite struct RequestPreviewTests {
+    static func luna() throws -> (Pack, String) {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let compiler = try Compiler(pack: PackLoader(fileSystem: .rooted(at: root)).load("personas/luna").get())
+        let inputs = try ResolvedInputs(CompileInputs(compiler.pack.variants.first { $0.id == "three-am" }!), pack: compiler.pack,
+                                        fileSystem: .rooted(at: root))
+        return (compiler.pack, compiler.compile(inputs).system)
+    }
+
+    @Test(arguments: [ProviderKind.openai, .openaiCompatible, .anthropic, .gemini, .proxy])
+    func eachRemoteKindGetsTheSystemPromptWhereItsProtocolPutsIt(_ kind: ProviderKind) throws {
+        let (pack, system) = try Self.luna()
+        let preview = try #require(try kind.previewRequest(system: system, message: "I can't sleep.", pack: pack))
+        let json = try JSONValue.parse(Data(preview.body.utf8))
+        guard case .object(let fields) = json else {
+            Issue.record("the body is not a JSON object")
+            return
+        }
+        let sent: String? = switch kind {
+        case .openai, .openaiCompatible: json["messages"]?[0]?["content"]?.string
+        case .gemini: json["systemInstruction"]?["parts"]?[0]?["text"]?.string
+        default: json["system"]?.string
+        }
+        #expect(sent == system && system.hasPrefix("# You are Luna"))
+        #expect(preview.body.contains("I can't sleep."))
+        #expect(preview.url.hasPrefix(kind.defaultBaseURL ?? "{baseURL}"))
+        // Sorted keys, pretty-printed, slashes as written.
+        #expect(preview.body.hasPrefix("{\n  \"") && !preview.body.contains("\\/"))
+        #expect(fields.keys.sorted() == preview.body.split(separator: "\n").filter { $0.hasPrefix("  \"") }
+            .map { String($0.dropFirst(3).prefix { $0 != "\"" }) })
+    }
+
+    @Test func kindsThatCallNoServerHaveNoRequest() throws {
+        let (pack, system) = try Self.luna()
+        for kind in [ProviderKind.mock, .canned, .fallback] {
+            #expect(try kind.previewRequest(system: system, message: "Hi", pack: pack) == nil)
+        }
+    }
+}

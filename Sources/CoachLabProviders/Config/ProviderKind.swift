@@ -1,3 +1,6 @@
+import CoachLab
+import Foundation
+
 /// The kinds of provider CoachLab speaks to.
 public enum ProviderKind: String, Sendable, CaseIterable, Hashable {
     case openai
@@ -58,5 +61,21 @@ public enum ProviderKind: String, Sendable, CaseIterable, Hashable {
         case .proxy: AnthropicWire(proxy: true)
         case .mock, .canned, .fallback: nil
         }
+    }
+
+    /// The request a provider of this kind would be sent for one user message on `system`:
+    /// its URL (`{baseURL}` where the kind has no default) and its body, pretty-printed with
+    /// sorted keys. The key header is not part of it. The model, temperature and token limit
+    /// are the pack's `defaults.model`. Nil for a kind that calls no server.
+    public func previewRequest(system: String, message: String, pack: Pack) throws -> (url: String, body: String)? {
+        guard isRemote, let wire = wire() else { return nil }
+        let defaults = pack.defaults.value?["model"]
+        let model = defaults?.located("model")?.value ?? "model"
+        let settings = GenerationSettings(model: model, temperature: defaults?.number("temperature"), maxTokens: defaults?.integer("maxTokens"))
+        let spec = wire.request(ChatRequest(system: system, messages: [ChatMessage(.user, message)], settings: settings),
+                                model: model, stream: false, baseURL: defaultBaseURL ?? "{baseURL}", apiKey: nil)
+        let object = try JSONSerialization.jsonObject(with: spec.body)
+        let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return (spec.url, String(decoding: pretty, as: UTF8.self))
     }
 }
