@@ -121,3 +121,36 @@ public struct Rescorer {
         return fixture
     }
 }
+
+extension Rescorer {
+    /// Scores every stored case of `run` again with `suites` into a new, finished run of the
+    /// same store, reading each reply's compiled prompt from the store. `paths` are the suite
+    /// files the new run records.
+    /// - Returns: The new run's id and what rescoring did.
+    public static func rescore(_ run: ResultStore.RunInfo, suites: [LoadedSuite], paths: [String], in store: ResultStore,
+                               fileSystem: FileSystem) async throws -> (run: String, summary: Summary) {
+        var rescorer = Rescorer(suites: suites, fileSystem: fileSystem) { try store.compiledPrompt($0) }
+        let target = try store.startRun(suites: paths, providers: run.providers, repeats: run.repeats, prices: run.prices,
+                                        baseURL: run.baseURL, apiKeyEnv: run.apiKeyEnv, settings: run.settings)
+        var stored: [CaseResult] = []
+        try store.forEachResult(run: run.id) { stored.append($0) }
+        for result in stored { try store.record(try await rescorer.rescore(result), run: target) }
+        try store.finishRun(target, status: "finished")
+        return (target, rescorer.summary)
+    }
+}
+
+extension Rescorer.Summary {
+    /// What rescoring `run` into `target` did and did not do, then the first 20 cases whose
+    /// verdict changed: the lines under the report.
+    public func lines(run: String, target: String) -> [String] {
+        var line = "rescored \(rescored) cases of run \(run) into run \(target) with no provider calls"
+        if errored > 0 { line += "; \(errored) errored cases kept as they were (eval --retry-errors \(run) runs them)" }
+        if judgeCarried > 0 { line += "; \(judgeCarried) judge verdicts carried over, not graded again" }
+        if judgeUngraded > 0 { line += "; \(judgeUngraded) judge checks new since the run were left out (grading calls a model)" }
+        if !orphaned.isEmpty { line += "; \(orphaned.count) cases whose fixture is gone were kept as they were" }
+        var lines = [line] + changed.prefix(20).map { "  changed \($0)" }
+        if changed.count > 20 { lines.append("  … and \(changed.count - 20) more; coachlab diff \(run) \(target) lists them") }
+        return lines
+    }
+}

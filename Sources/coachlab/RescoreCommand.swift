@@ -51,37 +51,12 @@ struct RescoreCommand: AsyncParsableCommand {
         }
         let paths = suites.isEmpty ? info.suites : suites
         let loaded = try EvalContent.load(suites: paths)
-        let (target, summary) = try await rescore(info, suites: loaded, paths: paths, store: results)
+        let (target, summary) = try await Rescorer.rescore(info, suites: loaded, paths: paths, in: results, fileSystem: .live)
         let report = try RunReport(run: target, suites: loaded.map(\.suite), store: results)
         Terminal.out(Reporters.terminal(report, colour: Terminal.stdoutIsTerminal), terminator: "")
-        for line in Self.describe(summary, run: run, target: target) { Terminal.error(line) }
+        for line in summary.lines(run: run, target: target) { Terminal.error(line) }
         try ReportFiles(json: json, markdown: markdown).write(report)
         let code = report.exitCode(failUnder: failUnder)
         if code != 0 { throw ExitCode(code) }
-    }
-
-    /// Scores every stored case of the run again into a new run of the same store.
-    private func rescore(_ info: ResultStore.RunInfo, suites: [LoadedSuite], paths: [String],
-                         store: ResultStore) async throws -> (target: String, summary: Rescorer.Summary) {
-        var rescorer = Rescorer(suites: suites, fileSystem: .live) { try store.compiledPrompt($0) }
-        let target = try store.startRun(suites: paths, providers: info.providers, repeats: info.repeats, prices: info.prices,
-                                        baseURL: info.baseURL, apiKeyEnv: info.apiKeyEnv, settings: info.settings)
-        var stored: [CaseResult] = []
-        try store.forEachResult(run: info.id) { stored.append($0) }
-        for result in stored { try store.record(try await rescorer.rescore(result), run: target) }
-        try store.finishRun(target, status: "finished")
-        return (target, rescorer.summary)
-    }
-
-    /// What rescoring did and did not do, and the verdicts it changed.
-    static func describe(_ summary: Rescorer.Summary, run: String, target: String) -> [String] {
-        var line = "rescored \(summary.rescored) cases of run \(run) into run \(target) with no provider calls"
-        if summary.errored > 0 { line += "; \(summary.errored) errored cases kept as they were (eval --retry-errors \(run) runs them)" }
-        if summary.judgeCarried > 0 { line += "; \(summary.judgeCarried) judge verdicts carried over, not graded again" }
-        if summary.judgeUngraded > 0 { line += "; \(summary.judgeUngraded) judge checks new since the run were left out (grading calls a model)" }
-        if !summary.orphaned.isEmpty { line += "; \(summary.orphaned.count) cases whose fixture is gone were kept as they were" }
-        var lines = [line] + summary.changed.prefix(20).map { "  changed \($0)" }
-        if summary.changed.count > 20 { lines.append("  … and \(summary.changed.count - 20) more; coachlab diff \(run) \(target) lists them") }
-        return lines
     }
 }

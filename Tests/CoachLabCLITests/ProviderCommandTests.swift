@@ -371,6 +371,8 @@ import Testing
         #expect(lint.status == 2 && (lint.stdout + lint.stderr).contains("missing.yaml:12:5: error: the script"))
     }
 
+    /// What a rescore finds is tested in RescoreIntoTheStoreTests; this is a live run rescored
+    /// with its server gone, a suite given on the command line, and the exit codes.
     @Test func rescoreRunsTheCurrentChecksOnStoredRepliesWithNoProvider() throws {
         let directory = try CLI.temporaryDirectory()
         let store = directory + "/s.sqlite"
@@ -392,14 +394,6 @@ import Testing
         #expect(rescored.stderr.contains("with no provider calls"))
         #expect(rescored.stderr.contains("changed luna/"))
         #expect(rescored.stdout.contains("sentences: 3 sentences; wanted at most 2") || rescored.stdout.contains("sentences: 4 sentences; wanted at most 2"))
-        // The new run sits beside the old one, and diff reads both.
-        let target = try LiveIterationTests.lastRun(store)
-        #expect(target != run)
-        let diff = try CLI.run(["diff", run, target, "--store", store])
-        #expect(diff.stdout.contains("REGRESSION") || diff.stdout.lowercased().contains("regress"), "\(diff.stdout)")
-        // Unchanged checks give unchanged verdicts.
-        let same = try CLI.run(["rescore", run, "--store", store])
-        #expect(same.status == 0 && !same.stderr.contains("changed "), "\(same.stderr)")
         #expect(try CLI.run(["rescore", "no-such-run", "--store", store]).status == 2)
     }
 }

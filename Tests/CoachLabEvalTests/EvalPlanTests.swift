@@ -191,3 +191,39 @@ actor SlowAfterFirstProvider: ChatProvider {
         AsyncThrowingStream { $0.finish(throwing: CancellationError()) }
     }
 }
+
+/// `coachlab rescore` in the library: a stored run scored again into a new run of the store.
+@Suite struct RescoreIntoTheStoreTests {
+    @Test func aTightenedCheckFailsStoredRepliesInANewRunAndAnUnchangedOneChangesNothing() async throws {
+        let fileSystem = EvalSupport.fileSystem()
+        let store = try ResultStore()
+        let plan = try EvalPlan.make({ var request = EvalRequest(); request.suites = ["evals/luna.yaml"]; return request }(),
+                                     registry: ProviderRegistry(system: .tests), store: store,
+                                     catalog: SuiteCatalog(fileSystem: fileSystem)) { _, _ in MockProvider() }
+        _ = try await RunExecution.run(plan, store: store)
+        let original = try #require(try store.run(plan.run))
+        #expect(original.failed == 0 && original.cases == plan.total)
+
+        // The author tightens a check: at most 1 sentence instead of 4.
+        let suite = try String(decoding: fileSystem.read("evals/luna.yaml"), as: UTF8.self)
+        #expect(suite.contains("{check: sentences, max: 4}"))
+        let tightened = EvalSupport.fileSystem(overriding: ["evals/luna.yaml": suite.replacingOccurrences(of: "{check: sentences, max: 4}",
+                                                                                                          with: "{check: sentences, max: 1}")])
+        let (suites, _) = SuiteCatalog(fileSystem: tightened).load(["evals/luna.yaml"], heldFixtures: .max)
+        let (target, summary) = try await Rescorer.rescore(original, suites: suites, paths: ["evals/luna.yaml"], in: store, fileSystem: tightened)
+        let rescored = try #require(try store.run(target))
+        #expect(target != plan.run && rescored.status == "finished" && rescored.cases == original.cases)
+        #expect(rescored.failed > 0 && summary.rescored == original.cases && summary.changed.count == rescored.failed)
+        let lines = summary.lines(run: plan.run, target: target)
+        #expect(lines[0] == "rescored \(original.cases) cases of run \(plan.run) into run \(target) with no provider calls")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("  changed luna/") } && lines.count == 1 + summary.changed.count)
+        let failing = try store.results(run: target).filter { $0.outcome == .fail }
+        #expect(failing.allSatisfy { $0.turns.flatMap(\.checks).contains { $0.check == "sentences" && !$0.passed } })
+
+        // The same checks give the same verdicts, and the first run is left as it was.
+        let (same, unchanged) = try await Rescorer.rescore(original, suites: plan.suites, paths: ["evals/luna.yaml"], in: store, fileSystem: fileSystem)
+        let again = try store.run(same)
+        #expect(unchanged.changed.isEmpty && again?.failed == 0)
+        #expect(try store.run(plan.run) == original)
+    }
+}
