@@ -227,3 +227,84 @@ actor SlowAfterFirstProvider: ChatProvider {
         #expect(try store.run(plan.run) == original)
     }
 }
+
+/// `coachlab watch` in the library: each rebuild reads the files as they are then, with no
+/// watcher, so every step of an editing session is tested in order.
+@Suite struct WatchSessionTests {
+    static func read(_ fileSystem: FileSystem, _ path: String) throws -> String { String(decoding: try fileSystem.read(path), as: UTF8.self) }
+
+    /// The files an editor has saved, over the package's.
+    final class Edits: @unchecked Sendable {
+        private let lock = NSLock()
+        private var files: [String: String] = [:]
+        subscript(path: String) -> String? {
+            get { lock.withLock { files[path] } }
+            set { lock.withLock { files[path] = newValue } }
+        }
+        var fileSystem: FileSystem { EvalSupport.fileSystem(overriding: lock.withLock { files }) }
+    }
+
+    @Test func eachSaveRecompilesNamesTheChangedLayersAndRunsOnlyWhatItTouched() async throws {
+        let original = EvalSupport.fileSystem()
+        let runner = EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: original)
+        let edits = Edits()
+        var files: FileSystem { edits.fileSystem }
+        let ran = ResultBox()
+        var (session, first) = try await WatchSession.start(pack: "personas/luna/", suites: ["evals/luna.yaml"], fileSystem: files) { suites, fixtures in
+            var runner = runner
+            runner.fileSystem = edits.fileSystem
+            let results = ResultBox()
+            try await runner.run(suites, include: { fixtures.contains($0.fixture) }) { await results.add($0); await ran.add($0) }
+            return await results.all
+        }
+        let total = await ran.all.count
+        #expect(session.pack == "personas/luna" && total > 1)
+        #expect(first.text == "ran all \(total) fixtures: \(total) of \(total) cases passed\n", "\(first.text)")
+        #expect(session.folders(fileSystem: files) == ["evals", "fixtures/luna", "personas/luna"])
+
+        // A save that changes nothing is not a rebuild.
+        #expect(try await session.rebuild(fileSystem: files) == nil && session.rebuilds == 0)
+
+        // 1. The persona's voice: a layer of every variant changes, and every fixture runs.
+        edits["personas/luna/pack.yaml"] = try Self.read(original, "personas/luna/pack.yaml")
+            .replacingOccurrences(of: "no exclamation marks.", with: "never an exclamation mark.")
+        let voice = try #require(try await session.rebuild(fileSystem: files))
+        #expect(voice.text.hasPrefix("\n— change 1 —\nlayer "), "\(voice.text)")
+        #expect(voice.text.contains(" changed (") && voice.text.hasSuffix("ran \(total) of \(total) fixtures: \(total) of \(total) cases passed\n"))
+
+        // 2. One fixture's text: no layer changes, and only that fixture runs.
+        edits["fixtures/luna/greeting.yaml"] = try Self.read(original, "fixtures/luna/greeting.yaml") + "# edited\n"
+        let fixture = try #require(try await session.rebuild(fileSystem: files))
+        #expect(fixture.text == "\n— change 2 —\nno layer of any variant changed\nran 1 of \(total) fixtures: 1 of 1 cases passed\n", "\(fixture.text)")
+
+        // 3. A broken save: the diagnostics at their place, and the session goes on.
+        let rules = try Self.read(original, "personas/luna/rules.yaml")
+        edits["personas/luna/rules.yaml"] = "rules: [\n"
+        let broken = try #require(try await session.rebuild(fileSystem: files))
+        #expect(broken.text == "\n— change 3 —\nthe pack does not load; fix the problems above and save again\n")
+        #expect(broken.diagnostics.count == 1 && broken.diagnostics[0].contains("personas/luna/rules.yaml:"), "\(broken.diagnostics)")
+
+        // 4. Fixed as it was: everything loads again, nothing changed since the last good state.
+        edits["personas/luna/rules.yaml"] = rules
+        let fixed = try #require(try await session.rebuild(fileSystem: files))
+        #expect(fixed.text == "\n— change 4 —\neverything loads again\nno layer of any variant changed\nno fixture's prompt or file changed; nothing to run\n",
+                "\(fixed.text)")
+        #expect(session.rebuilds == 4)
+        #expect(try await session.rebuild(fileSystem: files) == nil)
+    }
+
+    /// Every folder under the pack is watched, with the suites' and fixtures' folders.
+    @Test func theFoldersUnderThePackAreWatched() async throws {
+        let (session, _) = try await WatchSession.start(pack: "personas/betterone", suites: ["evals/betterone.yaml"],
+                                                        fileSystem: EvalSupport.fileSystem()) { _, _ in [] }
+        let folders = session.folders(fileSystem: EvalSupport.fileSystem())
+        #expect(folders.contains("personas/betterone/topics") && folders.contains("personas/betterone") && folders.contains("evals"))
+        #expect(folders.contains { $0.hasPrefix("fixtures/betterone") } && folders == folders.sorted())
+    }
+
+    @Test func aPackNoFixtureUsesIsAUsageError() async throws {
+        await #expect(throws: CoachLabError.self) {
+            _ = try await WatchSession.start(pack: "personas/kindred", suites: ["evals/luna.yaml"], fileSystem: EvalSupport.fileSystem()) { _, _ in [] }
+        }
+    }
+}
