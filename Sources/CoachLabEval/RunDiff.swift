@@ -209,4 +209,12 @@ public struct Baseline: Sendable, Codable, Hashable {
             return Regression(group: group, before: before, after: after, reason: reasons[group])
         }
     }
+
+    /// `--baseline`'s verdict on `report`: whether it holds (no regressions), and the lines
+    /// that say so, naming every regression. `path` names the baseline file in them.
+    public func verdict(on report: RunReport, named path: String) throws -> (holds: Bool, lines: [String]) {
+        let regressions = try regressions(in: report)
+        guard !regressions.isEmpty else { return (true, ["no regressions against the baseline \(path)"]) }
+        return (false, ["\(regressions.count) regressions against the baseline \(path):"] + regressions.map { "  REGRESSION \($0)" })
+    }
 }

@@ -138,10 +138,7 @@ enum EvalTerminal {
         let execution = try await work.value
         await progress.finish()
         Terminal.error(execution.speed + "; run \(plan.run) is stored in \(store.path)")
-        if let statistics = cache?.statistics, statistics.hits + statistics.misses + statistics.bypassed > 0 {
-            Terminal.error("response cache (\(cache?.directory ?? "")): \(statistics.hits) answers read, \(statistics.misses + statistics.bypassed) requests sent"
-                           + (statistics.bypassed > 0 ? " (\(statistics.bypassed) by repeated cases, which never read it)" : ""))
-        }
+        if let cache, let line = cache.statistics.line(directory: cache.directory) { Terminal.error(line) }
         return execution
     }
 
@@ -190,14 +187,9 @@ struct ReportFiles {
 enum BaselineGate {
     /// Prints the verdict; false when there are regressions.
     static func holds(_ baseline: Baseline, named path: String, report: RunReport) throws -> Bool {
-        let regressions = try baseline.regressions(in: report)
-        guard !regressions.isEmpty else {
-            Terminal.error("no regressions against the baseline \(path)")
-            return true
-        }
-        Terminal.error("\(regressions.count) regressions against the baseline \(path):")
-        for regression in regressions { Terminal.error("  REGRESSION \(regression)") }
-        return false
+        let verdict = try baseline.verdict(on: report, named: path)
+        for line in verdict.lines { Terminal.error(line) }
+        return verdict.holds
     }
 }
 
@@ -270,31 +262,5 @@ enum EvalContent {
         let (suites, warnings) = try EvalPlan.load(paths, catalog: SuiteCatalog(fileSystem: .live), heldFixtures: heldFixtures)
         for warning in warnings { Terminal.error(warning.description) }
         return suites
-    }
-}
-
-/// What `eval --sanitize` did, for the line after the table.
-struct SanitizerSummary {
-    var replies = 0
-    var changed: [String] = []
-    var lines = 0
-
-    init(_ report: RunReport) throws {
-        for result in try report.allCases() {
-            for turn in result.turns where turn.sanitized != nil {
-                replies += 1
-                if let removed = turn.sanitized, !removed.isEmpty {
-                    changed.append("\(result.id) turn \(turn.turn)")
-                    lines += removed.count
-                }
-            }
-        }
-    }
-
-    var line: String {
-        changed.isEmpty
-            ? "sanitiser: \(replies) replies checked, none held leaked prompt text"
-            : "sanitiser: removed \(lines) leaked prompt line\(lines == 1 ? "" : "s") from \(changed.count) of \(replies) replies ("
-                + changed.prefix(5).joined(separator: ", ") + (changed.count > 5 ? ", …" : "") + "); the JSON report lists them per turn"
     }
 }

@@ -89,6 +89,14 @@ import CoachLabTestSupport
         let regressions = try reread.regressions(in: now)
         #expect(regressions.map(\.group) == ["s/slipped/mock"])
         #expect(regressions.first?.description == "s/slipped/mock: passed 2/2 in the baseline, 1/2 now — boom")
+
+        // The gate's verdict: the lines eval and merge print, and whether it holds.
+        let missed = try reread.verdict(on: now, named: "evals/baseline.json")
+        #expect(!missed.holds)
+        #expect(missed.lines == ["1 regressions against the baseline evals/baseline.json:",
+                                 "  REGRESSION s/slipped/mock: passed 2/2 in the baseline, 1/2 now — boom"])
+        let held = try reread.verdict(on: then, named: "evals/baseline.json")
+        #expect(held.holds && held.lines == ["no regressions against the baseline evals/baseline.json"])
     }
 }
 

@@ -99,6 +99,29 @@ import CoachLabTestSupport
         #expect(cleaned.turns.first?.sanitized?.first == "BEHAVIORAL RULES")
     }
 
+    /// The line under eval --sanitize's table: replies read, lines removed, the first five
+    /// turns it changed; turns it never read do not count.
+    @Test func theSummaryCountsWhatTheSanitiserReadAndRemoved() async throws {
+        let (cleaned, _) = try await Self.run(sanitize: true, mock: Self.leaking)
+        // Each with an id of its own: a case recorded twice keeps its last result.
+        var (plain, _) = try await Self.run(sanitize: false, mock: Self.leaking)
+        plain.repeatIndex = 7
+        var untouched = cleaned
+        untouched.turns[0].sanitized = []
+        untouched.repeatIndex = 8
+        let repeats = (1...6).map { index in
+            var copy = cleaned
+            copy.repeatIndex = index
+            return copy
+        }
+        let summary = try SanitizerSummary(RunReport(run: "r", suites: [], results: repeats + [plain]))
+        #expect(summary.replies == 6 && summary.lines == 24 && summary.changed.count == 6)
+        #expect(summary.line == "sanitiser: removed 24 leaked prompt lines from 6 of 6 replies ("
+                + repeats.prefix(5).map { "\($0.id) turn 1" }.joined(separator: ", ") + ", …); the JSON report lists them per turn")
+        let clean = try SanitizerSummary(RunReport(run: "r", suites: [], results: [untouched, plain]))
+        #expect(clean.line == "sanitiser: 1 replies checked, none held leaked prompt text")
+    }
+
     @Test func aNormalReplyIsLeftAloneAndSaysSo() async throws {
         let normal = "That's a fair place to begin. What is taking up the most space in your head today?"
         let (result, _) = try await Self.run(sanitize: true, mock: normal)

@@ -140,6 +140,14 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
         #expect(cache.entries().isEmpty)
     }
 
+    @Test func theRunsLineCountsReadsAndSendsAndIsAbsentWhenUnused() {
+        #expect(ResponseCache.Statistics().line(directory: "c") == nil)
+        #expect(ResponseCache.Statistics(hits: 3, misses: 2, bypassed: 0, stored: 2).line(directory: ".coachlab/cache")
+                == "response cache (.coachlab/cache): 3 answers read, 2 requests sent")
+        #expect(ResponseCache.Statistics(hits: 0, misses: 1, bypassed: 4, stored: 5).line(directory: "c")
+                == "response cache (c): 0 answers read, 5 requests sent (4 by repeated cases, which never read it)")
+    }
+
     @Test func durationsReadAsAPersonWritesThem() {
         #expect(ResponseCache.duration("90s") == 90)
         #expect(ResponseCache.duration("30m") == 1800)

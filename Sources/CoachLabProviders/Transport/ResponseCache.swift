@@ -50,6 +50,13 @@ public struct ResponseCache: Sendable {
         public var bypassed = 0
         /// Entries written.
         public var stored = 0
+
+        /// The line a run prints about the cache in `directory`, or nil when the run used none.
+        public func line(directory: String) -> String? {
+            guard hits + misses + bypassed > 0 else { return nil }
+            return "response cache (\(directory)): \(hits) answers read, \(misses + bypassed) requests sent"
+                + (bypassed > 0 ? " (\(bypassed) by repeated cases, which never read it)" : "")
+        }
     }
 
     /// The counts so far.
