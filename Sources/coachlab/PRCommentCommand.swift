@@ -56,35 +56,12 @@ struct PRCommentCommand: AsyncParsableCommand {
         let body = try PullRequestComment.body(report: report, baseline: try baseline.map(Baseline.read),
                                                promptDiff: try promptDiff.map(Files.read), artifactURL: artifactURL)
         guard !dryRun else { return Terminal.out(body, terminator: "") }
-        let (client, repository, number) = try target(.live)
+        let (client, number) = try GitHubComments.target(repository: repo, pullRequest: pr, tokenVariable: tokenEnv, apiURL: apiURL,
+                                                         system: .live)
+        let repository = client.repository
         switch try await client.upsert(pullRequest: number, body: body, marker: PullRequestComment.marker) {
         case .created(let id, let url): Terminal.error("commented on \(repository)#\(number) (comment \(id))" + (url.map { ": \($0)" } ?? ""))
         case .updated(let id, let url): Terminal.error("updated the comment on \(repository)#\(number) (comment \(id))" + (url.map { ": \($0)" } ?? ""))
         }
-    }
-
-    /// The repository, pull request and token: the flags, else what GitHub Actions sets.
-    private func target(_ system: SystemEnvironment) throws -> (client: GitHubComments, repository: String, number: Int) {
-        let environment = system.variables
-        guard let repository = repo ?? environment["GITHUB_REPOSITORY"], repository.split(separator: "/").count == 2 else {
-            throw CoachLabError(usage: "name the repository with --repo owner/name", hint: "GitHub Actions sets $GITHUB_REPOSITORY")
-        }
-        guard let number = try pr ?? Self.pullRequestNumber(environment["GITHUB_EVENT_PATH"]) else {
-            throw CoachLabError(usage: "no pull request: give --pr N", hint: "in GitHub Actions, run this step on pull_request events")
-        }
-        guard let token = environment[tokenEnv], !token.isEmpty else {
-            throw CoachLabError(usage: "the environment variable \(tokenEnv) is not set",
-                                hint: "in GitHub Actions: env: {GITHUB_TOKEN: ${{ github.token }}}, with permissions: pull-requests: write")
-        }
-        let client = GitHubComments(apiURL: apiURL ?? environment["GITHUB_API_URL"] ?? "https://api.github.com",
-                                    repository: repository, token: token, transport: system.transport)
-        return (client, repository, number)
-    }
-
-    /// `pull_request.number` from the event file GitHub Actions writes.
-    static func pullRequestNumber(_ eventPath: String?) throws -> Int? {
-        guard let eventPath, let data = FileManager.default.contents(atPath: eventPath) else { return nil }
-        guard case .number(let number)? = (try? JSONValue.parse(data))?["pull_request"]?["number"] else { return nil }
-        return Int(number)
     }
 }

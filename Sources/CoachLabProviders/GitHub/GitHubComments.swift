@@ -24,6 +24,37 @@ public struct GitHubComments: Sendable {
         redactor = SecretRedactor(secrets: [token])
     }
 
+    /// Where a comment goes, from the flags given, else what GitHub Actions sets: the
+    /// repository from `$GITHUB_REPOSITORY`, the pull request from the event file at
+    /// `$GITHUB_EVENT_PATH`, the API from `$GITHUB_API_URL`, and the token from
+    /// `tokenVariable`. Variables and the event file are read through `system`.
+    /// - Throws: ``CoachLabError`` (usage) naming what is missing and where to set it.
+    public static func target(repository: String?, pullRequest: Int?, tokenVariable: String, apiURL: String?,
+                              system: SystemEnvironment) throws -> (comments: GitHubComments, pullRequest: Int) {
+        let variables = system.variables
+        guard let repository = repository ?? variables["GITHUB_REPOSITORY"], repository.split(separator: "/").count == 2 else {
+            throw CoachLabError(usage: "name the repository with --repo owner/name", hint: "GitHub Actions sets $GITHUB_REPOSITORY")
+        }
+        guard let number = pullRequest ?? pullRequestNumber(variables["GITHUB_EVENT_PATH"], fileSystem: system.fileSystem) else {
+            throw CoachLabError(usage: "no pull request: give --pr N", hint: "in GitHub Actions, run this step on pull_request events")
+        }
+        guard let token = variables[tokenVariable], !token.isEmpty else {
+            throw CoachLabError(usage: "the environment variable \(tokenVariable) is not set",
+                                hint: "in GitHub Actions: env: {GITHUB_TOKEN: ${{ github.token }}}, with permissions: pull-requests: write")
+        }
+        let comments = GitHubComments(apiURL: apiURL ?? variables["GITHUB_API_URL"] ?? "https://api.github.com",
+                                      repository: repository, token: token, transport: system.transport)
+        return (comments, number)
+    }
+
+    /// `pull_request.number` from the event file GitHub Actions writes; nil when there is no
+    /// file, or it holds no pull request (a push event).
+    static func pullRequestNumber(_ eventPath: String?, fileSystem: FileSystem) -> Int? {
+        guard let eventPath, !eventPath.isEmpty, let data = try? fileSystem.read(eventPath),
+              case .number(let number)? = (try? JSONValue.parse(data))?["pull_request"]?["number"] else { return nil }
+        return Int(exactly: number)
+    }
+
     /// What happened to the comment.
     public enum Outcome: Sendable, Hashable {
         case created(id: Int, url: String?)
