@@ -26,6 +26,6 @@ struct LintCommand: ParsableCommand {
         let colour = Terminal.stdoutIsTerminal
         for diagnostic in result.diagnostics { Terminal.out(Terminal.styled(diagnostic.description, colour: colour)) }
         Terminal.error(result.summary)
-        if result.errors > 0 || (strict && result.warnings > 0) { throw ExitCode(Exit.usage) }
+        if result.fails(strict: strict) { throw ExitCode(Exit.usage) }
     }
 }

@@ -1,4 +1,5 @@
 import CoachLab
+import Foundation
 import Testing
 
 /// Lint as a library, over a file system value: what the paths name, and every problem at
@@ -22,6 +23,22 @@ struct ProjectLintTests {
         #expect((problem.location.line, problem.location.column) == (4, 3))
         #expect(problem.description.contains("topik"))
         #expect(result.packs == 0, "a fixtures folder names no packs")
+    }
+
+    /// Each malformed file, named alone as `coachlab lint FILE` names it, fails lint (a file
+    /// that expects a warning fails under --strict, as CI runs lint, and not without it), with
+    /// the stated diagnostic as the terminal prints it.
+    @Test(arguments: MalformedInputTests.corpus)
+    func eachMalformedFileFailsLintWithItsLocatedDiagnostic(_ name: String) throws {
+        let path = "Tests/CoachLabTests/Malformed/\(name)"
+        let text = String(decoding: try TestSupport.fileSystem.read(path), as: UTF8.self)
+        let warning = text.hasPrefix("# expect-warning:")
+        let result = try ProjectLint(fileSystem: TestSupport.fileSystem).lint([path])
+        #expect(result.fails(strict: true))
+        #expect(result.fails(strict: false) == !warning || result.errors > 0)
+        let pattern = "^" + NSRegularExpression.escapedPattern(for: path) + #":\d+:\d+: "# + (warning ? "warning" : "error") + ": .+"
+        #expect(result.diagnostics.contains { $0.description.range(of: pattern, options: .regularExpression) != nil },
+                "\(result.diagnostics.map(\.description))")
     }
 
     @Test func aFolderWithoutPacksIsAUsageError() {

@@ -25,6 +25,9 @@ public struct ProjectLint: Sendable {
         public var errors: Int { diagnostics.filter { $0.severity == .error }.count }
         public var warnings: Int { diagnostics.count - errors }
 
+        /// Whether lint fails: any error, or with `strict` (as CI runs it) any warning.
+        public func fails(strict: Bool) -> Bool { errors > 0 || (strict && warnings > 0) }
+
         /// "linted 5 packs, 80 fixtures, … (N files): E errors, W warnings".
         public var summary: String {
             func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
