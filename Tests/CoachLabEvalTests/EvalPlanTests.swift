@@ -125,29 +125,47 @@ import CoachLabTestSupport
         #expect(throws: CoachLabError.self) { try plan({ $0.continuation = .resume("no-such-run") }, store: try ResultStore()) }
     }
 
+    /// Four shards, two merged from their stores and two from their JSON reports, give the
+    /// unsharded run back case for case; the same shard twice is refused.
     @Test func shardsSplitTheCasesWithoutOverlapAndMergeBack() async throws {
         let directory = try Scratch.folder("plan")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var paths: [String] = []
+        var inputs: [String] = []
         var totals: [Int] = []
-        for index in 1...2 {
+        for index in 1...4 {
             let path = "\(directory)/shard-\(index).sqlite"
             let store = try ResultStore(path: path)
-            let plan = try plan({ $0.shard = Shard("\(index)/2") }, store: store)
+            let plan = try plan({ $0.shard = Shard("\(index)/4") }, store: store)
             _ = try await RunExecution.run(plan, store: store)
-            paths.append(path)
             totals.append(plan.total)
+            if index <= 2 {
+                inputs.append(path)
+            } else {
+                let report = try RunReport(run: plan.run, suites: plan.suites.map(\.suite), store: store)
+                try Data(try Reporters.json(report).utf8).write(to: URL(fileURLWithPath: "\(directory)/shard-\(index).json"))
+                inputs.append("\(directory)/shard-\(index).json")
+            }
         }
-        let all = try plan(store: try ResultStore()).total
-        #expect(totals.reduce(0, +) == all && totals.allSatisfy { $0 > 0 })
+        let unsharded = try ResultStore()
+        let whole = try plan(store: unsharded)
+        _ = try await RunExecution.run(whole, store: unsharded)
+        #expect(totals.reduce(0, +) == whole.total && totals.allSatisfy { $0 > 0 })
         let target = try ResultStore(path: "\(directory)/merged.sqlite")
-        let merge = try RunMerge.merge(paths, into: target, fileSystem: EvalSupport.fileSystem())
-        #expect(merge.cases == all && merge.inputs == 2 && merge.warnings.isEmpty)
+        let merge = try RunMerge.merge(inputs, into: target, fileSystem: EvalSupport.fileSystem())
+        #expect(merge.cases == whole.total && merge.inputs == 4 && merge.warnings.isEmpty)
         #expect(merge.suites.map(\.id) == ["luna"])
-        #expect(try target.finishedCases(run: merge.run).count == all)
-        // The same shard twice overlaps.
+        func essence(_ results: [CaseResult]) -> [String: String] {
+            Dictionary(uniqueKeysWithValues: results.map { result in
+                (result.id, "\(result.outcome) \(result.turns.map { "\($0.reply) \($0.checks.map(\.passed))" })")
+            })
+        }
+        #expect(essence(try target.results(run: merge.run)) == essence(try unsharded.results(run: whole.run)))
+        // The same shard twice overlaps, from a store and from its report alike.
         #expect(throws: CoachLabError.self) {
-            try RunMerge.merge([paths[0], paths[0]], into: target, fileSystem: EvalSupport.fileSystem())
+            try RunMerge.merge([inputs[0], inputs[0]], into: target, fileSystem: EvalSupport.fileSystem())
+        }
+        #expect(throws: CoachLabError.self) {
+            try RunMerge.merge([inputs[2], inputs[2]], into: target, fileSystem: EvalSupport.fileSystem())
         }
     }
 
