@@ -41,6 +41,20 @@ struct ProjectLintTests {
                 "\(result.diagnostics.map(\.description))")
     }
 
+    /// A sessions file (the wrap-ups tips draw from) beside the fixtures is read as one: a
+    /// session with no takeaway is an error at its line; the shipped file is clean.
+    @Test func aSessionsFileBesideTheFixturesIsCheckedAsOne() throws {
+        let fileSystem = TestSupport.fileSystem.overlaying([
+            "fixtures/betterone/history/broken.yaml": "sessions:\n  - endedAt: 2026-02-10T21:15:00Z\n    nextStep: Rest.\n",
+        ])
+        let result = try ProjectLint(fileSystem: fileSystem).lint(["fixtures/betterone/history"])
+        let problem = try #require(result.diagnostics.first { $0.location.file == "fixtures/betterone/history/broken.yaml" }, "\(result.diagnostics)")
+        #expect(problem.severity == .error && problem.location.line == 2 && problem.description.contains("takeaway"), "\(problem)")
+        #expect(result.fails(strict: false))
+        let shipped = try ProjectLint(fileSystem: TestSupport.fileSystem).lint(["fixtures/betterone/history/sessions.yaml"])
+        #expect(shipped.diagnostics.isEmpty && shipped.files == 1, "\(shipped.diagnostics)")
+    }
+
     @Test func aFolderWithoutPacksIsAUsageError() {
         let fileSystem = FileSystem.inMemory(["notes/readme.yaml": "title: notes\n"])
         #expect(throws: CoachLabError.self) { try ProjectLint(fileSystem: fileSystem).lint(["notes"]) }
