@@ -126,8 +126,7 @@ struct EvalCommand: AsyncParsableCommand {
 enum EvalTerminal {
     static func execute(_ plan: EvalPlan, store: ResultStore, cache: ResponseCache?) async throws -> RunExecution {
         for warning in plan.warnings { Terminal.error(warning.description) }
-        for line in LiveSettings.describe(plan.providers, registry: plan.registry, baseURL: plan.request.baseURL,
-                                          apiKeyEnv: plan.request.apiKeyVariable) {
+        for line in plan.registry.settingsLines(plan.providers, baseURL: plan.request.baseURL, apiKeyVariable: plan.request.apiKeyVariable) {
             Terminal.error(line)
         }
         if let summary = plan.continuationSummary { Terminal.error(summary) }

@@ -148,21 +148,3 @@ struct CacheOptions: ParsableArguments {
     /// The cache, or nil with --no-cache.
     func cache() -> ResponseCache? { noCache ? nil : location.cache }
 }
-
-/// The line a live run prints about each remote provider's limits, so a slow run can be
-/// understood before it is waited out.
-enum LiveSettings {
-    static func describe(_ ids: [String], registry: ProviderRegistry, baseURL: String?, apiKeyEnv: String?) -> [String] {
-        ids.flatMap { id -> [String] in
-            guard let configuration = try? registry.configuration(for: id, baseURL: baseURL, apiKeyVariable: apiKeyEnv) else { return [] }
-            if configuration.kind == .fallback {
-                return describe(configuration.chain, registry: registry, baseURL: nil, apiKeyEnv: nil).map { "\(id) → \($0)" }
-            }
-            guard configuration.kind.isRemote else { return [] }
-            var parts = [String(format: "timeout %g s", configuration.timeout), configuration.retryPolicy.summary]
-            if let maxTokens = configuration.maxTokens { parts.append("max tokens \(maxTokens)") }
-            if let temperature = configuration.temperature { parts.append(String(format: "temperature %g", temperature)) }
-            return ["\(id): " + parts.joined(separator: "; ")]
-        }
-    }
-}

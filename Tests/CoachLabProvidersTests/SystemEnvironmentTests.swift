@@ -125,3 +125,32 @@ import Testing
         }
     }
 }
+
+extension ProviderFileTests {
+    /// The shipped providers.yaml, with the command line's token limit over it.
+    static func shipped(maxTokens: Int? = nil) throws -> ProviderRegistry {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        var system = SystemEnvironment.tests
+        system.fileSystem = .rooted(at: root)
+        var registry = try ProviderRegistry.load("providers.yaml", system: system)
+        registry.overrides = ProviderOverrides(maxTokens: maxTokens)
+        return registry
+    }
+
+    /// What a live run prints first: each remote provider's limits, each link of a fallback
+    /// under its name, nothing for local kinds, and the command line's settings over the file's.
+    @Test func aLiveRunNamesEachRemoteProvidersLimits() throws {
+        let registry = try Self.shipped()
+        let lines = registry.settingsLines(["mock", "openai-gpt-4o", "healthwallet", "luna-canned"], baseURL: nil, apiKeyVariable: nil)
+        #expect(lines == [
+            "openai-gpt-4o: timeout 60 s; up to 3 retries of rate limits, overloads and server errors, 1 of timeouts; max tokens 1024; temperature 0.7",
+            "healthwallet → openrouter-grok: timeout 60 s; up to 3 retries of rate limits, overloads and server errors, 1 of timeouts; max tokens 300",
+            "healthwallet → gemini-flash: timeout 60 s; up to 3 retries of rate limits, overloads and server errors, 1 of timeouts",
+        ], "\(lines)")
+        let inline = try Self.shipped(maxTokens: 200).settingsLines(["openai-compatible:coachlab-mock-1"], baseURL: "http://127.0.0.1:9/v1",
+                                                                    apiKeyVariable: nil)
+        #expect(inline.count == 1 && inline[0].hasPrefix("openai-compatible:coachlab-mock-1: timeout 60 s;") && inline[0].hasSuffix("max tokens 200"),
+                "\(inline)")
+        #expect(registry.settingsLines(["no-such-provider"], baseURL: nil, apiKeyVariable: nil).isEmpty)
+    }
+}

@@ -140,6 +140,23 @@ public struct ProviderRegistry: Sendable {
                                      baseURL: baseURL, apiKeyVariable: apiKeyVariable, concurrency: kind == .mock ? 64 : 4)
     }
 
+    /// A line for each remote provider among `ids` (each link of a fallback, under its name)
+    /// with its timeout, retries, token limit and temperature: what a live run prints first,
+    /// so a slow run can be understood before it is waited out. Local kinds get no line.
+    public func settingsLines(_ ids: [String], baseURL: String?, apiKeyVariable: String?) -> [String] {
+        ids.flatMap { id -> [String] in
+            guard let configuration = try? configuration(for: id, baseURL: baseURL, apiKeyVariable: apiKeyVariable) else { return [] }
+            if configuration.kind == .fallback {
+                return settingsLines(configuration.chain, baseURL: nil, apiKeyVariable: nil).map { "\(id) → \($0)" }
+            }
+            guard configuration.kind.isRemote else { return [] }
+            var parts = [String(format: "timeout %g s", configuration.timeout), configuration.retryPolicy.summary]
+            if let maxTokens = configuration.maxTokens { parts.append("max tokens \(maxTokens)") }
+            if let temperature = configuration.temperature { parts.append(String(format: "temperature %g", temperature)) }
+            return ["\(id): " + parts.joined(separator: "; ")]
+        }
+    }
+
     /// Whether the key a configuration needs is present (never the key itself).
     public func keyStatus(_ configuration: ProviderConfiguration) -> KeyStatus {
         guard let variable = configuration.keyVariable else { return .notNeeded }
