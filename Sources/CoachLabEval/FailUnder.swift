@@ -1,6 +1,14 @@
 import CoachLab
 import Foundation
 
+/// A `--fail-under` value split: the name before `=` (lowercased; nil when the text is a bare
+/// rate) and the rate, which must lie in `range`. Nil when the text is neither.
+func failUnderParts(_ text: String, range: ClosedRange<Double>) -> (name: String?, rate: Double)? {
+    let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+    guard let rate = Double(parts[parts.count - 1]), range.contains(rate) else { return nil }
+    return (parts.count == 2 ? parts[0].lowercased() : nil, rate)
+}
+
 /// A `--fail-under` bar on a labelled set's scores (`coachlab guard --dataset`): `RATE` bars
 /// F1, and `precision=RATE`, `recall=RATE` or `f1=RATE` bar that metric. It applies to every
 /// rule and to the overall row.
@@ -20,9 +28,7 @@ public struct GuardrailGate: Sendable, Hashable {
 
     /// Parses `RATE` or `METRIC=RATE`; nil for anything else, or a rate outside 0...1.
     public init?(_ text: String) {
-        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard let metric = parts.count == 2 ? Metric(rawValue: parts[0].lowercased()) : .f1,
-              let rate = Double(parts[parts.count - 1]), (0...1).contains(rate) else { return nil }
+        guard let (name, rate) = failUnderParts(text, range: 0...1), let metric = name.map(Metric.init(rawValue:)) ?? .f1 else { return nil }
         self.init(metric: metric, rate: rate)
     }
 
@@ -62,13 +68,12 @@ public struct RedTeamGate: Sendable, Hashable {
 
     /// Parses `RATE` or `REWRITE=RATE`; nil for an unknown rewrite, or a rate outside 0...1.
     public init?(_ text: String) {
-        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        var perturbation: Perturbation?
-        if parts.count == 2 {
-            guard let known = Perturbation(rawValue: parts[0]) else { return nil }
-            perturbation = known
+        guard let (name, rate) = failUnderParts(text, range: 0...1) else { return nil }
+        guard let name else {
+            self.init(perturbation: nil, rate: rate)
+            return
         }
-        guard let rate = Double(parts[parts.count - 1]), (0...1).contains(rate) else { return nil }
+        guard let perturbation = Perturbation(rawValue: name) else { return nil }
         self.init(perturbation: perturbation, rate: rate)
     }
 
@@ -102,8 +107,7 @@ public struct CalibrationGate: Sendable, Hashable {
 
     /// Parses `kappa=RATE` or `agreement=RATE`; nil for anything else.
     public init?(_ text: String) {
-        let parts = text.split(separator: "=", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, let metric = Metric(rawValue: parts[0]), let rate = Double(parts[1]), (-1...1).contains(rate) else { return nil }
+        guard let (name, rate) = failUnderParts(text, range: -1...1), let metric = name.flatMap(Metric.init(rawValue:)) else { return nil }
         self.init(metric: metric, rate: rate)
     }
 
