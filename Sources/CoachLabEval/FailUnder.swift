@@ -9,26 +9,33 @@ func failUnderParts(_ text: String, range: ClosedRange<Double>) -> (name: String
     return (parts.count == 2 ? parts[0].lowercased() : nil, rate)
 }
 
-/// A `--fail-under` bar on a labelled set's scores (`coachlab guard --dataset`): `RATE` bars
-/// F1, and `precision=RATE`, `recall=RATE` or `f1=RATE` bar that metric. It applies to every
-/// rule and to the overall row.
-public struct GuardrailGate: Sendable, Hashable {
-    public enum Metric: String, Sendable, CaseIterable {
-        case precision, recall, f1
-    }
-
+/// A `--fail-under` bar on a named metric: the metric, and the rate it must reach.
+public struct MetricGate<Metric: RawRepresentable & Hashable & Sendable>: Sendable, Hashable where Metric.RawValue == String {
     public var metric: Metric
-    /// From 0 to 1.
     public var rate: Double
 
     public init(metric: Metric, rate: Double) {
         self.metric = metric
         self.rate = rate
     }
+}
 
+/// What `coachlab guard --dataset --fail-under` bars.
+public enum GuardrailMetric: String, Sendable, CaseIterable {
+    case precision, recall, f1
+}
+
+/// A `--fail-under` bar on a labelled set's scores (`coachlab guard --dataset`): `RATE` bars
+/// F1, and `precision=RATE`, `recall=RATE` or `f1=RATE` bar that metric. It applies to every
+/// rule and to the overall row.
+public typealias GuardrailGate = MetricGate<GuardrailMetric>
+
+extension MetricGate where Metric == GuardrailMetric {
     /// Parses `RATE` or `METRIC=RATE`; nil for anything else, or a rate outside 0...1.
     public init?(_ text: String) {
-        guard let (name, rate) = failUnderParts(text, range: 0...1), let metric = name.map(Metric.init(rawValue:)) ?? .f1 else { return nil }
+        guard let (name, rate) = failUnderParts(text, range: 0...1), let metric = name.map(GuardrailMetric.init(rawValue:)) ?? .f1 else {
+            return nil
+        }
         self.init(metric: metric, rate: rate)
     }
 
@@ -43,7 +50,7 @@ public struct GuardrailGate: Sendable, Hashable {
 
     /// A line for every row of `score` (its rules, then overall) that falls below a gate, gate
     /// by gate, naming the set and its split.
-    public static func misses(_ gates: [GuardrailGate], in score: GuardrailScore) -> [String] {
+    public static func misses(_ gates: [Self], in score: GuardrailScore) -> [String] {
         let name = score.dataset + (score.split.map { " (\($0.rawValue))" } ?? "")
         return gates.flatMap { gate in
             (score.rules + [score.overall]).filter { gate.value($0) + 1e-9 < gate.rate }.map { row in
@@ -90,29 +97,26 @@ public struct RedTeamGate: Sendable, Hashable {
     }
 }
 
+/// What `coachlab judge calibrate --fail-under` bars.
+public enum CalibrationMetric: String, Sendable, CaseIterable {
+    case kappa, agreement
+}
+
 /// A `--fail-under` bar on a judge's calibration (`coachlab judge calibrate`):
 /// `kappa=RATE` or `agreement=RATE`, with RATE from -1 to 1 (kappa can be below 0).
-public struct CalibrationGate: Sendable, Hashable {
-    public enum Metric: String, Sendable, CaseIterable {
-        case kappa, agreement
-    }
+public typealias CalibrationGate = MetricGate<CalibrationMetric>
 
-    public var metric: Metric
-    public var rate: Double
-
-    public init(metric: Metric, rate: Double) {
-        self.metric = metric
-        self.rate = rate
-    }
-
+extension MetricGate where Metric == CalibrationMetric {
     /// Parses `kappa=RATE` or `agreement=RATE`; nil for anything else.
     public init?(_ text: String) {
-        guard let (name, rate) = failUnderParts(text, range: -1...1), let metric = name.flatMap(Metric.init(rawValue:)) else { return nil }
+        guard let (name, rate) = failUnderParts(text, range: -1...1), let metric = name.flatMap(CalibrationMetric.init(rawValue:)) else {
+            return nil
+        }
         self.init(metric: metric, rate: rate)
     }
 
     /// A line for each gate `calibration` falls below.
-    public static func misses(_ gates: [CalibrationGate], in calibration: Calibration) -> [String] {
+    public static func misses(_ gates: [Self], in calibration: Calibration) -> [String] {
         gates.compactMap { gate in
             let value = gate.metric == .kappa ? calibration.kappa : calibration.agreement
             return value + 1e-9 < gate.rate ? String(format: "%@ %.2f is below %.2f", gate.metric.rawValue, value, gate.rate) : nil
