@@ -105,11 +105,7 @@ struct ChatCommand: AsyncParsableCommand {
         /// Screens and sends one message and shows the reply; a provider's failure is shown
         /// and counted, and the chat goes on.
         mutating func exchange(_ message: String) async throws {
-            let screening = compiler.screen(message)
-            for flag in screening.flags {
-                Terminal.out("  [guardrail] \(flag.ruleTitle) (\(flag.ruleId)), stage \(flag.stage) \(flag.kind.rawValue) "
-                    + "\"\(flag.excerpt)\"\(flag == screening.decision ? ", risk alert added" : "")")
-            }
+            for line in Reporters.chatFlags(compiler.screen(message)) { Terminal.out(line) }
             Terminal.out("\(speaker.lowercased())> ", terminator: "")
             let (provider, noStream) = (self.provider, self.noStream)
             // Streamed pieces show as they arrive; the sanitiser (when on) can only clean the whole reply.
@@ -136,20 +132,11 @@ struct ChatCommand: AsyncParsableCommand {
         }
 
         private func show(_ exchange: Conversation.Turn) {
-            let reply = exchange.reply
             if noStream { Terminal.out(exchange.text, terminator: "") }
             Terminal.out("")
-            if exchange.rotated {
-                Terminal.error("  [context] the conversation reached the pack's limit; it continues in a new session carrying a summary")
-            }
-            if let removed = exchange.removed, !removed.isEmpty {
-                Terminal.error("  [sanitiser] removed \(removed.count) line\(removed.count == 1 ? "" : "s") that repeat the system prompt")
-                if !noStream { Terminal.out("  (kept) \(exchange.text)") }
-            }
-            let fallback = reply.fellBackFrom.isEmpty ? "" : " after " + reply.fellBackFrom.joined(separator: ", ") + " failed"
-            Terminal.error(String(format: "  (%@%@ · %@ · %.2f s%@ · %d→%d tokens%@)", reply.provider, fallback, reply.model, reply.latency,
-                                  reply.timeToFirstToken.map { String(format: " · first token %.2f s", $0) } ?? "",
-                                  reply.usage.inputTokens, reply.usage.outputTokens, reply.usage.estimated ? " est." : ""))
+            for line in Reporters.chatNotes(exchange.reply, rotated: exchange.rotated, removed: exchange.removed) { Terminal.error(line) }
+            // A streamed reply showed as it came; what the sanitiser kept is shown again.
+            if exchange.removed?.isEmpty == false, !noStream { Terminal.out("  (kept) \(exchange.text)") }
         }
     }
 

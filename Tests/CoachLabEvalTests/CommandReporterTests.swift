@@ -182,6 +182,28 @@ import Testing
         #expect(Reporters.cacheStatistics([], directory: "c") == "the response cache at c is empty\n")
     }
 
+    /// What chat prints around a reply: every flag, the deciding one marked; then the notes and
+    /// the reply's line.
+    @Test func chatLinesNameTheFlagsTheNotesAndTheReply() throws {
+        let pack = try PackLoader(fileSystem: EvalSupport.fileSystem()).load("personas/betterone").get()
+        #expect(Reporters.chatFlags(Screener(pack: pack).screen("I want to kill myself and stop taking my pills")) == [
+            "  [guardrail] Safety first in a crisis (crisis), stage 1 keyword \"kill myself\", risk alert added",
+            "  [guardrail] No medication advice (no-medication), stage 1 keyword \"stop taking\"",
+        ])
+        #expect(Reporters.chatFlags(Screener(pack: pack).screen("I feel stuck at work.")).isEmpty)
+        let plain = ProviderReply(text: "Hi.", usage: Usage(inputTokens: 812, outputTokens: 40, estimated: false), finishReason: .stop,
+                                  model: "coachlab-mock-1", provider: "mock", latency: 0.004)
+        #expect(Reporters.chatNotes(plain, rotated: false, removed: nil) == ["  (mock · coachlab-mock-1 · 0.00 s · 812→40 tokens)"])
+        let fallen = ProviderReply(text: "Hi.", usage: Usage(inputTokens: 10, outputTokens: 3, estimated: true), finishReason: .stop,
+                                   model: "canned", provider: "luna-canned", latency: 1.5, timeToFirstToken: 0.25, fellBackFrom: ["luna-gemini"])
+        #expect(Reporters.chatNotes(fallen, rotated: true, removed: ["ROLE", "RULES"]) == [
+            "  [context] the conversation reached the pack's limit; it continues in a new session carrying a summary",
+            "  [sanitiser] removed 2 lines that repeat the system prompt",
+            "  (luna-canned after luna-gemini failed · canned · 1.50 s · first token 0.25 s · 10→3 tokens est.)",
+        ])
+        #expect(Reporters.chatNotes(plain, rotated: false, removed: []).count == 1)
+    }
+
     @Test func theRedTeamJSONHoldsEachStageUnderItsKey() async throws {
         let fileSystem = EvalSupport.fileSystem()
         let pack = try PackLoader(fileSystem: fileSystem).load("personas/ticbuddy").get()
