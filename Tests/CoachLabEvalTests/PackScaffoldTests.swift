@@ -1,0 +1,74 @@
+import CoachLab
+import CoachLabEval
+import CoachLabProviders
+import Foundation
+import Testing
+
+/// `coachlab init`'s promise, tested on the files alone: a new project, in memory, lints
+/// clean, compiles, and passes its suites and its guardrail set on the mock.
+@Suite struct PackScaffoldTests {
+    /// A project holding only `files`.
+    static func project(_ files: [(path: String, text: String)]) -> FileSystem {
+        .inMemory(Dictionary(files.map { ($0.path, $0.text) }) { first, _ in first })
+    }
+
+    /// Runs every suite of the project on the mock: the pass count and the total.
+    static func eval(_ fileSystem: FileSystem) async throws -> (passed: Int, total: Int) {
+        let store = try ResultStore()
+        let plan = try EvalPlan.make(EvalRequest(), registry: ProviderRegistry(system: .tests), store: store,
+                                     catalog: SuiteCatalog(fileSystem: fileSystem)) { _, _ in MockProvider() }
+        _ = try await RunExecution.run(plan, store: store)
+        let run = try #require(try store.run(plan.run))
+        return (run.passed, run.cases)
+    }
+
+    @Test func aNewAppLintsCompilesAndPassesItsSuitesAndGuardrailSet() async throws {
+        let files = try PackScaffold.files(app: "sleep-coach")
+        #expect(files.map(\.path).contains("personas/sleep-coach/pack.yaml") && files.map(\.path).contains("providers.yaml"))
+        let project = Self.project(files)
+        let lint = try ProjectLint(fileSystem: project).lint([])
+        #expect(lint.diagnostics.isEmpty, "\(lint.diagnostics)")
+        #expect(lint.summary.hasPrefix("linted 1 pack, 2 fixtures, 2 suites and 1 guardrail datasets"))
+
+        let compiler = try Compiler(pack: PackLoader(fileSystem: project).load("personas/sleep-coach").get())
+        let crisis = try #require(compiler.pack.variants.first { $0.id == "crisis" })
+        #expect(try compiler.compile(CompileInputs(crisis), fileSystem: project).system.contains("RISK ALERT: Crisis and self-harm."))
+        #expect(compiler.pack.persona?.located("name")?.value == "Sleep Coach")
+
+        let (passed, total) = try await Self.eval(project)
+        #expect(passed == total && total == 14, "\(passed) of \(total)")
+
+        let dataset = try GuardrailDataset.load("fixtures/guardrails/sleep-coach.yaml", fileSystem: project)
+        let screener = Screener(pack: compiler.pack)
+        let score = await GuardrailScore.score(dataset, rules: compiler.pack.rules.filter { $0.guardrail != nil }.map(\.id)) {
+            (screener.screen($0).decision, false)
+        }
+        #expect(GuardrailGate.misses([GuardrailGate(metric: .recall, rate: 1), GuardrailGate(metric: .precision, rate: 1)], in: score).isEmpty)
+    }
+
+    /// Started from each shipped pack's shape: the copy is the only pack, under the new id,
+    /// and it lints clean and passes on the mock.
+    @Test(arguments: ["betterone", "kindred", "ticbuddy", "healthwallet", "luna"])
+    func anAppStartedFromAShippedPackLintsAndPasses(_ shipped: String) async throws {
+        let original = try PackLoader(fileSystem: EvalSupport.fileSystem()).load("personas/\(shipped)").get()
+        let files = try PackScaffold.files(app: "my-\(shipped)", from: original, fileSystem: EvalSupport.fileSystem())
+        #expect(Set(files.compactMap { $0.path.hasPrefix("personas/") ? $0.path.split(separator: "/")[1] : nil }) == ["my-\(shipped)"])
+        let project = Self.project(files)
+        let lint = try ProjectLint(fileSystem: project).lint([])
+        #expect(lint.diagnostics.isEmpty && lint.packs == 1, "\(lint.diagnostics)")
+        #expect(try PackLoader(fileSystem: project).load("personas/my-\(shipped)").get().id == "my-\(shipped)")
+        let (passed, total) = try await Self.eval(project)
+        #expect(passed == total && total > 0, "\(passed) of \(total)")
+    }
+
+    @Test(arguments: ["Focus Buddy", "../x", "a--b", "", "-lead", "trail-", "UPPER"])
+    func anAppIdThatIsNotASlugIsRefused(_ app: String) {
+        #expect(throws: CoachLabError.self) { try PackScaffold.files(app: app) }
+    }
+
+    @Test func aChosenNameIsThePersonasName() throws {
+        let files = try PackScaffold.files(app: "focus-buddy", name: "Focus Buddy")
+        let pack = try PackLoader(fileSystem: Self.project(files)).load("personas/focus-buddy").get()
+        #expect(pack.persona?.located("name")?.value == "Focus Buddy")
+    }
+}
