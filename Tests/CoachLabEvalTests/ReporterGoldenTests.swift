@@ -93,6 +93,32 @@ import Testing
         try Self.check(Reporters.comparison(try ComparisonMatrix(runs: [report])), against: "comparison.txt")
     }
 
+    /// Luna's suite twice over on the mock and on a provider that fails it: the repeats'
+    /// section (pass^N, pass@N, flaky cases) in the terminal, Markdown and HTML.
+    @Test func repeatsAreSummarisedInEveryReport() async throws {
+        let (suites, _) = SuiteCatalog(fileSystem: EvalSupport.fileSystem()).load(["evals/luna.yaml"], heldFixtures: .max)
+        var runner = EvalRunner(registry: ProviderRegistry(system: .tests), providerOverride: ["mock", "breezy"], concurrency: 1,
+                                fileSystem: EvalSupport.fileSystem()) { configuration, _ in
+            configuration.id == "breezy" ? Breezy() as any ChatProvider : MockProvider()
+        }
+        runner.registry = ProviderRegistry(configurations: [ProviderConfiguration(id: "breezy", kind: .mock, model: "breezy-1")], system: .tests)
+        runner.repeats = 2
+        let results = ResultBox()
+        let only: Set<String> = ["luna-three-am", "luna-greeting"]
+        try await runner.run(suites, include: { only.contains($0.fixture) }) { await results.add($0) }
+        let report = try RunReport(run: "repeats", suites: suites.map(\.suite), results: await results.all.sorted { $0.id < $1.id })
+        #expect(report.totals.cases == 8)
+        let terminal = Reporters.terminal(report, colour: false), markdown = Reporters.markdown(report)
+        try Self.check(terminal + "\n" + markdown, against: "repeats.txt")
+        #expect(terminal.contains("pass^2") && markdown.contains("### Repeats"))
+        var html = ""
+        try HTMLReport(runs: [report]).render { html += $0 }
+        #expect(html.contains("<h3>Repeats</h3>") && html.contains("pass^N (every repeat passed)"))
+        // A single run has no repeats to speak of.
+        let once = try await Self.report()
+        #expect(!Reporters.terminal(once, colour: false).contains("pass^") && !Reporters.markdown(once).contains("### Repeats"))
+    }
+
     @Test func theGuardrailAndRedTeamTablesMatchTheirGoldenFiles() async throws {
         let fileSystem = EvalSupport.fileSystem()
         let pack = try PackLoader(fileSystem: fileSystem).load("personas/luna").get()
