@@ -1,4 +1,5 @@
 import CoachLab
+import Foundation
 import Testing
 
 @Suite struct BetterOneTests {
@@ -89,5 +90,37 @@ extension TestSupport {
     /// The lines of a file under the package root.
     static func lines(of path: String) throws -> [String] {
         String(decoding: try fileSystem.read(path), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+}
+
+/// `compile --format json` and `--format markdown`: the prompt's layers with their tokens and
+/// sources, and the screening, in forms a script or a reviewer reads.
+@Suite struct CompiledPromptFormatTests {
+    @Test func theJSONFormHasEveryLayerWithTokensAndSourcesAndTheScreening() throws {
+        let prompt = try TestSupport.compiler("betterone").compile(
+            CompileInputs(topic: "goal-setting", intent: "next_step", profile: "freelance-designer", screen: "Do I have ADHD? I can't focus on anything."),
+            fileSystem: TestSupport.fileSystem)
+        let json = try JSONValue.parse(Data(prompt.jsonString().utf8))
+        let layers = try #require(json["layers"]?.array)
+        #expect(layers.count == 6)
+        for layer in layers {
+            let sources = layer["sources"]?.array?.compactMap(\.string) ?? []
+            #expect(!sources.isEmpty)
+            #expect(sources.allSatisfy { $0.range(of: #"^personas/betterone/[a-z/-]+\.yaml:\d+$"#, options: .regularExpression) != nil }, "\(sources)")
+            guard case .number(let tokens)? = layer["tokens"] else { Issue.record("no tokens"); continue }
+            #expect(tokens > 0)
+        }
+        #expect(json["screening"]?["flags"]?[0]?["ruleId"]?.string == "no-diagnosis")
+        #expect(json["screening"]?["flags"]?[0]?["excerpt"]?.string == "Do I have ADHD")
+        #expect(json["system"]?.string == prompt.system && json["pack"]?.string == "betterone")
+    }
+
+    @Test func theMarkdownFormNamesThePackTheVariantEachLayerAndItsSources() throws {
+        let compiler = try TestSupport.compiler("kindred")
+        let variant = try #require(compiler.pack.variants.first { $0.id == "custom-fallback" })
+        let markdown = try compiler.compile(CompileInputs(variant), fileSystem: TestSupport.fileSystem).markdown()
+        #expect(markdown.hasPrefix("# kindred · custom-fallback"), "\(markdown.prefix(80))")
+        #expect(markdown.contains("## 1. ROLE AND PERSONALITY"))
+        #expect(markdown.contains("`personas/kindred/coaches/straight-talk-sam.yaml:"))
     }
 }
