@@ -85,7 +85,7 @@ struct CompileCommand: ParsableCommand {
         var written = 0, current = 0
         for (pack, files) in try PromptSnapshots.render(packs: packs, fileSystem: .live) {
             let update = PromptSnapshots.update(files, packId: pack, in: directory, fileSystem: .live)
-            for path in update.remove { try? FileManager.default.removeItem(atPath: path) }
+            for path in update.remove { try Files.remove(path) }
             for path in update.foreign { Terminal.error("warning: left \(path): no variant declares it, and compile did not write it") }
             for file in update.write { try Files.write(file.text, to: PromptSnapshots.path(of: file, in: directory)) }
             if let text = update.manifestText { try Files.write(text, to: update.manifestPath) }

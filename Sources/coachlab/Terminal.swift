@@ -71,6 +71,16 @@ enum Files {
         }
     }
 
+    /// Removes a file this command wrote earlier; a failure is an error, never passed over, so
+    /// the manifest is not rewritten without a file that is still there.
+    static func remove(_ path: String) throws {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw CoachLabError(.io, "cannot remove file: \(error.localizedDescription)", at: SourceLocation(file: path, line: 1, column: 1))
+        }
+    }
+
     /// Writes text to a file that must not exist yet, creating parent folders: for output a
     /// person reviews and edits, which a second run must never replace.
     static func writeNew(_ text: String, to path: String) throws {
