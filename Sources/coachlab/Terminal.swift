@@ -21,9 +21,6 @@ enum Terminal {
     /// Whether stderr is a terminal, for progress bars.
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 
-    /// Rows as aligned columns (``TextTable``).
-    static func table(_ rows: [[String]]) -> [String] { TextTable.lines(rows) }
-
     /// The result store a command uses: `option`, else $COACHLAB_STORE, else the default.
     static func storePath(_ option: String?) -> String {
         option ?? ProcessInfo.processInfo.environment["COACHLAB_STORE"] ?? ResultStore.defaultPath
