@@ -12,8 +12,9 @@ public struct WatchSession: Sendable {
     /// Runs the cases of `fixtures` (by id) in `suites` and returns their results.
     public typealias Run = @Sendable (_ suites: [LoadedSuite], _ fixtures: Set<String>) async throws -> [CaseResult]
 
-    /// What one step printed: `text` for standard output, `diagnostics` (lint's, when
-    /// something does not load) for standard error, shown before the text that refers to them.
+    /// What one step printed: `text` for standard output, and `diagnostics` for standard
+    /// error (the warnings found loading, or the errors when something does not load), shown
+    /// before the text that refers to them.
     public struct Update: Sendable, Hashable {
         public var text: String
         public var diagnostics: [String] = []
