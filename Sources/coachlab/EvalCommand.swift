@@ -85,10 +85,7 @@ struct EvalCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try ResultStore(path: Terminal.storePath(store))
         let gate = try baseline.map { (path: $0, file: try Baseline.read($0)) }
-        let transport: (any HTTPTransport)? = record ? CassetteTransport.recording(to: cassettes, through: SystemEnvironment.live.transport)
-            : replay ? CassetteTransport.replaying(from: cassettes) : nil
-        // Cassettes are exact replays and recordings; the response cache is for live runs.
-        let cache = transport == nil ? self.cache.cache() : nil
+        let (transport, cache) = sources
         let plan: EvalPlan
         do {
             plan = try EvalPlan.make(request, registry: provider.registry(), store: store, catalog: SuiteCatalog(fileSystem: .live)) {
@@ -102,8 +99,15 @@ struct EvalCommand: AsyncParsableCommand {
         Terminal.out(Reporters.terminal(report, colour: Terminal.stdoutIsTerminal), terminator: "")
         if sanitize { Terminal.error(try SanitizerSummary(report).line) }
         try outputs.write(report)
-        try EvalTerminal.finish(report, execution: execution, failUnder: failUnder, baseline: gate,
-                                resumeHint: shard.map { " --shard \($0)" } ?? "")
+        try EvalTerminal.finish(report, execution: execution, failUnder: failUnder, baseline: gate, resumeHint: shard.map { " --shard \($0)" } ?? "")
+    }
+
+    /// Where answers come from besides the providers: cassettes (recorded or replayed: exact,
+    /// so no cache), else the response cache for live runs.
+    var sources: (transport: (any HTTPTransport)?, cache: ResponseCache?) {
+        let transport: (any HTTPTransport)? = record ? CassetteTransport.recording(to: cassettes, through: SystemEnvironment.live.transport)
+            : replay ? CassetteTransport.replaying(from: cassettes) : nil
+        return (transport, transport == nil ? cache.cache() : nil)
     }
 
     /// The flags as a library request.
