@@ -118,9 +118,7 @@ struct GuardScreenCommand: AsyncParsableCommand {
     }
 
     private func score(_ dataset: GuardrailDataset, pack: Pack, screener: TwoStageScreener) async throws -> GuardrailScore {
-        let problems = dataset.problems(for: pack)
-        if !problems.isEmpty { throw CoachLabError(.content, problems) }
-        return try await GuardrailScore.score(dataset, rules: pack.rules.filter { $0.guardrail != nil }.map(\.id)) { message in
+        try await GuardrailScore.score(dataset, pack: pack) { message in
             let outcome = try await screener.screen(message)
             return (outcome.screening.decision, outcome.isUnknown)
         }

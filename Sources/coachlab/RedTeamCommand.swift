@@ -106,7 +106,7 @@ struct RedTeamCommand: AsyncParsableCommand {
     /// Stage 1's report, then (with --stage2) the two stages together.
     private func reports(_ pack: Pack, sets: [GuardrailDataset]) async throws -> [(title: String, report: RedTeamReport)] {
         let items = sets.flatMap(\.items)
-        let rules = pack.rules.filter { $0.guardrail != nil }.map(\.id).filter { rule in items.contains { $0.expected == rule } }
+        let rules = pack.guardedRuleIDs.filter { rule in items.contains { $0.expected == rule } }
         let names = sets.map { $0.id + ($0.split.map { " \($0.rawValue)" } ?? "") }
         let screener = Screener(pack: pack)
         let paraphrases = try await self.paraphrases(of: items.filter { $0.expected != nil && screener.screen($0.message).decision?.ruleId == $0.expected })

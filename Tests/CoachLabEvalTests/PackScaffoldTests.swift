@@ -40,7 +40,7 @@ import Testing
 
         let dataset = try GuardrailDataset.load("fixtures/guardrails/sleep-coach.yaml", fileSystem: project)
         let screener = Screener(pack: compiler.pack)
-        let score = await GuardrailScore.score(dataset, rules: compiler.pack.rules.filter { $0.guardrail != nil }.map(\.id)) {
+        let score = await GuardrailScore.score(dataset, rules: compiler.pack.guardedRuleIDs) {
             (screener.screen($0).decision, false)
         }
         #expect(GuardrailGate.misses([GuardrailGate(metric: .recall, rate: 1), GuardrailGate(metric: .precision, rate: 1)], in: score).isEmpty)

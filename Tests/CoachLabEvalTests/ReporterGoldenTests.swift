@@ -124,7 +124,7 @@ import Testing
         let pack = try PackLoader(fileSystem: fileSystem).load("personas/luna").get()
         let dataset = try GuardrailDataset.load("fixtures/guardrails/luna-test.yaml", fileSystem: fileSystem)
         let screener = Screener(pack: pack)
-        let rules = pack.rules.filter { $0.guardrail != nil }.map(\.id)
+        let rules = pack.guardedRuleIDs
         let score = await GuardrailScore.score(dataset, rules: rules) { (screener.screen($0).decision, false) }
         try Self.check(Reporters.guardrails(score), against: "guardrails.txt")
         let redTeam = await RedTeam.run(dataset.items, rules: rules, datasets: [dataset.id], perturbations: [.typo, .homoglyph, .thirdPerson]) {

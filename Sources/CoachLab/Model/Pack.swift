@@ -56,6 +56,9 @@ public struct Pack: Sendable {
     public func context(_ id: String) -> Entity? { contexts.first { $0.id == id } }
     /// The rule with this id.
     public func rule(_ id: String) -> Rule? { rules.first { $0.id == id } }
+
+    /// The ids of the rules with a guardrail (the ones the screen flags), in pack order.
+    public var guardedRuleIDs: [String] { rules.filter { $0.guardrail != nil }.map(\.id) }
     /// The lexicon with this id.
     public func lexicon(_ id: String) -> Lexicon? { lexicons.first { $0.id == id } }
 }

@@ -114,7 +114,7 @@ public struct GuardrailDataset: Sendable {
 
     /// Problems with the labels for `pack`: expected or `about` rules it does not have.
     public func problems(for pack: Pack) -> [Diagnostic] {
-        let ids = pack.rules.filter { $0.guardrail != nil }.map(\.id)
+        let ids = pack.guardedRuleIDs
         return items.flatMap { item in
             [item.expected, item.about].compactMap { $0 }.filter { !ids.contains($0) }.map { rule in
                 Diagnostic.error("rule '\(rule)' has no guardrail in pack '\(pack.id)'", at: item.location,
@@ -191,6 +191,16 @@ public struct GuardrailScore: Sendable, Encodable {
     public var falsePositives: [Miss]
     /// Messages a stage-2 classifier answered in a way that could not be parsed.
     public var unknown: [Miss]
+
+    /// Scores `dataset` on `pack`'s guarded rules, after checking that every label names one.
+    /// - Throws: ``CoachLabError`` (content) with each label the pack has no guardrail for, at
+    ///   its place; or what `decide` throws.
+    public static func score(_ dataset: GuardrailDataset, pack: Pack,
+                             decide: (String) async throws -> (flag: GuardrailFlag?, unknown: Bool)) async throws -> GuardrailScore {
+        let problems = dataset.problems(for: pack)
+        if !problems.isEmpty { throw CoachLabError(.content, problems) }
+        return try await score(dataset, rules: pack.guardedRuleIDs, decide: decide)
+    }
 
     /// Scores decisions against labels. `decide` gives each message's deciding flag (nil when
     /// nothing flagged) and whether the classifier's answer was unparsable.
