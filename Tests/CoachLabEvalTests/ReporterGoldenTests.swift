@@ -9,12 +9,13 @@ import Testing
 /// After an intended change, regenerate with COACHLAB_UPDATE_GOLDEN=1 swift test --filter ReporterGolden
 /// and review the diff of Tests/CoachLabEvalTests/Golden/.
 @Suite struct ReporterGoldenTests {
-    /// Answers every message with one reply that breaks several of Luna's rules.
-    struct Breezy: ChatProvider {
-        let id = "breezy"
-        let model = "breezy-1"
+    /// Answers every message with one fixed reply.
+    struct FixedReply: ChatProvider {
+        let id: String
+        let model: String
+        let text: String
         func complete(_ request: ChatRequest) async throws -> ProviderReply {
-            ProviderReply(text: "Sure! Here are some **tips**:\n- breathe\n- sleep", usage: Usage(inputTokens: 100, outputTokens: 12, estimated: false),
+            ProviderReply(text: text, usage: Usage(inputTokens: 100, outputTokens: 12, estimated: false),
                           finishReason: .stop, model: model, provider: id, latency: 0.25)
         }
         func stream(_ request: ChatRequest) -> AsyncThrowingStream<StreamEvent, Error> {
@@ -27,12 +28,15 @@ import Testing
         }
     }
 
+    /// One reply that breaks several of Luna's rules.
+    static let breezy = FixedReply(id: "breezy", model: "breezy-1", text: "Sure! Here are some **tips**:\n- breathe\n- sleep")
+
     /// Luna's suite on the mock and on a provider that fails it, in one run.
     static func report() async throws -> RunReport {
         let (suites, _) = SuiteCatalog(fileSystem: EvalSupport.fileSystem()).load(["evals/luna.yaml"], heldFixtures: .max)
         var runner = EvalRunner(registry: ProviderRegistry(system: .tests), providerOverride: ["mock", "breezy"], concurrency: 1,
                                 fileSystem: EvalSupport.fileSystem()) { configuration, _ in
-            configuration.id == "breezy" ? Breezy() as any ChatProvider : MockProvider()
+            configuration.id == "breezy" ? Self.breezy as any ChatProvider : MockProvider()
         }
         runner.registry = ProviderRegistry(configurations: [ProviderConfiguration(id: "breezy", kind: .mock, model: "breezy-1")], system: .tests)
         let results = ResultBox()
@@ -99,7 +103,7 @@ import Testing
         let (suites, _) = SuiteCatalog(fileSystem: EvalSupport.fileSystem()).load(["evals/luna.yaml"], heldFixtures: .max)
         var runner = EvalRunner(registry: ProviderRegistry(system: .tests), providerOverride: ["mock", "breezy"], concurrency: 1,
                                 fileSystem: EvalSupport.fileSystem()) { configuration, _ in
-            configuration.id == "breezy" ? Breezy() as any ChatProvider : MockProvider()
+            configuration.id == "breezy" ? Self.breezy as any ChatProvider : MockProvider()
         }
         runner.registry = ProviderRegistry(configurations: [ProviderConfiguration(id: "breezy", kind: .mock, model: "breezy-1")], system: .tests)
         runner.repeats = 2
