@@ -28,12 +28,8 @@ enum SimulatedUserPlayer {
     /// The simulated user's request: its own prompt, never the coach's, and the conversation
     /// with the roles turned round (the coach's replies are what the user reads).
     static func request(_ user: SimulatedUser, history: [ChatMessage]) -> ChatRequest {
-        var messages = history.compactMap { message -> ChatMessage? in
-            switch message.role {
-            case .user: ChatMessage(.assistant, message.content)
-            case .assistant: ChatMessage(.user, message.content)
-            default: nil
-            }
+        var messages = history.map { message in
+            ChatMessage(message.role == .user ? .assistant : .user, message.content)
         }
         if messages.first?.role != .user {
             messages.insert(ChatMessage(.user, "(You open the coaching app. Write your first message to the coach.)"), at: 0)
