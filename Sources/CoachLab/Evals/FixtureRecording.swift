@@ -25,10 +25,18 @@ public struct FixtureRecording: Sendable {
         self.turns = turns
     }
 
+    /// The first line of every recording: `chat --save` replaces a file only when it opens so.
+    public static let mark = "# Recorded with coachlab chat."
+
+    /// Whether `text` is a fixture `chat --save` wrote (which a new recording may replace).
+    public static func isRecording(_ text: String) -> Bool {
+        text.hasPrefix(mark + "\n")
+    }
+
     /// The fixture file's text.
     public var yaml: String {
         func quoted(_ text: String) -> String { JSONValue.string(text).text }
-        var lines = ["# Recorded with coachlab chat.", "fixture:", "  id: \(quoted(id))", "  pack: \(quoted(pack))"]
+        var lines = [Self.mark, "fixture:", "  id: \(quoted(id))", "  pack: \(quoted(pack))"]
         for (key, value) in [("coach", inputs.coach), ("topic", inputs.topic), ("intent", inputs.intent), ("profile", inputs.profile),
                              ("memory", inputs.memory), ("context", inputs.context), ("now", inputs.now?.description)] {
             if let value { lines.append("  \(key): \(quoted(value))") }

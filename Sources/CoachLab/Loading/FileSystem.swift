@@ -1,7 +1,11 @@
 import Foundation
 
-/// The file operations content loading needs, as a value, so loading can run on any
-/// platform and tests can serve files from memory.
+/// The file operations CoachLab needs, as a value, so loading and writing can run on any
+/// platform and tests can serve and keep files in memory.
+///
+/// Reading is `read`, `list`, `entries`, `isDirectory`, `exists` and `realPath`; writing is
+/// `write` and `remove`, with the conveniences in `FileSystem+Writing.swift`. A file system
+/// built for reading only refuses every write with an error.
 public struct FileSystem: Sendable {
     /// Reads a whole file.
     public var read: @Sendable (_ path: String) throws -> Data
@@ -17,6 +21,23 @@ public struct FileSystem: Sendable {
     /// and `isDirectory` together would, in one pass where the platform tells the kind with the
     /// name: a glob over a folder of 10,000 fixtures then asks nothing of each file.
     public var entries: @Sendable (_ path: String) throws -> [Entry]
+    /// Writes a file from the pieces `body` emits, creating its folders. Nothing is at `path`
+    /// until `body` has returned: the pieces go to a temporary file that then takes the path, so
+    /// a reader sees the old file or the whole new one, and an error from `body` (rethrown as
+    /// it is) leaves the old file in place. With ``WriteMode/createNew`` a file already at the
+    /// path, even one that appeared while `body` ran, is never replaced.
+    public var write: @Sendable (_ path: String, _ mode: WriteMode,
+                                 _ body: (_ emit: (Data) throws -> Void) throws -> Void) throws -> Void
+    /// Removes a file (never a folder).
+    public var remove: @Sendable (_ path: String) throws -> Void
+
+    /// How a write treats a file already at its path.
+    public enum WriteMode: Sendable, Equatable {
+        /// The new file replaces it.
+        case replace
+        /// The write fails with a usage error at the path, and the file stays as it was.
+        case createNew
+    }
 
     /// A name in a directory listing.
     public struct Entry: Sendable, Hashable {
@@ -30,13 +51,16 @@ public struct FileSystem: Sendable {
     }
 
     /// Creates a file system from its operations; without `entries`, a listing asks
-    /// `isDirectory` of each name.
+    /// `isDirectory` of each name; without `write` and `remove`, it is read-only, and each write
+    /// fails with an error naming the path.
     public init(read: @escaping @Sendable (String) throws -> Data,
                 list: @escaping @Sendable (String) throws -> [String],
                 isDirectory: @escaping @Sendable (String) -> Bool,
                 exists: @escaping @Sendable (String) -> Bool,
                 realPath: @escaping @Sendable (String) -> String = { $0 },
-                entries: (@Sendable (String) throws -> [Entry])? = nil) {
+                entries: (@Sendable (String) throws -> [Entry])? = nil,
+                write: (@Sendable (String, WriteMode, ((Data) throws -> Void) throws -> Void) throws -> Void)? = nil,
+                remove: (@Sendable (String) throws -> Void)? = nil) {
         self.read = read
         self.list = list
         self.isDirectory = isDirectory
@@ -45,6 +69,12 @@ public struct FileSystem: Sendable {
         self.entries = entries ?? { path in
             try list(path).map { Entry(name: $0, isDirectory: isDirectory(Paths.join(path, $0))) }
         }
+        self.write = write ?? { path, _, _ in throw FileSystem.readOnly(path, "write") }
+        self.remove = remove ?? { path in throw FileSystem.readOnly(path, "remove") }
+    }
+
+    private static func readOnly(_ path: String, _ verb: String) -> CoachLabError {
+        CoachLabError(.io, "cannot \(verb) file: this file system is read-only", at: SourceLocation(file: path, line: 1, column: 1))
     }
 
     /// The real file system, through Foundation (available on Linux, macOS and iOS).
@@ -62,7 +92,9 @@ public struct FileSystem: Sendable {
         },
         exists: { path in FileManager.default.fileExists(atPath: path) },
         realPath: { path in URL(fileURLWithPath: path).resolvingSymlinksInPath().path },
-        entries: { path in try DirectoryEntries.read(path) }
+        entries: { path in try DirectoryEntries.read(path) },
+        write: { path, mode, body in try DiskWrites.store(path, mode: mode, body) },
+        remove: { path in try DiskWrites.delete(path) }
     )
 
     /// The real file system with relative paths read from `directory`, so locations keep the
@@ -74,44 +106,30 @@ public struct FileSystem: Sendable {
                           isDirectory: { live.isDirectory(absolute($0)) },
                           exists: { live.exists(absolute($0)) },
                           realPath: { live.realPath(absolute($0)) },
-                          entries: { try live.entries(absolute($0)) })
+                          entries: { try live.entries(absolute($0)) },
+                          write: { path, mode, body in try live.write(absolute(path), mode, body) },
+                          remove: { try live.remove(absolute($0)) })
     }
 
-    /// A file system over a dictionary of path → text, for tests and embedding.
+    /// A file system in memory, starting with `files` (path → text), for tests and embedding:
+    /// writes and removals change what later reads see, and folders exist while a file is in
+    /// them or was written into them.
     public static func inMemory(_ files: [String: String]) -> FileSystem {
-        let files = Dictionary(uniqueKeysWithValues: files.map { (Paths.normalize($0.key), $0.value) })
-        let directories = Set(files.keys.flatMap { path -> [String] in
-            var result: [String] = []
-            var directory = Paths.directory(of: path)
-            while directory != "." && directory != "/" {
-                result.append(directory)
-                directory = Paths.directory(of: directory)
-            }
-            return result + ["."]
-        })
-        return FileSystem(
-            read: { path in
-                guard let text = files[Paths.normalize(path)] else {
-                    throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
-                }
-                return Data(text.utf8)
-            },
-            list: { path in
-                let directory = Paths.normalize(path)
-                let children = files.keys.filter { Paths.directory(of: $0) == directory }.map(Paths.lastComponent)
-                    + directories.filter { Paths.directory(of: $0) == directory && $0 != directory }.map(Paths.lastComponent)
-                return Array(Set(children)).sorted()
-            },
-            isDirectory: { path in directories.contains(Paths.normalize(path)) },
-            exists: { path in files[Paths.normalize(path)] != nil || directories.contains(Paths.normalize(path)) }
-        )
+        let store = MemoryFiles(files.mapValues { Data($0.utf8) })
+        return FileSystem(read: { try store.read($0) },
+                          list: { try store.list($0) },
+                          isDirectory: { store.isDirectory($0) },
+                          exists: { store.exists($0) },
+                          write: { path, mode, body in try store.write(path, mode: mode, body) },
+                          remove: { try store.remove($0) })
     }
 }
 
 extension FileSystem {
     /// This file system with some files' contents replaced or added by `files` (path → text):
     /// reads of those paths get the text, listings include the added files, and everything else
-    /// is read as before. Nothing is written.
+    /// is read as before. Creating the overlay writes nothing; writes through it go to this file
+    /// system, and reads of an overlaid path still get the overlay's text.
     public func overlaying(_ files: [String: String]) -> FileSystem {
         let files = Dictionary(uniqueKeysWithValues: files.map { (Paths.normalize($0.key), $0.value) })
         let base = self
@@ -131,7 +149,9 @@ extension FileSystem {
                               // An overlaid file is no link; its folder may be.
                               guard files[Paths.normalize(path)] != nil else { return base.realPath(path) }
                               return Paths.join(base.realPath(Paths.directory(of: path)), Paths.lastComponent(path))
-                          })
+                          },
+                          write: base.write,
+                          remove: base.remove)
     }
 }
 

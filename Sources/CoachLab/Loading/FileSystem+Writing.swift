@@ -1,0 +1,257 @@
+import Foundation
+
+extension FileSystem {
+    /// Reads a whole file, failing with an error located at the file.
+    /// - Throws: ``CoachLabError`` (io) when it cannot be read.
+    public func data(at path: String) throws -> Data {
+        do {
+            return try read(path)
+        } catch {
+            throw CoachLabError(.io, "cannot read file: \(error.localizedDescription)", at: SourceLocation(file: path, line: 1, column: 1))
+        }
+    }
+
+    /// Reads a whole file as UTF-8 text (see ``data(at:)``).
+    public func text(at path: String) throws -> String {
+        String(decoding: try data(at: path), as: UTF8.self)
+    }
+
+    /// Writes `text` to `path` (see ``write``): whole, creating folders.
+    public func write(_ text: String, to path: String, mode: WriteMode = .replace) throws {
+        try write(path, mode) { emit in try emit(Data(text.utf8)) }
+    }
+
+    /// Writes a file a piece at a time through `render`, for reports too large to build as one
+    /// string; the pieces are gathered into blocks of 64 KiB before they are written.
+    public func stream(to path: String, mode: WriteMode = .replace, _ render: ((String) throws -> Void) throws -> Void) throws {
+        try write(path, mode) { emit in
+            try withoutActuallyEscaping(emit) { emit in
+                var buffer = Data()
+                try render { piece in
+                    buffer.append(contentsOf: piece.utf8)
+                    if buffer.count >= 1 << 16 {
+                        try emit(buffer)
+                        buffer.removeAll(keepingCapacity: true)
+                    }
+                }
+                try emit(buffer)
+            }
+        }
+    }
+
+    /// Writes `text` to `path` unless a file is there that is not of `kind`: for output that
+    /// lands beside a person's own files (a fixture recorded by `chat --save`, an exported
+    /// coach, a report), where a mistyped path must not cost someone their work.
+    /// - Throws: what ``checkReplaceable(_:by:)`` throws; nothing is written then.
+    public func write(_ text: String, to path: String, replacing kind: OutputKind) throws {
+        try checkReplaceable(path, by: kind)
+        try write(text, to: path)
+    }
+
+    /// ``stream(to:mode:_:)`` to a path that is free or holds a file of `kind`.
+    public func stream(to path: String, replacing kind: OutputKind, _ render: ((String) throws -> Void) throws -> Void) throws {
+        try checkReplaceable(path, by: kind)
+        try stream(to: path, render)
+    }
+
+    /// Checks that a command may write `path`: nothing is there, or a file `kind` recognises as
+    /// one of its own. A command calls it before its work as well as at the write, so that a
+    /// refused path costs no work.
+    /// - Throws: ``CoachLabError`` (usage) at the path when a file there is not of `kind`, or
+    ///   (io) when the path is a folder.
+    public func checkReplaceable(_ path: String, by kind: OutputKind) throws {
+        let location = SourceLocation(file: path, line: 1, column: 1)
+        if isDirectory(path) { throw CoachLabError(.io, "cannot write file: \(path) is a folder", at: location) }
+        guard exists(path) else { return }
+        guard kind.recognises(try text(at: path)) else {
+            throw CoachLabError(.usage, "\(path) exists and is not \(kind.name); it is never overwritten", at: location,
+                                hint: "name a new file, or move that one away")
+        }
+    }
+
+    /// The error of a ``WriteMode/createNew`` write that finds a file at its path.
+    static func exists(_ path: String) -> CoachLabError {
+        CoachLabError(.usage, "\(path) exists, and is never overwritten", at: SourceLocation(file: path, line: 1, column: 1),
+                      hint: "name a new file, or move that one away")
+    }
+}
+
+/// A kind of file a command writes where a person's own files may be, and how to tell one
+/// from its text (by the mark or the opening the command puts in each), so that the command
+/// replaces only a file of its own kind: see ``FileSystem/checkReplaceable(_:by:)``.
+public struct OutputKind: Sendable {
+    /// What the files are, for messages: "a fixture chat --save recorded".
+    public var name: String
+    /// Whether a file's text is one of these.
+    public var recognises: @Sendable (String) -> Bool
+
+    public init(_ name: String, recognises: @escaping @Sendable (String) -> Bool) {
+        self.name = name
+        self.recognises = recognises
+    }
+
+    /// A fixture `chat --save` recorded.
+    public static let recording = OutputKind("a fixture chat --save recorded", recognises: FixtureRecording.isRecording)
+    /// A portable coach file `coach export` wrote.
+    public static let coachExport = OutputKind("a portable coach file", recognises: CoachDocuments.isExport)
+    /// A coach `generate coach` wrote.
+    public static let generatedCoach = OutputKind("a coach generate coach wrote", recognises: CoachDocuments.isGenerated)
+}
+
+/// The files of ``FileSystem/inMemory(_:)``: a dictionary of path → bytes behind a lock, with
+/// the folders that hold them.
+final class MemoryFiles: @unchecked Sendable {
+    private let lock = NSLock()
+    private var files: [String: Data] = [:]
+    private var directories: Set<String> = ["."]
+
+    init(_ files: [String: Data]) {
+        for (path, data) in files { store(Paths.normalize(path), data) }
+    }
+
+    func read(_ path: String) throws -> Data {
+        guard let data = lock.withLock({ files[Paths.normalize(path)] }) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+        }
+        return data
+    }
+
+    func list(_ path: String) throws -> [String] {
+        let directory = Paths.normalize(path)
+        return lock.withLock {
+            let names = files.keys.filter { Paths.directory(of: $0) == directory }.map(Paths.lastComponent)
+                + directories.filter { Paths.directory(of: $0) == directory && $0 != directory }.map(Paths.lastComponent)
+            return Array(Set(names)).sorted()
+        }
+    }
+
+    func isDirectory(_ path: String) -> Bool {
+        lock.withLock { directories.contains(Paths.normalize(path)) }
+    }
+
+    func exists(_ path: String) -> Bool {
+        let path = Paths.normalize(path)
+        return lock.withLock { files[path] != nil || directories.contains(path) }
+    }
+
+    func write(_ path: String, mode: FileSystem.WriteMode, _ body: ((Data) throws -> Void) throws -> Void) throws {
+        let path = Paths.normalize(path)
+        try lock.withLock { try checkWritable(path, mode: mode) }
+        var data = Data()
+        try body { data.append($0) }
+        try lock.withLock {
+            try checkWritable(path, mode: mode)
+            store(path, data)
+        }
+    }
+
+    func remove(_ path: String) throws {
+        let path = Paths.normalize(path)
+        try lock.withLock {
+            guard files.removeValue(forKey: path) != nil else {
+                let reason = directories.contains(path) ? "\(path) is a folder" : "no file at \(path)"
+                throw CoachLabError(.io, "cannot remove file: \(reason)", at: SourceLocation(file: path, line: 1, column: 1))
+            }
+        }
+    }
+
+    /// Throws where a write to `path` must fail: a folder there, a file where a folder of its
+    /// path should be, or any file there under `createNew`. Called with the lock held.
+    private func checkWritable(_ path: String, mode: FileSystem.WriteMode) throws {
+        let location = SourceLocation(file: path, line: 1, column: 1)
+        if directories.contains(path) { throw CoachLabError(.io, "cannot write file: \(path) is a folder", at: location) }
+        var folder = Paths.directory(of: path)
+        while folder != "." && folder != "/" {
+            if files[folder] != nil { throw CoachLabError(.io, "cannot write file: \(folder) is a file, not a folder", at: location) }
+            folder = Paths.directory(of: folder)
+        }
+        if mode == .createNew, files[path] != nil { throw FileSystem.exists(path) }
+    }
+
+    /// Keeps `data` at `path` with the folders above it. Called with the lock held (or before
+    /// the store is shared).
+    private func store(_ path: String, _ data: Data) {
+        files[path] = data
+        var folder = Paths.directory(of: path)
+        while folder != "." && folder != "/" && directories.insert(folder).inserted {
+            folder = Paths.directory(of: folder)
+        }
+    }
+}
+
+/// The writes of ``FileSystem/live``, in POSIX calls: each file is written to a temporary file
+/// beside it, which then takes the path by `rename` (replacing) or `link` (never replacing).
+enum DiskWrites {
+    static func store(_ path: String, mode: FileSystem.WriteMode, _ body: ((Data) throws -> Void) throws -> Void) throws {
+        let location = SourceLocation(file: path, line: 1, column: 1)
+        func failure(_ code: Int32) -> CoachLabError {
+            CoachLabError(.io, "cannot write file: \(String(cString: strerror(code)))", at: location)
+        }
+        if mode == .createNew, FileManager.default.fileExists(atPath: path) { throw FileSystem.exists(path) }
+        let folder = Paths.directory(of: path)
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CoachLabError(.io, "cannot write file: cannot create its folder \(folder): \(error.localizedDescription)", at: location)
+        }
+        let temporary = Paths.join(folder, ".\(Paths.lastComponent(path)).\(getpid())-\(UInt32.random(in: .min ... .max)).partial")
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw failure(errno) }
+        do {
+            try body { data in try writeAll(data, to: descriptor, failure: failure) }
+            let closed = close(descriptor)
+            if closed != 0 { throw failure(errno) }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        try place(temporary, at: path, mode: mode, failure: failure)
+    }
+
+    static func delete(_ path: String) throws {
+        guard unlink(path) == 0 else {
+            throw CoachLabError(.io, "cannot remove file: \(String(cString: strerror(errno)))", at: SourceLocation(file: path, line: 1, column: 1))
+        }
+    }
+
+    /// Gives the finished temporary file its path.
+    private static func place(_ temporary: String, at path: String, mode: FileSystem.WriteMode,
+                              failure: (Int32) -> CoachLabError) throws {
+        defer { unlink(temporary) }
+        switch mode {
+        case .replace:
+            guard rename(temporary, path) == 0 else { throw failure(errno) }
+        case .createNew:
+            if link(temporary, path) == 0 { return }
+            let code = errno
+            if code == EEXIST { throw FileSystem.exists(path) }
+            // A file system without hard links: claim the name with an exclusive create, which
+            // fails if a file is there, then rename over the empty file this call just made.
+            let claim = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            guard claim >= 0 else { throw errno == EEXIST ? FileSystem.exists(path) : failure(errno) }
+            close(claim)
+            guard rename(temporary, path) == 0 else {
+                let code = errno
+                unlink(path)
+                throw failure(code)
+            }
+        }
+    }
+
+    private static func writeAll(_ data: Data, to descriptor: Int32, failure: (Int32) -> CoachLabError) throws {
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            guard var next = bytes.baseAddress else { return }
+            var left = bytes.count
+            while left > 0 {
+                let count = write(descriptor, next, left)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(errno)
+                }
+                next += count
+                left -= count
+            }
+        }
+    }
+}
