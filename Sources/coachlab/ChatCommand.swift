@@ -39,6 +39,7 @@ struct ChatCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let save { try FileSystem.live.checkReplaceable(save, by: .recording) }
         var session = try ChatSession(self)
         if session.interactive {
             Terminal.error("Chatting with \(session.speaker) (\(session.compiler.pack.name)) via \(session.providerID). /quit to stop.")
@@ -48,7 +49,7 @@ struct ChatCommand: AsyncParsableCommand {
         }
         if let save {
             let recorded = FixtureRecording(id: Paths.stem(save), pack: pack, inputs: session.inputs, turns: session.turns)
-            try Files.write(recorded.yaml, to: save)
+            try FileSystem.live.write(recorded.yaml, to: save, replacing: .recording)
             Terminal.error("saved \(session.turns.count) turns to \(save)")
         }
         if session.failures > 0 && session.turns.isEmpty { throw ExitCode(Exit.infrastructure) }

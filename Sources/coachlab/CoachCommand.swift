@@ -40,7 +40,7 @@ struct CoachExport: ParsableCommand {
         }
         let text = CoachDocuments.export(coach, from: pack)
         if let out {
-            try Files.write(text, to: out)
+            try FileSystem.live.write(text, to: out, replacing: .coachExport)
             Terminal.error("exported coach '\(coach.id)' to \(out)")
         } else {
             Terminal.out(text, terminator: "")
@@ -129,7 +129,7 @@ struct TipsCommand: ParsableCommand {
     func run() throws {
         let pack = try PackLoader(fileSystem: .live).load(self.pack).get()
         let knowledge = DailyTip.knowledgeTips(pack)
-        let takeaways = try sessions.map { try DailyTip.takeaways(Files.data($0), file: $0) } ?? []
+        let takeaways = try sessions.map { try DailyTip.takeaways(FileSystem.live.data(at: $0), file: $0) } ?? []
         guard !knowledge.isEmpty || !takeaways.isEmpty else {
             throw CoachLabError(usage: "pack '\(pack.id)' has no knowledge and no sessions file was given, so there is no tip to pick",
                                 hint: "BetterOne's tips come from its topics' knowledge objects")

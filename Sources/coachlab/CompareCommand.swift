@@ -68,12 +68,12 @@ struct CompareCommand: AsyncParsableCommand {
             for comparison in paired { Terminal.out("  " + comparison.summary) }
         }
         if let html {
-            try Files.stream(to: html) { try page.render(to: $0) }
+            try FileSystem.live.stream(to: html) { try page.render(to: $0) }
             Terminal.error("HTML report written to \(html)")
         }
         if let markdown {
             let section = paired.isEmpty ? "" : "\n### Paired comparison\n\n" + paired.map { "- " + $0.summary + "\n" }.joined()
-            try Files.write(page.matrix.markdown() + section, to: markdown)
+            try FileSystem.live.write(page.matrix.markdown() + section, to: markdown)
         }
         if runs.isEmpty, reports.contains(where: { $0.totals.errors > 0 }) { throw ExitCode(Exit.infrastructure) }
     }

@@ -82,17 +82,9 @@ struct CompileCommand: ParsableCommand {
     }
 
     private func writeAll(to directory: String) throws {
-        var written = 0, current = 0
-        for (pack, files) in try PromptSnapshots.render(packs: packs, fileSystem: .live) {
-            let update = PromptSnapshots.update(files, packId: pack, in: directory, fileSystem: .live)
-            for path in update.remove { try Files.remove(path) }
-            for path in update.foreign { Terminal.error("warning: left \(path): no variant declares it, and compile did not write it") }
-            for file in update.write { try Files.write(file.text, to: PromptSnapshots.path(of: file, in: directory)) }
-            if let text = update.manifestText { try Files.write(text, to: update.manifestPath) }
-            written += update.write.count
-            current += update.current
-        }
-        Terminal.error("wrote \(written) compiled prompts to \(directory)" + (current > 0 ? "; \(current) were up to date" : ""))
+        let result = try PromptSnapshots.write(packs: packs, to: directory, fileSystem: .live)
+        for path in result.foreign { Terminal.error("warning: left \(path): no variant declares it, and compile did not write it") }
+        Terminal.error("wrote \(result.written) compiled prompts to \(directory)" + (result.current > 0 ? "; \(result.current) were up to date" : ""))
     }
 
     private func checkAll(against directory: String) throws {

@@ -175,12 +175,12 @@ struct ReportFiles {
     var baseline: String?
 
     func write(_ report: RunReport) throws {
-        if let json { try Files.stream(to: json) { try Reporters.json(report, to: $0) } }
-        if let junit { try Files.stream(to: junit) { try Reporters.junit(report, to: $0) } }
-        if let markdown { try Files.write(Reporters.markdown(report), to: markdown) }
-        if let html { try Files.stream(to: html) { try HTMLReport(runs: [report]).render(to: $0) } }
+        if let json { try FileSystem.live.stream(to: json) { try Reporters.json(report, to: $0) } }
+        if let junit { try FileSystem.live.stream(to: junit) { try Reporters.junit(report, to: $0) } }
+        if let markdown { try FileSystem.live.write(Reporters.markdown(report), to: markdown) }
+        if let html { try FileSystem.live.stream(to: html) { try HTMLReport(runs: [report]).render(to: $0) } }
         if let baseline {
-            try Files.write(Baseline(report: report).json(), to: baseline)
+            try FileSystem.live.write(Baseline(report: report).json(), to: baseline)
             Terminal.error("baseline of run \(report.run) written to \(baseline)")
         }
     }

@@ -32,47 +32,28 @@ struct InitCommand: ParsableCommand {
     var from: String?
 
     func run() throws {
-        let files = try scaffold()
-        let root = directory == "." ? "" : directory.hasSuffix("/") ? directory : directory + "/"
-        let existing = files.filter { FileManager.default.fileExists(atPath: root + $0.path) }
-        let clashes = existing.filter { $0.path != "providers.yaml" }
-        guard clashes.isEmpty else {
-            for clash in clashes { Terminal.error("\(root + clash.path):1:1: error: already exists; init writes only new files") }
-            throw CoachLabError(usage: "init would overwrite \(clashes.count) file\(clashes.count == 1 ? "" : "s"); nothing was written",
-                                hint: "choose another --app, or another folder")
+        let installation = try PackScaffold.install(try scaffold(), into: directory, fileSystem: .live)
+        for path in installation.written { Terminal.out("wrote \(path)") }
+        if let entry = installation.providersEntry {
+            Terminal.out("\(directory == "." ? "" : directory + "/")providers.yaml exists and was left as it is; to try \(app) on OpenAI, add:")
+            Terminal.out(entry)
         }
-        for file in files where !existing.contains(where: { $0.path == file.path }) {
-            try Self.create(root + file.path, text: file.text)
-            Terminal.out("wrote \(root + file.path)")
-        }
-        if let providers = existing.first(where: { $0.path == "providers.yaml" }) {
-            Terminal.out("\(root)providers.yaml exists and was left as it is; to try \(app) on OpenAI, add:")
-            Terminal.out(providers.text.split(separator: "\n").drop { !$0.hasPrefix("  - id:") }.joined(separator: "\n"))
-        }
-        Terminal.out(nextSteps(root: root))
+        Terminal.out(nextSteps())
     }
 
     /// The new pack's files: the starter, or a copy of another pack under the new name.
     private func scaffold() throws -> [(path: String, text: String)] {
         guard let from else { return try PackScaffold.files(app: app, name: name) }
-        let folder = FileManager.default.fileExists(atPath: from) ? from : "personas/\(from)"
-        guard FileManager.default.fileExists(atPath: folder) else {
+        let folder = FileSystem.live.exists(from) ? from : "personas/\(from)"
+        guard FileSystem.live.exists(folder) else {
             throw CoachLabError(usage: "no pack '\(from)' (looked for \(from) and personas/\(from))",
                                 hint: "name a pack folder, or run from a project whose personas/ holds it")
         }
         return try PackScaffold.files(app: app, name: name, from: PackLoader(fileSystem: .live).load(folder).get(), fileSystem: .live)
     }
 
-    /// Writes a new file, creating its folder; a file that appeared since the check for
-    /// clashes is never replaced.
-    private static func create(_ path: String, text: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
-    }
-
-    private func nextSteps(root: String) -> String {
-        let cd = root.isEmpty ? "" : "cd \(directory) && "
+    private func nextSteps() -> String {
+        let cd = directory == "." ? "" : "cd \(directory) && "
         return """
 
             Next:

@@ -74,8 +74,8 @@ struct MutateCommand: AsyncParsableCommand {
 
     /// The reports, then the gate: every pack's score must reach --fail-under.
     private func write(_ summary: MutationSummary) throws {
-        if let json { try Files.write(try MutationReport.json(summary), to: json) }
-        if let markdown { try Files.write(MutationReport.markdown(summary), to: markdown) }
+        if let json { try FileSystem.live.write(try MutationReport.json(summary), to: json) }
+        if let markdown { try FileSystem.live.write(MutationReport.markdown(summary), to: markdown) }
         if let failUnder, summary.packs.contains(where: { summary.counts(pack: $0).score < failUnder }) {
             throw ExitCode(Exit.failed)
         }

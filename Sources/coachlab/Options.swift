@@ -88,7 +88,7 @@ struct ProviderOptions: ParsableArguments {
         var registry: ProviderRegistry
         if let providersFile {
             registry = try ProviderRegistry.load(providersFile, system: .live)
-        } else if FileManager.default.fileExists(atPath: "providers.yaml") {
+        } else if FileSystem.live.exists("providers.yaml") {
             registry = try ProviderRegistry.load("providers.yaml", system: .live)
         } else {
             registry = ProviderRegistry(system: .live)

@@ -45,7 +45,7 @@ struct PRCommentCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = Terminal.storePath(store)
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard FileSystem.live.exists(path) else {
             throw CoachLabError(usage: "no result store at \(path)", hint: "run coachlab eval first")
         }
         let results = try ResultStore(readingFrom: path)
@@ -54,7 +54,7 @@ struct PRCommentCommand: AsyncParsableCommand {
         }
         let report = try RunReport(stored: id, in: results, fileSystem: .live)
         let body = try PullRequestComment.body(report: report, baseline: try baseline.map(Baseline.read),
-                                               promptDiff: try promptDiff.map(Files.read), artifactURL: artifactURL)
+                                               promptDiff: try promptDiff.map { try FileSystem.live.text(at: $0) }, artifactURL: artifactURL)
         guard !dryRun else { return Terminal.out(body, terminator: "") }
         let (client, number) = try GitHubComments.target(repository: repo, pullRequest: pr, tokenVariable: tokenEnv, apiURL: apiURL, system: .live)
         let repository = client.repository

@@ -62,7 +62,7 @@ struct RedTeamCommand: AsyncParsableCommand {
         guard (0...20).contains(paraphrase) else { throw ValidationError("--paraphrase takes 1 to 20 rewrites per message; got \(paraphrase)") }
         if paraphraseOut != nil && paraphrase == 0 { throw ValidationError("--paraphrase-out needs --paraphrase N") }
         if perturbations.contains(.paraphrase) && paraphrase == 0 { throw ValidationError("--perturbation paraphrase needs --paraphrase N") }
-        if let paraphraseOut, FileManager.default.fileExists(atPath: paraphraseOut) {
+        if let paraphraseOut, FileSystem.live.exists(paraphraseOut) {
             throw ValidationError("--paraphrase-out \(paraphraseOut) exists; redteam never overwrites a file, so name a new one")
         }
         for gate in failUnder where RedTeamGate(gate) == nil {
@@ -147,7 +147,7 @@ struct RedTeamCommand: AsyncParsableCommand {
             let text = Paraphrase.labelledSet(id: id, pack: pack, provider: model.id,
                                               command: "coachlab redteam \(pack) --paraphrase \(paraphrase) --provider \(model.id)",
                                               rewrites: rewrites)
-            try Files.writeNew(text, to: paraphraseOut)
+            try FileSystem.live.write(text, to: paraphraseOut, mode: .createNew)
             Terminal.error("wrote \(rewrites.map(\.1.count).reduce(0, +)) paraphrases to \(paraphraseOut) for review")
         }
         return found

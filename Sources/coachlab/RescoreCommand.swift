@@ -42,7 +42,7 @@ struct RescoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         let storePath = Terminal.storePath(store)
-        guard FileManager.default.fileExists(atPath: storePath) else {
+        guard FileSystem.live.exists(storePath) else {
             throw CoachLabError(usage: "no result store at \(storePath)", hint: "coachlab eval creates it")
         }
         let results = try ResultStore(path: storePath)

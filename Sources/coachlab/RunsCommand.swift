@@ -37,7 +37,7 @@ struct RunsCommand: ParsableCommand {
 
     func run() throws {
         let path = Terminal.storePath(store)
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard FileSystem.live.exists(path) else {
             Terminal.error("no result store at \(path); coachlab eval creates it")
             return
         }
@@ -76,11 +76,11 @@ struct ReportCommand: ParsableCommand {
 
         func run() throws {
             let path = Terminal.storePath(store)
-            guard FileManager.default.fileExists(atPath: path) else {
+            guard FileSystem.live.exists(path) else {
                 throw CoachLabError(usage: "no result store at \(path)", hint: "coachlab eval creates it")
             }
             let trends = try Trends(store: ResultStore(readingFrom: path), suite: suite, limit: max(1, limit))
-            try Files.write(TrendsReport(trends).render(), to: html)
+            try FileSystem.live.write(TrendsReport(trends).render(), to: html)
             Terminal.error("trends of \(Set(trends.points.map(\.run)).count) runs written to \(html)")
         }
     }

@@ -104,6 +104,18 @@ import Testing
         #expect(again.status == 2)
     }
 
+    /// `coach export --out` replaces an earlier export, never a file of someone else's.
+    @Test func anExportNeverReplacesAFileThatIsNotAnExport() throws {
+        let file = try CLI.temporaryDirectory() + "/calm.json"
+        #expect(try CLI.run(["coach", "export", "personas/kindred", "--coach", "calm-mind", "--out", file]).status == 0)
+        #expect(try CLI.run(["coach", "export", "personas/kindred", "--coach", "career-clarity", "--out", file]).status == 0)
+        let notes = "{\"todo\": \"my notes\"}\n"
+        try notes.write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["coach", "export", "personas/kindred", "--coach", "calm-mind", "--out", file])
+        #expect(refused.status == 2 && refused.stderr.contains("exists and is not a portable coach file; it is never overwritten"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == notes)
+    }
+
     @Test func chatRotatesKindredsContextAsEvalDoes() throws {
         // Both run on one Conversation engine; chat used to send the whole history forever.
         let lines = (0..<14).map { "Message \($0): I keep putting things off." } + ["/quit"]

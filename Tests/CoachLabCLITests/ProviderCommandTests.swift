@@ -34,6 +34,19 @@ import Testing
         #expect(text.contains("It sounds like you can't sleep. What feels like the most useful next step for you?\""))
     }
 
+    /// `--save` replaces only a recording; a hand-written fixture at the path is refused before
+    /// the chat starts, so neither the file nor the conversation is lost.
+    @Test func saveNeverReplacesAHandWrittenFixture() throws {
+        let path = try CLI.temporaryDirectory() + "/night.yaml"
+        let mine = "# Mine: the night fixture, with its checks.\nfixture:\n  id: night\n"
+        try mine.write(toFile: path, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["chat", "personas/luna", "--provider", "mock", "--save", path], stdin: "I can't sleep.\n")
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("\(path):1:1: error: \(path) exists and is not a fixture chat --save recorded; it is never overwritten"))
+        #expect(!refused.stdout.contains("luna>"), "the chat did not start")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == mine)
+    }
+
     @Test func lunaFallsBackToCannedRepliesWithoutAKey() throws {
         let result = try CLI.run(["chat", "personas/luna", "--provider", "luna"], environment: ["GEMINI_API_KEY": ""],
                                  stdin: "Are you there?\n")

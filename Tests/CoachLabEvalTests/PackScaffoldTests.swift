@@ -71,4 +71,46 @@ import Testing
         let pack = try PackLoader(fileSystem: Self.project(files)).load("personas/focus-buddy").get()
         #expect(pack.persona?.located("name")?.value == "Focus Buddy")
     }
+
+    /// init's "never overwrite", in memory: a second init writes nothing at all, names every
+    /// clash, and leaves a hand edit as it was; an existing providers.yaml is left alone.
+    @Test func installWritesOnlyNewFilesAndNothingWhenAnyClashes() throws {
+        let files = try PackScaffold.files(app: "focus-buddy", name: "Focus Buddy")
+        let mine = "providers:\n  - {id: mine, kind: openai, model: gpt-4o}\n"
+        let project = FileSystem.inMemory(["project/providers.yaml": mine])
+        let first = try PackScaffold.install(files, into: "project", fileSystem: project)
+        #expect(first.written.count == files.count - 1 && !first.written.contains("project/providers.yaml"))
+        #expect(first.written.allSatisfy { $0.hasPrefix("project/") })
+        #expect(String(decoding: try project.read("project/providers.yaml"), as: UTF8.self) == mine)
+        #expect(first.providersEntry?.hasPrefix("  - id: focus-buddy-openai") == true, "\(first.providersEntry ?? "nil")")
+
+        try project.write("# mine\n", to: "project/personas/focus-buddy/rules.yaml")
+        try project.remove("project/evals/focus-buddy.yaml")
+        try project.remove("project/fixtures/focus-buddy/greeting.yaml")
+        do {
+            _ = try PackScaffold.install(files, into: "project", fileSystem: project)
+            Issue.record("a second init wrote over the first")
+        } catch let error as CoachLabError {
+            #expect(error.kind == .usage)
+            #expect(error.diagnostics.count == files.count - 3)
+            #expect(error.description.contains("project/personas/focus-buddy/rules.yaml:1:1: error: already exists; init writes only new files"))
+            #expect(error.description.contains("init would overwrite \(files.count - 3) files; nothing was written"))
+        }
+        #expect(String(decoding: try project.read("project/personas/focus-buddy/rules.yaml"), as: UTF8.self) == "# mine\n")
+        #expect(!project.exists("project/evals/focus-buddy.yaml") && !project.exists("project/fixtures/focus-buddy/greeting.yaml"))
+    }
+
+    /// A file that appears between the check for clashes and its own write is not replaced.
+    @Test func aFileThatAppearsAfterTheCheckIsNeverReplaced() throws {
+        let files = try PackScaffold.files(app: "nova")
+        let disk = FileSystem.inMemory([:])
+        var racing = disk
+        racing.exists = { path in
+            // Someone writes the persona just after init has looked for it.
+            if path == "personas/nova/pack.yaml", !disk.exists(path) { try? disk.write("# theirs\n", to: path) ; return false }
+            return disk.exists(path)
+        }
+        #expect(throws: CoachLabError.self) { try PackScaffold.install(files, into: ".", fileSystem: racing) }
+        #expect(String(decoding: try disk.read("personas/nova/pack.yaml"), as: UTF8.self) == "# theirs\n")
+    }
 }

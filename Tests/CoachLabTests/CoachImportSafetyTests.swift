@@ -85,6 +85,18 @@ import CoachLabTestSupport
         #expect(try Self.load(directory).coach("calm-copy")?.systemPrompt?.value == "Be calm, kind and brief.")
     }
 
+    /// The import writes through the file system it is given: in memory, over the shipped
+    /// pack, nothing reaches the disk.
+    @Test func anImportWritesThroughTheFileSystemItIsGiven() throws {
+        let (project, layer) = TestSupport.layered(over: TestSupport.fileSystem)
+        let pack = try PackLoader(fileSystem: project).load("personas/kindred").get()
+        let imported = try CoachDocuments.importCoach(CoachPortabilityTests.portable(Self.calm), file: "in.json", into: pack)
+        try CoachDocuments.install(imported, packPath: "personas/kindred", replace: false, fileSystem: project)
+        #expect(String(decoding: try layer.read(imported.path), as: UTF8.self) == imported.packFile)
+        #expect(!FileSystem.live.exists(TestSupport.root + "/" + imported.path))
+        #expect(try PackLoader(fileSystem: project).load("personas/kindred").get().coach("calm-copy") != nil)
+    }
+
     @Test func aCoachThePackWouldNotLoadLeavesThePackByteForByte() throws {
         let directory = try Self.kindredCopy()
         let packFile = directory + "/pack.yaml"

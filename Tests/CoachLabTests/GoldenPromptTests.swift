@@ -78,6 +78,30 @@ import Testing
         let idle = PromptSnapshots.update(files, packId: "luna", in: "out", fileSystem: .inMemory(done))
         #expect(idle.write.isEmpty && idle.remove.isEmpty && idle.foreign.isEmpty && idle.manifestText == nil)
     }
+
+    /// `compile --all --out`'s whole sequence, in memory: a first run writes every variant and
+    /// the manifest; a second writes nothing; a variant that goes away takes only its own file,
+    /// and someone's notes in the folder stay.
+    @Test func writingTheSetTwiceWritesOnceAndRemovesOnlyWhatItWrote() throws {
+        let (project, disk) = TestSupport.layered(over: TestSupport.fileSystem)
+        try disk.write("someone's notes\n", to: "out/luna/notes.txt")
+        let first = try PromptSnapshots.write(packs: ["personas/luna"], to: "out", fileSystem: project)
+        let variants = try TestSupport.pack("luna").variants.count
+        #expect(first.written == variants && first.current == 0 && first.foreign == ["out/luna/notes.txt"] && first.removed.isEmpty)
+        #expect(String(decoding: try disk.read("out/luna/.compiled"), as: UTF8.self).split(separator: "\n").count == variants + 1)
+
+        let second = try PromptSnapshots.write(packs: ["personas/luna"], to: "out", fileSystem: project)
+        #expect(second.written == 0 && second.current == variants)
+
+        // A file an earlier run wrote for a variant that has since gone.
+        let manifest = String(decoding: try disk.read("out/luna/.compiled"), as: UTF8.self)
+        try disk.write(manifest + "retired.txt\n", to: "out/luna/.compiled")
+        try disk.write("an old prompt\n", to: "out/luna/retired.txt")
+        let third = try PromptSnapshots.write(packs: ["personas/luna"], to: "out", fileSystem: project)
+        #expect(third.removed == ["out/luna/retired.txt"] && !disk.exists("out/luna/retired.txt"))
+        #expect(disk.exists("out/luna/notes.txt"))
+        #expect(String(decoding: try disk.read("out/luna/.compiled"), as: UTF8.self) == manifest)
+    }
 }
 
 @Suite struct SchemaTests {

@@ -365,6 +365,24 @@ import Testing
         #expect(try YAMLDocument.parse(created, file: "maya.yaml")["id"]?.text == "maya")
     }
 
+    /// `generate insight --memory-file`'s write, in memory: created when missing, appended to
+    /// after, and a file of another kind left as it was.
+    @Test func appendingToAFileCreatesItThenAddsToIt() throws {
+        let fileSystem = FileSystem.inMemory(["fixtures/x.yaml": "fixture:\n  id: x\n"])
+        let entry = MemoryFile.entry(Self.insight, createdAt: "2026-01-02T10:00:00Z", coach: nil, quick: false)
+        for _ in 0..<2 {
+            try MemoryFile.append(entry, toFileAt: ".coachlab/maya.yaml", list: "insights", fileSpec: ContentSpecs.memory,
+                                  itemSpec: ContentSpecs.insight, fileSystem: fileSystem)
+        }
+        let written = try YAMLDocument.parse(String(decoding: try fileSystem.read(".coachlab/maya.yaml"), as: UTF8.self), file: "maya.yaml")
+        #expect(written["id"]?.text == "maya" && written["insights"]?.items?.count == 2)
+        #expect(throws: CoachLabError.self) {
+            try MemoryFile.append(entry, toFileAt: "fixtures/x.yaml", list: "insights", fileSpec: ContentSpecs.memory,
+                                  itemSpec: ContentSpecs.insight, fileSystem: fileSystem)
+        }
+        #expect(String(decoding: try fileSystem.read("fixtures/x.yaml"), as: UTF8.self) == "fixture:\n  id: x\n")
+    }
+
     @Test func aFileOfAnotherKindIsNotAppendedTo() {
         let entry = MemoryFile.entry(Self.insight, createdAt: "2026-01-02T10:00:00Z", coach: nil, quick: false)
         #expect(throws: CoachLabError.self) {

@@ -31,13 +31,14 @@ extension CoachDocuments {
     ///   opens with ``importMark``) and `replace` is set; a hand-written file is never touched.
     /// - The pack is loaded with the new file in place *before* anything is written, so a coach
     ///   the pack would not load, or that breaks the pack's lint, leaves the disk as it was.
-    /// - The write itself goes to a temporary file that is renamed over the target, so a crash
-    ///   mid-write leaves either the old file or the new one, never half of either.
+    /// - The write itself goes to a temporary file that is renamed over the target (see
+    ///   ``FileSystem/write``), so a crash mid-write leaves either the old file or the new one,
+    ///   never half of either.
     /// - Parameters:
     ///   - imported: What ``importCoach(_:file:into:id:replace:)`` returned.
     ///   - packPath: The pack folder, as given to ``PackLoader/load(_:)``.
     ///   - replace: Whether an earlier import under the same id may be replaced.
-    ///   - fileSystem: Where the pack is read from; the write goes to the same real path.
+    ///   - fileSystem: Where the pack is read from and the coach is written.
     /// - Throws: ``CoachLabError`` (content or io); nothing is written when it throws.
     public static func install(_ imported: Imported, packPath: String, replace: Bool, fileSystem: FileSystem) throws {
         let path = imported.path
@@ -64,11 +65,6 @@ extension CoachDocuments {
             throw CoachLabError(usage: "pack at \(packPath) does not include \(path), so the coach would not load",
                                 hint: "add coaches/*.yaml to the pack's include list")
         }
-        do {
-            try FileManager.default.createDirectory(atPath: Paths.directory(of: path), withIntermediateDirectories: true)
-            try Data(imported.packFile.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw CoachLabError(.io, "cannot write file: \(error.localizedDescription)", at: at)
-        }
+        try fileSystem.write(imported.packFile, to: path)
     }
 }

@@ -25,6 +25,15 @@ public enum MemoryFile {
         try YAMLWriter.document([entry], spec: spec)
     }
 
+    /// Appends `entry` to the list `list` of the file at `path`, creating the file when missing
+    /// (see ``appending(_:to:file:list:fileSpec:itemSpec:)``); nothing is written when it throws.
+    public static func append(_ entry: JSONValue, toFileAt path: String, list: String, fileSpec: ObjectSpec, itemSpec: ObjectSpec,
+                              fileSystem: FileSystem) throws {
+        let existing = fileSystem.exists(path) ? try fileSystem.text(at: path) : nil
+        let text = try appending(entry, to: existing, file: path, list: list, fileSpec: fileSpec, itemSpec: itemSpec)
+        try fileSystem.write(text, to: path)
+    }
+
     /// The text of `file` with `entry` appended to its `list` (created when `existing` is nil).
     /// - Parameters:
     ///   - existing: The file's text, or nil when it does not exist.

@@ -406,3 +406,44 @@ extension PackScaffold {
         return files
     }
 }
+
+extension PackScaffold {
+    /// What ``install(_:into:fileSystem:)`` wrote.
+    public struct Installation: Sendable, Equatable {
+        /// The files written, by path under the folder.
+        public var written: [String] = []
+        /// When `providers.yaml` was already there (and was left as it was): the scaffold's
+        /// providers entry, for the person to add by hand.
+        public var providersEntry: String?
+    }
+
+    /// Writes a new app's files under `folder` ("." for the current one), only ever as new
+    /// files: if any of them exists, other than `providers.yaml`, nothing at all is written,
+    /// and a file that appears between that check and its write is left as it is. An existing
+    /// `providers.yaml` is never touched; its entry is returned instead.
+    /// - Parameter files: What ``files(app:name:)`` or ``files(app:name:from:fileSystem:)`` gave.
+    /// - Throws: ``CoachLabError`` (usage) naming every clash at its path; (io) when a write fails.
+    public static func install(_ files: [(path: String, text: String)], into folder: String, fileSystem: FileSystem) throws -> Installation {
+        let providers = "providers.yaml"
+        let existing = Set(files.map(\.path).filter { fileSystem.exists(Paths.join(folder, $0)) })
+        let clashes = files.map(\.path).filter { existing.contains($0) && $0 != providers }
+        guard clashes.isEmpty else {
+            var error = CoachLabError(.usage, clashes.map {
+                .error("already exists; init writes only new files", at: SourceLocation(file: Paths.join(folder, $0), line: 1, column: 1))
+            })
+            error.message = "init would overwrite \(clashes.count) file\(clashes.count == 1 ? "" : "s"); nothing was written"
+            error.hint = "choose another app id, or another folder"
+            throw error
+        }
+        var installation = Installation()
+        for file in files where !existing.contains(file.path) {
+            let path = Paths.join(folder, file.path)
+            try fileSystem.write(file.text, to: path, mode: .createNew)
+            installation.written.append(path)
+        }
+        if existing.contains(providers), let entry = files.first(where: { $0.path == providers }) {
+            installation.providersEntry = entry.text.split(separator: "\n").drop { !$0.hasPrefix("  - id:") }.joined(separator: "\n")
+        }
+        return installation
+    }
+}

@@ -53,10 +53,7 @@ public struct GuardrailDataset: Sendable {
         guard fileSystem.exists(path), !fileSystem.isDirectory(path) else {
             throw CoachLabError(usage: "no dataset file at \(path)", hint: "the shipped ones are in fixtures/guardrails/")
         }
-        let data: Data
-        do { data = try fileSystem.read(path) } catch {
-            throw CoachLabError(.io, "cannot read file: \(error.localizedDescription)", at: SourceLocation(file: path, line: 1, column: 1))
-        }
+        let data = try fileSystem.data(at: path)
         return path.hasSuffix(".jsonl") ? try jsonLines(data, path: path) : try yaml(data, path: path)
     }
 

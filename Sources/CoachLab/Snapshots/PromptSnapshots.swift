@@ -167,6 +167,39 @@ public enum PromptSnapshots {
         return update
     }
 
+    /// What ``write(packs:to:fileSystem:)`` did.
+    public struct Written: Sendable, Equatable {
+        /// Prompts written, because they were missing or had changed.
+        public var written = 0
+        /// Prompts already up to date, left alone.
+        public var current = 0
+        /// Files of variants that are gone, which an earlier run wrote: removed.
+        public var removed: [String] = []
+        /// Files no variant declares that compile did not write: left where they are.
+        public var foreign: [String] = []
+    }
+
+    /// What `compile --all --out DIRECTORY` does: every variant of each pack at `paths` is
+    /// compiled (all of them, before anything is written), then each pack's folder is brought
+    /// up to date (see ``update(_:packId:in:fileSystem:)``) and its manifest rewritten when it
+    /// changed. Only files the manifest lists are ever removed.
+    /// - Throws: ``CoachLabError`` when a pack fails to load or compile (nothing is written),
+    ///   or when a file cannot be written or removed (the manifest of that pack is not rewritten).
+    public static func write(packs paths: [String], to directory: String, fileSystem: FileSystem) throws -> Written {
+        var result = Written()
+        for (pack, files) in try render(packs: paths, fileSystem: fileSystem) {
+            let update = update(files, packId: pack, in: directory, fileSystem: fileSystem)
+            for path in update.remove { try fileSystem.remove(path) }
+            for file in update.write { try fileSystem.write(file.text, to: path(of: file, in: directory)) }
+            if let text = update.manifestText { try fileSystem.write(text, to: update.manifestPath) }
+            result.written += update.write.count
+            result.current += update.current
+            result.removed += update.remove
+            result.foreign += update.foreign
+        }
+        return result
+    }
+
     /// Where `file` lives in the snapshot directory `directory`: the path a ``Drift`` names.
     public static func path(of file: File, in directory: String) -> String {
         Paths.join(directory, file.path)
