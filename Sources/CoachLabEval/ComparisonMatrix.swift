@@ -144,9 +144,12 @@ public struct ComparisonMatrix: Sendable {
 
 extension ComparisonMatrix {
     /// The matrix as Markdown: the per-provider summary, then every case's outcome per provider.
+    /// The Markdown summary's heading.
+    public static let markdownHeading = "## CoachLab comparison\n"
+
     public func markdown() -> String {
         func seconds(_ value: Double?) -> String { value.map { String(format: "%.2f s", $0) } ?? "–" }
-        var out = "## CoachLab comparison\n\n| provider | cases | pass rate (95% CI) | errors | latency p50 | p95 | TTFT p50 | tokens | cost |\n"
+        var out = Self.markdownHeading + "\n| provider | cases | pass rate (95% CI) | errors | latency p50 | p95 | TTFT p50 | tokens | cost |\n"
         out += "|---|---:|---|---:|---:|---:|---:|---:|---:|\n"
         for column in columns {
             let s = column.summary

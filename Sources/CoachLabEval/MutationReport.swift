@@ -28,8 +28,13 @@ public enum MutationReport {
     }
 
     /// A Markdown summary: the per-pack table and the survivors.
+    /// The Markdown report's heading.
+    public static let markdownHeading = "# Mutation score\n"
+    /// How the JSON report opens (its keys are sorted).
+    public static let jsonOpening = "{\n  \"mutants\" : ["
+
     public static func markdown(_ summary: MutationSummary) -> String {
-        var out = "# Mutation score\n\n| pack | mutants | killed | lint | survived | equivalent | score |\n|---|---|---|---|---|---|---|\n"
+        var out = markdownHeading + "\n| pack | mutants | killed | lint | survived | equivalent | score |\n|---|---|---|---|---|---|---|\n"
         for (label, counts) in summary.packs.map({ (name($0), summary.counts(pack: $0)) }) + [("**overall**", summary.counts())] {
             out += "| \(label) | \(counts.scored + counts.equivalent) | \(counts.killed) | \(counts.lint) | \(counts.survived) | \(counts.equivalent) | \(percent(counts.score)) |\n"
         }

@@ -182,8 +182,11 @@ public struct Baseline: Sendable, Codable, Hashable {
     }
 
     /// The file's text: sorted keys, one case per line, so diffs in review stay small.
+    /// How a baseline file opens.
+    public static let opening = "{\n  \"cases\" : {\n"
+
     public func json() -> String {
-        var out = "{\n  \"cases\" : {\n"
+        var out = Self.opening
         let encoder = JSONEncoder.sorted()
         func encode<T: Encodable>(_ value: T) -> String { String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self) }
         out += cases.keys.sorted().map { "    \(encode($0)) : \(encode(cases[$0]!))" }.joined(separator: ",\n")

@@ -17,6 +17,7 @@ public struct TrendsReport {
         var out = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            \(HTMLReport.generator)
             <title>\(Markup.escape(title))</title>
             <style>\(Self.css)</style>
             </head><body>

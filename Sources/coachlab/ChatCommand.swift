@@ -25,7 +25,7 @@ struct ChatCommand: AsyncParsableCommand {
     var pack: String
     @OptionGroup var input: CompileInputOptions
     @OptionGroup var provider: ProviderOptions
-    @Option(help: "Save the transcript as a fixture YAML file when the chat ends.")
+    @Option(help: "Save the transcript as a fixture YAML file when the chat ends (it replaces only a fixture chat recorded, never a hand-written one).")
     var save: String?
     @Flag(help: "Wait for whole replies instead of streaming.")
     var noStream = false

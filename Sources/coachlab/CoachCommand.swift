@@ -29,7 +29,7 @@ struct CoachExport: ParsableCommand {
     var pack: String
     @Option(help: "The coach's id.")
     var coach: String
-    @Option(help: "Write here; default standard output.")
+    @Option(help: "Write here (replacing only an earlier export); default standard output.")
     var out: String?
 
     func run() throws {

@@ -58,6 +58,8 @@ struct CompareCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let html { try FileSystem.live.checkReplaceable(html, by: .htmlReport) }
+        if let markdown { try FileSystem.live.checkReplaceable(markdown, by: .markdownSummary) }
         let store = try ResultStore(path: Terminal.storePath(self.store))
         let reports = runs.isEmpty ? [try await runSuites(into: store)] : try runs.map { try RunReport(stored: $0, in: store, fileSystem: .live) }
         let page = try HTMLReport(runs: reports, title: "CoachLab comparison")
@@ -68,12 +70,12 @@ struct CompareCommand: AsyncParsableCommand {
             for comparison in paired { Terminal.out("  " + comparison.summary) }
         }
         if let html {
-            try FileSystem.live.stream(to: html) { try page.render(to: $0) }
+            try FileSystem.live.stream(to: html, replacing: .htmlReport) { try page.render(to: $0) }
             Terminal.error("HTML report written to \(html)")
         }
         if let markdown {
             let section = paired.isEmpty ? "" : "\n### Paired comparison\n\n" + paired.map { "- " + $0.summary + "\n" }.joined()
-            try FileSystem.live.write(page.matrix.markdown() + section, to: markdown)
+            try FileSystem.live.write(page.matrix.markdown() + section, to: markdown, replacing: .markdownSummary)
         }
         if runs.isEmpty, reports.contains(where: { $0.totals.errors > 0 }) { throw ExitCode(Exit.infrastructure) }
     }
@@ -167,7 +169,10 @@ struct MergeCommand: ParsableCommand {
         if inputs.isEmpty { throw ValidationError("name the shard stores or JSON reports to merge") }
     }
 
+    var outputs: ReportFiles { ReportFiles(json: json, junit: junit, markdown: markdown, html: html) }
+
     func run() throws {
+        try outputs.check(fileSystem: .live)
         let gate = try baseline.map { (path: $0, file: try Baseline.read($0)) }
         let target = try ResultStore(path: Terminal.storePath(store))
         let merge = try RunMerge.merge(inputs, into: target, fileSystem: .live)
@@ -175,7 +180,7 @@ struct MergeCommand: ParsableCommand {
         let report = try RunReport(run: merge.run, suites: merge.suites, store: target)
         Terminal.out(Reporters.terminal(report, colour: Terminal.stdoutIsTerminal), terminator: "")
         Terminal.error("merged \(merge.cases) cases from \(merge.inputs) inputs into run \(merge.run) in \(target.path)")
-        try ReportFiles(json: json, junit: junit, markdown: markdown, html: html).write(report)
+        try outputs.write(report)
         var code = report.exitCode()
         if let gate, try !BaselineGate.holds(gate.file, named: gate.path, report: report), code == 0 { code = Exit.failed }
         if code != 0 { throw ExitCode(code) }

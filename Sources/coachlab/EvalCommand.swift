@@ -13,7 +13,9 @@ struct EvalCommand: AsyncParsableCommand {
         With no suites, runs every suite in evals/ on the suites' providers (the mock by default). \
         Exit codes: 0 every threshold held; 1 a check failed below a threshold or --fail-under; \
         2 a usage or content error; 3 a provider error kept cases from completing; 130 interrupted \
-        (Ctrl-C): finished cases are stored and reported, and --resume RUN continues the run.
+        (Ctrl-C): finished cases are stored and reported, and --resume RUN continues the run. \
+        A report file replaces only a report of its own kind; any other file at its path stops \
+        the run before it starts (exit 2).
 
         Examples:
           coachlab eval
@@ -83,6 +85,7 @@ struct EvalCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try outputs.check(fileSystem: .live)
         let store = try ResultStore(path: Terminal.storePath(store))
         let gate = try baseline.map { (path: $0, file: try Baseline.read($0)) }
         let (transport, cache) = sources
@@ -165,24 +168,11 @@ enum EvalTerminal {
     }
 }
 
-/// The report files a run writes, shared by eval and merge.
-struct ReportFiles {
-    var json: String?
-    var junit: String?
-    var markdown: String?
-    var html: String?
-    /// Where this run's baseline goes.
-    var baseline: String?
-
+extension ReportFiles {
+    /// Writes the reports a run asked for (eval, merge, rescore), and says where the baseline went.
     func write(_ report: RunReport) throws {
-        if let json { try FileSystem.live.stream(to: json) { try Reporters.json(report, to: $0) } }
-        if let junit { try FileSystem.live.stream(to: junit) { try Reporters.junit(report, to: $0) } }
-        if let markdown { try FileSystem.live.write(Reporters.markdown(report), to: markdown) }
-        if let html { try FileSystem.live.stream(to: html) { try HTMLReport(runs: [report]).render(to: $0) } }
-        if let baseline {
-            try FileSystem.live.write(Baseline(report: report).json(), to: baseline)
-            Terminal.error("baseline of run \(report.run) written to \(baseline)")
-        }
+        try write(report, fileSystem: .live)
+        if let baseline { Terminal.error("baseline of run \(report.run) written to \(baseline)") }
     }
 }
 

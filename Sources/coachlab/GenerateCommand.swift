@@ -102,7 +102,7 @@ struct GenerateCoach: AsyncParsableCommand {
     var name: String?
     @Option(help: "The coach's id; a slug of its name when not given.")
     var id: String?
-    @Option(help: "Write the coach YAML here (a file in the pack's coaches/ folder makes it part of the pack); default standard output.")
+    @Option(help: "Write the coach YAML here (a file in the pack's coaches/ folder makes it part of the pack; it replaces only a coach generate wrote); default standard output.")
     var out: String?
     @OptionGroup var generation: GenerationOptions
 

@@ -53,6 +53,7 @@ struct MutateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        for path in [json, markdown].compactMap({ $0 }) { try FileSystem.live.checkReplaceable(path, by: .mutationReport) }
         let loaded = try EvalContent.load(suites: suites, heldFixtures: .max)
         let tester = MutationTester(suites: loaded, registry: ProviderRegistry(system: .live), fileSystem: .live,
                                     concurrency: concurrency ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -74,8 +75,8 @@ struct MutateCommand: AsyncParsableCommand {
 
     /// The reports, then the gate: every pack's score must reach --fail-under.
     private func write(_ summary: MutationSummary) throws {
-        if let json { try FileSystem.live.write(try MutationReport.json(summary), to: json) }
-        if let markdown { try FileSystem.live.write(MutationReport.markdown(summary), to: markdown) }
+        if let json { try FileSystem.live.write(try MutationReport.json(summary), to: json, replacing: .mutationReport) }
+        if let markdown { try FileSystem.live.write(MutationReport.markdown(summary), to: markdown, replacing: .mutationReport) }
         if let failUnder, summary.packs.contains(where: { summary.counts(pack: $0).score < failUnder }) {
             throw ExitCode(Exit.failed)
         }

@@ -41,6 +41,7 @@ struct RescoreCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try ReportFiles(json: json, markdown: markdown).check(fileSystem: .live)
         let storePath = Terminal.storePath(store)
         guard FileSystem.live.exists(storePath) else {
             throw CoachLabError(usage: "no result store at \(storePath)", hint: "coachlab eval creates it")

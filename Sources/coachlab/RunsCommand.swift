@@ -80,7 +80,7 @@ struct ReportCommand: ParsableCommand {
                 throw CoachLabError(usage: "no result store at \(path)", hint: "coachlab eval creates it")
             }
             let trends = try Trends(store: ResultStore(readingFrom: path), suite: suite, limit: max(1, limit))
-            try FileSystem.live.write(TrendsReport(trends).render(), to: html)
+            try FileSystem.live.write(TrendsReport(trends).render(), to: html, replacing: .htmlReport)
             Terminal.error("trends of \(Set(trends.points.map(\.run)).count) runs written to \(html)")
         }
     }

@@ -124,6 +124,20 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
         #expect(try String(contentsOfFile: directory + "/r.md", encoding: .utf8).contains("Costs use prices (USD per 1M tokens, in/out) from providers.yaml: serve-mock 0.15/0.60"))
     }
 
+    /// A report path that holds someone's own file is refused before the run: no case runs,
+    /// nothing is stored, and the file is left as it was. Which files count as reports is
+    /// tested in ReportFilesTests.
+    @Test func aReportNeverReplacesSomeoneElsesFile() throws {
+        let directory = try CLI.temporaryDirectory()
+        let notes = "# Release notes\n\nWritten by hand.\n"
+        try notes.write(toFile: directory + "/NOTES.md", atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["eval", "evals/luna.yaml", "--store", directory + "/s.sqlite", "--markdown", directory + "/NOTES.md"])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("NOTES.md exists and is not a CoachLab Markdown summary; it is never overwritten"), "\(refused.stderr)")
+        #expect(!refused.stdout.contains("cases:"), "no case ran")
+        #expect(try String(contentsOfFile: directory + "/NOTES.md", encoding: .utf8) == notes)
+    }
+
     @Test func unreadableBaselinesAndMergeInputsAreUsageErrors() throws {
         let directory = try CLI.temporaryDirectory()
         let missing = try CLI.run(["eval", "evals/luna.yaml", "--baseline", directory + "/none.json", "--store", directory + "/s.sqlite"])

@@ -151,6 +151,9 @@ import Testing
         }
         #expect(throws: CoachLabError.self) { try FileSystem.inMemory(["out/x": ""]).checkReplaceable("out", by: .coachExport) }
         try fileSystem.checkReplaceable("free.json", by: .coachExport)
+        // An empty file holds no one's work: CI's step summary starts as one.
+        try FileSystem.inMemory(["summary.md": "", "blank.md": "\n"]).write("## CoachLab\n", to: "summary.md", replacing: .coachExport)
+        try FileSystem.inMemory(["blank.md": " \n"]).checkReplaceable("blank.md", by: .coachExport)
     }
 
     /// Each kind recognises what its own writer writes, and not the others'.

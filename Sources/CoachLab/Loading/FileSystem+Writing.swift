@@ -54,8 +54,9 @@ extension FileSystem {
         try stream(to: path, render)
     }
 
-    /// Checks that a command may write `path`: nothing is there, or a file `kind` recognises as
-    /// one of its own. A command calls it before its work as well as at the write, so that a
+    /// Checks that a command may write `path`: nothing is there, an empty file (which holds no
+    /// one's work: CI's `$GITHUB_STEP_SUMMARY` starts so), or a file `kind` recognises as one
+    /// of its own. A command calls it before its work as well as at the write, so that a
     /// refused path costs no work.
     /// - Throws: ``CoachLabError`` (usage) at the path when a file there is not of `kind`, or
     ///   (io) when the path is a folder.
@@ -63,7 +64,8 @@ extension FileSystem {
         let location = SourceLocation(file: path, line: 1, column: 1)
         if isDirectory(path) { throw CoachLabError(.io, "cannot write file: \(path) is a folder", at: location) }
         guard exists(path) else { return }
-        guard kind.recognises(try text(at: path)) else {
+        let existing = try text(at: path)
+        guard existing.allSatisfy(\.isWhitespace) || kind.recognises(existing) else {
             throw CoachLabError(.usage, "\(path) exists and is not \(kind.name); it is never overwritten", at: location,
                                 hint: "name a new file, or move that one away")
         }
@@ -96,6 +98,8 @@ public struct OutputKind: Sendable {
     public static let coachExport = OutputKind("a portable coach file", recognises: CoachDocuments.isExport)
     /// A coach `generate coach` wrote.
     public static let generatedCoach = OutputKind("a coach generate coach wrote", recognises: CoachDocuments.isGenerated)
+    /// A JSON Schema `schema --out` wrote: its `$id` is under CoachLab's schema address.
+    public static let schema = OutputKind("a CoachLab JSON Schema") { $0.hasPrefix(JSONSchemaEmitter.opening) }
 }
 
 /// The files of ``FileSystem/inMemory(_:)``: a dictionary of path → bytes behind a lock, with

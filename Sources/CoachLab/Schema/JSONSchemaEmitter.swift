@@ -6,12 +6,17 @@ public enum JSONSchemaEmitter {
     /// The names of the kinds `schema(for:)` accepts.
     public static var kinds: [String] { ContentSpecs.fileKinds.map(\.name) }
 
+    /// Where every schema's `$id` lives.
+    static let address = "https://coachlab.dev/schemas/"
+    /// How every schema opens: its `$id`, the first of its sorted keys.
+    static let opening = "{\n  \"$id\" : \"" + address
+
     /// The schema for a file kind as pretty, key-sorted JSON text, or nil for an unknown kind.
     public static func schema(for kind: String) -> String? {
         guard let spec = ContentSpecs.fileKinds.first(where: { $0.name == kind })?.spec else { return nil }
         var schema = object(spec)
         schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-        schema["$id"] = "https://coachlab.dev/schemas/\(kind).schema.json"
+        schema["$id"] = address + "\(kind).schema.json"
         return serialize(schema)
     }
 

@@ -57,6 +57,7 @@ public struct HTMLReport {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
+            \(Self.generator)
             <title>\(esc(title))</title>
             <style>\(Self.css)</style>
             </head>
@@ -401,6 +402,10 @@ public struct HTMLReport {
     private func q(_ value: Double) -> String { "\"" + String(format: "%.1f", value) + "\"" }
 
     // MARK: - Inline CSS and JavaScript
+
+    /// The tag in the head of every CoachLab page, by which a report is told from any other
+    /// file at its path.
+    public static let generator = "<meta name=\"generator\" content=\"CoachLab\">"
 
     static let css = """
         :root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--line:#d1d9e0;--pass:#1a7f37;--fail:#cf222e;--error:#8250df;--ins:#dafbe1;--del:#ffebe9}

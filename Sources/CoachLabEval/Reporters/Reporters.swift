@@ -6,10 +6,17 @@ import Foundation
 /// list every case, so they write through `write` a piece at a time while the report reads
 /// cases in batches; the `String` forms collect the pieces. Each is pinned by a golden file.
 public enum Reporters {
+    /// How the JSON report opens, which tells a report from any other file at its path.
+    public static let jsonOpening = "{\n  \"cases\" : ["
+    /// How the JUnit report opens.
+    public static let junitOpening = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"coachlab\""
+    /// The Markdown summary's heading.
+    public static let markdownHeading = "## CoachLab eval\n"
+
     /// JSON with sorted keys: `cases` (every case), `prices` (when the run kept them), `run`, `suites` and `totals`.
     public static func json(_ report: RunReport, to write: (String) throws -> Void) throws {
         let encoder = JSONEncoder.sorted(pretty: true)
-        try write("{\n  \"cases\" : [")
+        try write(jsonOpening)
         var first = true
         try report.forEachBatch { batch in
             for text in try cases(batch, indent: 4) {
@@ -49,8 +56,7 @@ public enum Reporters {
     /// JUnit XML: one testsuite per suite, one testcase per case × provider × repeat.
     public static func junit(_ report: RunReport, to write: (String) throws -> Void) throws {
         let escape = Markup.escape
-        try write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        try write("<testsuites name=\"coachlab\" tests=\"\(report.totals.cases)\" failures=\"\(report.totals.failed)\" errors=\"\(report.totals.errors)\">\n")
+        try write(junitOpening + " tests=\"\(report.totals.cases)\" failures=\"\(report.totals.failed)\" errors=\"\(report.totals.errors)\">\n")
         let summaries = Dictionary(report.suites.map { ($0.suite, $0) }) { first, _ in first }
         var open: String?
         try report.forEachCase { result in
@@ -88,7 +94,7 @@ public enum Reporters {
 
     /// Markdown for a CI job summary.
     public static func markdown(_ report: RunReport) -> String {
-        var out = "## CoachLab eval\n\n| suite | cases | pass | fail | error | pass rate (95% CI) | threshold | |\n|---|---:|---:|---:|---:|---|---:|---|\n"
+        var out = markdownHeading + "\n| suite | cases | pass | fail | error | pass rate (95% CI) | threshold | |\n|---|---:|---:|---:|---:|---|---:|---|\n"
         for summary in report.suites {
             out += "| \(summary.suite) | \(summary.cases) | \(summary.passed) | \(summary.failed) | \(summary.errors) | "
             out += String(format: "%.1f%% (%.1f–%.1f%%)", summary.passRate * 100, summary.wilsonLow * 100, summary.wilsonHigh * 100)
