@@ -108,8 +108,8 @@ struct EvalCommand: AsyncParsableCommand {
     /// Where answers come from besides the providers: cassettes (recorded or replayed: exact,
     /// so no cache), else the response cache for live runs.
     var sources: (transport: (any HTTPTransport)?, cache: ResponseCache?) {
-        let transport: (any HTTPTransport)? = record ? CassetteTransport.recording(to: cassettes, through: SystemEnvironment.live.transport)
-            : replay ? CassetteTransport.replaying(from: cassettes) : nil
+        let transport: (any HTTPTransport)? = record ? CassetteTransport.recording(to: cassettes, through: SystemEnvironment.live.transport, fileSystem: .live)
+            : replay ? CassetteTransport.replaying(from: cassettes, fileSystem: .live) : nil
         return (transport, transport == nil ? cache.cache() : nil)
     }
 

@@ -135,7 +135,7 @@ struct CacheLocation: ParsableArguments {
 
     var cache: ResponseCache {
         ResponseCache(directory: Terminal.cachePath(cacheDir),
-                      timeToLive: cacheTtl.flatMap(ResponseCache.duration) ?? ResponseCache.defaultTimeToLive)
+                      timeToLive: cacheTtl.flatMap(ResponseCache.duration) ?? ResponseCache.defaultTimeToLive, system: .live)
     }
 }
 

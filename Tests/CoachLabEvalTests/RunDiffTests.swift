@@ -119,26 +119,27 @@ import CoachLabTestSupport
     }
 
     @Test func aRecordedCassetteHoldsNoSecretAndReplaysTheBody() async throws {
-        let directory = Scratch.path("cassettes")
+        let directory = "cassettes"
+        let disk = FileSystem.inMemory([:])
         let secret = "sk-proj-SECRETVALUE0123456789abcdef"
         let body = #"{"choices":[{"message":{"content":"echo sk-proj-SECRETVALUE0123456789abcdef"}}]}"#
-        let recorder = CassetteTransport.recording(to: directory, through: StaticTransport(body: body))
+        let recorder = CassetteTransport.recording(to: directory, through: StaticTransport(body: body), fileSystem: disk)
         let spec = Self.spec(body: #"{"model":"m"}"#, key: secret)
         _ = try await recorder.send(spec, timeout: 5, provider: "p")
         let file = recorder.path(for: spec, provider: "p")
-        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let text = String(decoding: try disk.read(file), as: UTF8.self)
         #expect(!text.contains(secret))
         #expect(text.contains("\"authorization\" : \"[scrubbed]\""))
         #expect(text.contains("?key=[scrubbed]"))
 
-        let replayed = try await CassetteTransport.replaying(from: directory).send(spec, timeout: 5, provider: "p")
+        let replayed = try await CassetteTransport.replaying(from: directory, fileSystem: disk).send(spec, timeout: 5, provider: "p")
         var bytes: [UInt8] = []
         for try await chunk in replayed.body { bytes += chunk }
         #expect(replayed.status == 200)
         #expect(String(decoding: bytes, as: UTF8.self).contains("echo [scrubbed]"))
 
         await #expect(throws: ProviderError.self) {
-            _ = try await CassetteTransport.replaying(from: directory).send(Self.spec(body: #"{"model":"n"}"#, key: secret), timeout: 5, provider: "p")
+            _ = try await CassetteTransport.replaying(from: directory, fileSystem: disk).send(Self.spec(body: #"{"model":"n"}"#, key: secret), timeout: 5, provider: "p")
         }
     }
 }

@@ -41,18 +41,22 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
         return String(decoding: body, as: UTF8.self)
     }
 
-    static func provider(_ transport: any HTTPTransport, cache: ResponseCache?) -> HTTPProvider {
-        var provider = HTTPProvider(id: "openai-test", wire: OpenAIWire(legacyMaxTokens: false), baseURL: "http://127.0.0.1:1/v1",
+    static func provider(_ transport: any HTTPTransport, cache: ResponseCache?, id: String = "openai-test") -> HTTPProvider {
+        var provider = HTTPProvider(id: id, wire: OpenAIWire(legacyMaxTokens: false), baseURL: "http://127.0.0.1:1/v1",
                                     apiKey: key, defaults: GenerationSettings(model: "m"), system: .tests(transport: transport), retry: .none)
         provider.cache = cache
         return provider
     }
 
-    static func folder() -> String { Scratch.path("cache") }
+    /// A cache in memory, on a clock that stands still unless one is given.
+    static func cache(_ fileSystem: FileSystem = .inMemory([:]), timeToLive: Double = ResponseCache.defaultTimeToLive,
+                      now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }) -> ResponseCache {
+        ResponseCache(directory: "cache", timeToLive: timeToLive, fileSystem: fileSystem, now: now)
+    }
 
     @Test func aSecondIdenticalRequestIsAnsweredWithoutSending() async throws {
         let transport = CountingTransport(bodies: [Self.reply("First answer."), Self.reply("Second answer.")])
-        let cache = ResponseCache(directory: Self.folder())
+        let cache = Self.cache()
         let provider = Self.provider(transport, cache: cache)
         let first = try await provider.complete(Self.request)
         let second = try await provider.complete(Self.request)
@@ -69,7 +73,7 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
         let events = #"data: {"choices":[{"index":0,"delta":{"content":"Hello "}}]}"# + "\n\n"
             + #"data: {"choices":[{"index":0,"delta":{"content":"there."},"finish_reason":"stop"}]}"# + "\n\ndata: [DONE]\n\n"
         let transport = CountingTransport(bodies: [events])
-        let provider = Self.provider(transport, cache: ResponseCache(directory: Self.folder()))
+        let provider = Self.provider(transport, cache: Self.cache())
         for expectedCached in [false, true] {
             var text = ""
             var finished: ProviderReply?
@@ -85,7 +89,7 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
 
     @Test func repeatedCasesNeverReadTheCache() async throws {
         let transport = CountingTransport(bodies: [Self.reply("One."), Self.reply("Two."), Self.reply("Three.")])
-        let cache = ResponseCache(directory: Self.folder())
+        let cache = Self.cache()
         let provider = Self.provider(transport, cache: cache)
         _ = try await provider.complete(Self.request)
         let texts = try await ResponseCache.withoutReads {
@@ -98,10 +102,10 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
 
     @Test func anExpiredEntryIsAskedAgainAndReplaced() async throws {
         let transport = CountingTransport(bodies: [Self.reply("Old."), Self.reply("New.")])
-        let folder = Self.folder()
-        let past = ResponseCache(directory: folder, timeToLive: 3600, now: { Date(timeIntervalSince1970: 1_000_000) })
+        let disk = FileSystem.inMemory([:])
+        let past = Self.cache(disk, timeToLive: 3600, now: { Date(timeIntervalSince1970: 1_000_000) })
         _ = try await Self.provider(transport, cache: past).complete(Self.request)
-        let later = ResponseCache(directory: folder, timeToLive: 3600, now: { Date(timeIntervalSince1970: 1_000_000 + 3601) })
+        let later = Self.cache(disk, timeToLive: 3600, now: { Date(timeIntervalSince1970: 1_000_000 + 3601) })
         #expect(later.entries().map(\.expired) == [true])
         let reply = try await Self.provider(transport, cache: later).complete(Self.request)
         #expect(reply.text == "New." && !reply.cached)
@@ -110,7 +114,7 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
     }
 
     @Test func onlyAnswersThatDecodedAreKept() async throws {
-        let cache = ResponseCache(directory: Self.folder())
+        let cache = Self.cache()
         let broken = Self.provider(CountingTransport(bodies: [#"{"choices": "#]), cache: cache)
         await #expect(throws: ProviderError.self) { try await broken.complete(Self.request) }
         let refused = Self.provider(CountingTransport(bodies: [#"{"error": {"message": "slow down"}}"#], status: 429), cache: cache)
@@ -119,24 +123,26 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
     }
 
     @Test func theKeyNeverReachesTheCache() async throws {
-        let folder = Self.folder()
+        let disk = FileSystem.inMemory([:])
         let transport = CountingTransport(bodies: [Self.reply("Fine.")])
-        _ = try await Self.provider(transport, cache: ResponseCache(directory: folder)).complete(Self.request)
-        let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []
-        let written = files.compactMap { FileManager.default.contents(atPath: folder + "/" + $0) }
-        #expect(!written.isEmpty)
+        _ = try await Self.provider(transport, cache: Self.cache(disk)).complete(Self.request)
+        let written = try disk.list("cache").flatMap { folder in try disk.list("cache/" + folder).map { try disk.read("cache/\(folder)/\($0)") } }
+        #expect(written.count == 1)
         for data in written { #expect(!String(decoding: data, as: UTF8.self).contains(Self.key)) }
     }
 
     @Test func clearingRemovesOnlyTheCachesOwnFiles() async throws {
-        let folder = Self.folder()
-        let cache = ResponseCache(directory: folder)
-        _ = try await Self.provider(CountingTransport(bodies: [Self.reply("Fine.")]), cache: cache).complete(Self.request)
+        // On disk: the live file system's removals, and a folder left empty goes too.
+        let folder = Scratch.path("cache")
+        let cache = ResponseCache(directory: folder, system: .live)
+        _ = try await Self.provider(CountingTransport(bodies: [Self.reply("Fine."), Self.reply("Fine.")]), cache: cache).complete(Self.request)
         let mine = folder + "/openai-test/notes.json"
         try Data(#"{"mine": true}"#.utf8).write(to: URL(fileURLWithPath: mine))
+        _ = try await Self.provider(CountingTransport(bodies: [Self.reply("Also fine.")]), cache: cache, id: "other-test").complete(Self.request)
         let removed = try cache.clear()
-        #expect(removed.count == 1)
+        #expect(removed.count == 2)
         #expect(FileManager.default.fileExists(atPath: mine))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/other-test"))
         #expect(cache.entries().isEmpty)
     }
 

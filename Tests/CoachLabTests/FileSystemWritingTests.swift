@@ -86,12 +86,14 @@ import Testing
         }
     }
 
-    @Test func removalTakesFilesOnlyAndSaysWhatWentWrong() throws {
+    @Test func removalTakesFilesAndEmptyFoldersOnly() throws {
         for fileSystem in try Self.both() {
             #expect(throws: CoachLabError.self) { try fileSystem.remove("notes") }
             #expect(throws: CoachLabError.self) { try fileSystem.remove("notes/absent.txt") }
             try fileSystem.remove("notes/mine.txt")
             #expect(!fileSystem.exists("notes/mine.txt") && fileSystem.isDirectory("notes"))
+            try fileSystem.remove("notes")
+            #expect(!fileSystem.exists("notes"))
         }
     }
 

@@ -18,7 +18,12 @@ extension FileSystem {
 
     /// Writes `text` to `path` (see ``write``): whole, creating folders.
     public func write(_ text: String, to path: String, mode: WriteMode = .replace) throws {
-        try write(path, mode) { emit in try emit(Data(text.utf8)) }
+        try write(Data(text.utf8), to: path, mode: mode)
+    }
+
+    /// Writes `data` to `path` (see ``write``): whole, creating folders.
+    public func write(_ data: Data, to path: String, mode: WriteMode = .replace) throws {
+        try write(path, mode) { emit in try emit(data) }
     }
 
     /// Writes a file a piece at a time through `render`, for reports too large to build as one
@@ -152,10 +157,14 @@ final class MemoryFiles: @unchecked Sendable {
     func remove(_ path: String) throws {
         let path = Paths.normalize(path)
         try lock.withLock {
-            guard files.removeValue(forKey: path) != nil else {
-                let reason = directories.contains(path) ? "\(path) is a folder" : "no file at \(path)"
-                throw CoachLabError(.io, "cannot remove file: \(reason)", at: SourceLocation(file: path, line: 1, column: 1))
+            if files.removeValue(forKey: path) != nil { return }
+            let location = SourceLocation(file: path, line: 1, column: 1)
+            guard directories.contains(path) else { throw CoachLabError(.io, "cannot remove: no such file or folder", at: location) }
+            let inside = path == "." ? "" : path + "/"
+            guard !files.keys.contains(where: { $0.hasPrefix(inside) }), !directories.contains(where: { $0.hasPrefix(inside) }) else {
+                throw CoachLabError(.io, "cannot remove: the folder is not empty", at: location)
             }
+            directories.remove(path)
         }
     }
 
@@ -214,9 +223,14 @@ enum DiskWrites {
     }
 
     static func delete(_ path: String) throws {
-        guard unlink(path) == 0 else {
-            throw CoachLabError(.io, "cannot remove file: \(String(cString: strerror(errno)))", at: SourceLocation(file: path, line: 1, column: 1))
+        if unlink(path) == 0 { return }
+        var code = errno
+        // A folder: `rmdir` removes it only when it is empty.
+        if code == EISDIR || code == EPERM, FileSystem.live.isDirectory(path) {
+            if rmdir(path) == 0 { return }
+            code = errno
         }
+        throw CoachLabError(.io, "cannot remove: \(String(cString: strerror(code)))", at: SourceLocation(file: path, line: 1, column: 1))
     }
 
     /// Gives the finished temporary file its path.

@@ -28,7 +28,7 @@ public struct FileSystem: Sendable {
     /// path, even one that appeared while `body` ran, is never replaced.
     public var write: @Sendable (_ path: String, _ mode: WriteMode,
                                  _ body: (_ emit: (Data) throws -> Void) throws -> Void) throws -> Void
-    /// Removes a file (never a folder).
+    /// Removes a file, or a folder with nothing in it; never a folder that holds anything.
     public var remove: @Sendable (_ path: String) throws -> Void
 
     /// How a write treats a file already at its path.

@@ -17,21 +17,24 @@ public struct CassetteTransport: HTTPTransport {
     public let mode: Mode
     /// The folder of cassettes: `<directory>/<provider>/<key>.json`.
     public let directory: String
+    /// Where the cassettes are read and written.
+    private let fileSystem: FileSystem
     private let live: (any HTTPTransport)?
 
-    /// A recording transport over `live`.
-    public static func recording(to directory: String, through live: any HTTPTransport) -> CassetteTransport {
-        CassetteTransport(mode: .record, directory: directory, live: live)
+    /// A recording transport over `live`, writing to `directory` of `fileSystem`.
+    public static func recording(to directory: String, through live: any HTTPTransport, fileSystem: FileSystem) -> CassetteTransport {
+        CassetteTransport(mode: .record, directory: directory, fileSystem: fileSystem, live: live)
     }
 
-    /// A replaying transport: no network.
-    public static func replaying(from directory: String) -> CassetteTransport {
-        CassetteTransport(mode: .replay, directory: directory, live: nil)
+    /// A replaying transport, reading `directory` of `fileSystem`: no network.
+    public static func replaying(from directory: String, fileSystem: FileSystem) -> CassetteTransport {
+        CassetteTransport(mode: .replay, directory: directory, fileSystem: fileSystem, live: nil)
     }
 
-    private init(mode: Mode, directory: String, live: (any HTTPTransport)?) {
+    private init(mode: Mode, directory: String, fileSystem: FileSystem, live: (any HTTPTransport)?) {
         self.mode = mode
         self.directory = directory
+        self.fileSystem = fileSystem
         self.live = live
     }
 
@@ -57,7 +60,7 @@ public struct CassetteTransport: HTTPTransport {
         let file = path(for: spec, provider: provider)
         switch mode {
         case .replay:
-            guard let data = FileManager.default.contents(atPath: file) else {
+            guard let data = try? fileSystem.read(file) else {
                 throw ProviderError(.configuration, provider: provider,
                                     message: "stale: re-record (no cassette \(file) for this request; the compiled prompt or a setting changed since recording, so run coachlab eval --record)")
             }
@@ -83,8 +86,7 @@ public struct CassetteTransport: HTTPTransport {
     private func write(_ cassette: Cassette, to file: String) throws {
         let encoder = JSONEncoder.sorted(pretty: true)
         do {
-            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try (encoder.encode(cassette) + Data("\n".utf8)).write(to: URL(fileURLWithPath: file), options: .atomic)
+            try fileSystem.write(encoder.encode(cassette) + Data("\n".utf8), to: file)
         } catch {
             throw ProviderError(.configuration, provider: cassette.provider, message: "cannot write the cassette \(file): \(error.localizedDescription)")
         }

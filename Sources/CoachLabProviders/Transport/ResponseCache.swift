@@ -17,6 +17,8 @@ public struct ResponseCache: Sendable {
     public let directory: String
     /// Seconds an entry stays fresh.
     public let timeToLive: Double
+    /// Where the entries are read and written.
+    private let fileSystem: FileSystem
     private let now: @Sendable () -> Date
     private let counters = Counters()
 
@@ -25,11 +27,20 @@ public struct ResponseCache: Sendable {
     /// The default time to live: a week.
     public static let defaultTimeToLive = 7 * 24 * 3600.0
 
+    /// A cache in `directory` of `fileSystem`, whose entries are fresh for `timeToLive` seconds
+    /// counted on the clock `now`.
     public init(directory: String = ResponseCache.defaultDirectory, timeToLive: Double = ResponseCache.defaultTimeToLive,
-                now: @escaping @Sendable () -> Date = Date.init) {
+                fileSystem: FileSystem, now: @escaping @Sendable () -> Date) {
         self.directory = directory
         self.timeToLive = timeToLive
+        self.fileSystem = fileSystem
         self.now = now
+    }
+
+    /// A cache on `system`'s file system and clock.
+    public init(directory: String = ResponseCache.defaultDirectory, timeToLive: Double = ResponseCache.defaultTimeToLive,
+                system: SystemEnvironment) {
+        self.init(directory: directory, timeToLive: timeToLive, fileSystem: system.fileSystem, now: system.now)
     }
 
     @TaskLocal static var readsBypassed = false
@@ -73,7 +84,7 @@ public struct ResponseCache: Sendable {
             counters.update { $0.bypassed += 1 }
             return nil
         }
-        guard let data = FileManager.default.contents(atPath: path(for: spec, provider: provider)),
+        guard let data = try? fileSystem.read(path(for: spec, provider: provider)),
               let entry = try? JSONDecoder().decode(Cassette.self, from: data),
               let saved = entry.savedAt.flatMap(Self.date), now().timeIntervalSince(saved) < timeToLive,
               entry.key == CassetteTransport.key(for: spec, provider: provider) else {
@@ -91,8 +102,7 @@ public struct ResponseCache: Sendable {
         entry.savedAt = Self.stamp(now())
         let file = path(for: spec, provider: provider)
         do {
-            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try (JSONEncoder.sorted(pretty: true).encode(entry) + Data("\n".utf8)).write(to: URL(fileURLWithPath: file), options: .atomic)
+            try fileSystem.write(JSONEncoder.sorted(pretty: true).encode(entry) + Data("\n".utf8), to: file)
             counters.update { $0.stored += 1 }
         } catch {
             return
@@ -129,14 +139,13 @@ public struct ResponseCache: Sendable {
     /// Every entry, oldest first. Files in the folder that are not cache entries are left out
     /// (and never cleared).
     public func entries() -> [Entry] {
-        let manager = FileManager.default
-        guard let providers = try? manager.contentsOfDirectory(atPath: directory) else { return [] }
+        guard let providers = try? fileSystem.list(directory) else { return [] }
         var entries: [Entry] = []
         for folder in providers.sorted() {
             let folderPath = "\(directory)/\(folder)"
-            for name in ((try? manager.contentsOfDirectory(atPath: folderPath)) ?? []).sorted() where name.hasSuffix(".json") {
+            for name in ((try? fileSystem.list(folderPath)) ?? []).sorted() where name.hasSuffix(".json") {
                 let file = "\(folderPath)/\(name)"
-                guard let data = manager.contents(atPath: file), let entry = try? JSONDecoder().decode(Cassette.self, from: data),
+                guard let data = try? fileSystem.read(file), let entry = try? JSONDecoder().decode(Cassette.self, from: data),
                       let saved = entry.savedAt.flatMap(Self.date), name == "\(entry.key).json" else { continue }
                 entries.append(Entry(provider: entry.provider, key: entry.key, path: file, savedAt: saved, bytes: data.count,
                                      model: entry.request.body["model"]?.string, lastUserMessage: Self.lastUserMessage(entry.request.body),
@@ -151,10 +160,9 @@ public struct ResponseCache: Sendable {
     @discardableResult
     public func clear(provider: String? = nil, expiredOnly: Bool = false) throws -> [Entry] {
         let doomed = entries().filter { (provider == nil || $0.provider == provider) && (!expiredOnly || $0.expired) }
-        let manager = FileManager.default
-        for entry in doomed { try manager.removeItem(atPath: entry.path) }
-        for folder in Set(doomed.map { ($0.path as NSString).deletingLastPathComponent }) {
-            if (try? manager.contentsOfDirectory(atPath: folder))?.isEmpty == true { try? manager.removeItem(atPath: folder) }
+        for entry in doomed { try fileSystem.remove(entry.path) }
+        for folder in Set(doomed.map { ($0.path as NSString).deletingLastPathComponent }) where (try? fileSystem.list(folder))?.isEmpty == true {
+            try? fileSystem.remove(folder)
         }
         return doomed
     }
