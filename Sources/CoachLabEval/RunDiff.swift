@@ -169,9 +169,9 @@ public struct Baseline: Sendable, Codable, Hashable {
 
     /// Reads a baseline file.
     /// - Throws: ``CoachLabError`` (usage, or content for a file that is not a baseline) naming the file.
-    public static func read(_ path: String) throws -> Baseline {
+    public static func read(_ path: String, fileSystem: FileSystem) throws -> Baseline {
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        do { data = try fileSystem.read(path) } catch {
             throw CoachLabError(.usage, "cannot read the baseline: \(error.localizedDescription)", at: SourceLocation(file: path, line: 1, column: 1),
                                 hint: "write one with coachlab eval --write-baseline FILE")
         }
@@ -181,10 +181,10 @@ public struct Baseline: Sendable, Codable, Hashable {
         }
     }
 
-    /// The file's text: sorted keys, one case per line, so diffs in review stay small.
     /// How a baseline file opens.
     public static let opening = "{\n  \"cases\" : {\n"
 
+    /// The file's text: sorted keys, one case per line, so diffs in review stay small.
     public func json() -> String {
         var out = Self.opening
         let encoder = JSONEncoder.sorted()

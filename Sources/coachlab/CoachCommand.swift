@@ -81,11 +81,7 @@ struct CoachImport: ParsableCommand {
 
     func run() throws {
         let pack = try PackLoader(fileSystem: .live).load(self.pack).get()
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
-            throw CoachLabError(.io, "cannot read file: \(error.localizedDescription)", at: SourceLocation(file: file, line: 1, column: 1))
-        }
-        let imported = try CoachDocuments.importCoach(data, file: file, into: pack, id: id, replace: replace)
+        let imported = try CoachDocuments.importCoach(try FileSystem.live.data(at: file), file: file, into: pack, id: id, replace: replace)
         if dryRun {
             Terminal.out(imported.packFile, terminator: "")
             return

@@ -173,7 +173,7 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         try outputs.check(fileSystem: .live)
-        let gate = try baseline.map { (path: $0, file: try Baseline.read($0)) }
+        let gate = try baseline.map { (path: $0, file: try Baseline.read($0, fileSystem: .live)) }
         let target = try ResultStore(path: Terminal.storePath(store))
         let merge = try RunMerge.merge(inputs, into: target, fileSystem: .live)
         for warning in merge.warnings { Terminal.error("warning: " + warning) }

@@ -87,7 +87,7 @@ struct EvalCommand: AsyncParsableCommand {
     func run() async throws {
         try outputs.check(fileSystem: .live)
         let store = try ResultStore(path: Terminal.storePath(store))
-        let gate = try baseline.map { (path: $0, file: try Baseline.read($0)) }
+        let gate = try baseline.map { (path: $0, file: try Baseline.read($0, fileSystem: .live)) }
         let (transport, cache) = sources
         let plan: EvalPlan
         do {

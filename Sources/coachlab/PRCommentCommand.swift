@@ -53,7 +53,7 @@ struct PRCommentCommand: AsyncParsableCommand {
             throw CoachLabError(usage: "the store at \(path) has no runs", hint: "coachlab runs lists the stored runs")
         }
         let report = try RunReport(stored: id, in: results, fileSystem: .live)
-        let body = try PullRequestComment.body(report: report, baseline: try baseline.map(Baseline.read),
+        let body = try PullRequestComment.body(report: report, baseline: try baseline.map { try Baseline.read($0, fileSystem: .live) },
                                                promptDiff: try promptDiff.map { try FileSystem.live.text(at: $0) }, artifactURL: artifactURL)
         guard !dryRun else { return Terminal.out(body, terminator: "") }
         let (client, number) = try GitHubComments.target(repository: repo, pullRequest: pr, tokenVariable: tokenEnv, apiURL: apiURL, system: .live)
