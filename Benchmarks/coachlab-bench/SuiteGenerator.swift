@@ -1,3 +1,4 @@
+import CoachLab
 import Foundation
 
 /// Writes a generated suite for scale benchmarks: `cases` single-turn fixtures spread over
@@ -33,23 +34,38 @@ struct SuiteGenerator {
         ]),
     ]
 
-    func write(to directory: String) throws {
-        let manager = FileManager.default
+    /// The suite file this generator writes, told by its id, so a second run replaces its own
+    /// suite and never anyone else's.
+    static let suiteKind = OutputKind("a generated benchmark suite") { $0.hasPrefix("suite:\n  id: generated-") }
+
+    /// Whether `name` is a fixture this generator wrote: `generated-NNNNN.yaml`.
+    static func isGenerated(_ name: String) -> Bool {
+        let digits = name.dropFirst("generated-".count).dropLast(".yaml".count)
+        return name.hasPrefix("generated-") && name.hasSuffix(".yaml") && digits.count == 5 && digits.allSatisfy(\.isNumber)
+    }
+
+    /// Writes `directory/suite.yaml` and `directory/fixtures/generated-NNNNN.yaml`. The fixtures
+    /// of an earlier, larger run are removed by their generated names; any other file in the
+    /// folder is left where it is and is not part of the suite.
+    func write(to directory: String, fileSystem: FileSystem) throws {
         let fixtures = directory + "/fixtures"
-        try? manager.removeItem(atPath: fixtures)
-        try manager.createDirectory(atPath: fixtures, withIntermediateDirectories: true)
+        let suitePath = directory + "/suite.yaml"
+        try fileSystem.checkReplaceable(suitePath, by: Self.suiteKind)
+        for name in (try? fileSystem.list(fixtures)) ?? [] where Self.isGenerated(name) {
+            try fileSystem.remove(fixtures + "/" + name)
+        }
         for index in 0..<cases {
             let target = Self.targets[index % Self.targets.count]
             let message = target.messages[(index / Self.targets.count) % target.messages.count]
             let id = String(format: "generated-%05d", index)
             let text = "fixture:\n  id: \(id)\n  pack: \(target.pack)\n\(target.header)turns:\n  - user: \"\(message)\"\n"
-            try Data(text.utf8).write(to: URL(fileURLWithPath: "\(fixtures)/\(id).yaml"))
+            try fileSystem.write(text, to: "\(fixtures)/\(id).yaml")
         }
         let suite = """
             suite:
               id: generated-\(cases)
               description: \(cases) generated single-turn cases over the five seed packs.
-            fixtures: [\(fixtures)/*.yaml]
+            fixtures: [\(fixtures)/generated-*.yaml]
             mode: final
             concurrency: 64
             checks:
@@ -61,6 +77,6 @@ struct SuiteGenerator {
             threshold: 0
 
             """
-        try Data(suite.utf8).write(to: URL(fileURLWithPath: directory + "/suite.yaml"))
+        try fileSystem.write(suite, to: suitePath, replacing: Self.suiteKind)
     }
 }

@@ -102,7 +102,12 @@ if arguments.count > 1, arguments[1] == "generate-suite" {
         FileHandle.standardError.write(Data("usage: coachlab-bench generate-suite --cases N --out DIR\n".utf8))
         exit(2)
     }
-    try SuiteGenerator(cases: cases).write(to: out)
+    do {
+        try SuiteGenerator(cases: cases).write(to: out, fileSystem: .live)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(2)
+    }
     print("wrote \(cases) fixtures and \(out)/suite.yaml")
     exit(0)
 }
