@@ -69,8 +69,9 @@ extension FileSystem {
         let location = SourceLocation(file: path, line: 1, column: 1)
         if isDirectory(path) { throw CoachLabError(.io, "cannot write file: \(path) is a folder", at: location) }
         guard exists(path) else { return }
-        let existing = try text(at: path)
-        guard existing.allSatisfy(\.isWhitespace) || kind.recognises(existing) else {
+        let existing = try data(at: path)
+        let blank = existing.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        guard blank || kind.recognises(String(decoding: kind.opening.map { existing.prefix($0) } ?? existing, as: UTF8.self)) else {
             throw CoachLabError(.usage, "\(path) exists and is not \(kind.name); it is never overwritten", at: location,
                                 hint: "name a new file, or move that one away")
         }
@@ -91,9 +92,13 @@ public struct OutputKind: Sendable {
     public var name: String
     /// Whether a file's text is one of these.
     public var recognises: @Sendable (String) -> Bool
+    /// How many bytes from the start `recognises` needs (a report tells by how it opens, and
+    /// may be tens of megabytes), or nil for the whole file.
+    public var opening: Int?
 
-    public init(_ name: String, recognises: @escaping @Sendable (String) -> Bool) {
+    public init(_ name: String, opening: Int? = nil, recognises: @escaping @Sendable (String) -> Bool) {
         self.name = name
+        self.opening = opening
         self.recognises = recognises
     }
 
@@ -104,7 +109,7 @@ public struct OutputKind: Sendable {
     /// A coach `generate coach` wrote.
     public static let generatedCoach = OutputKind("a coach generate coach wrote", recognises: CoachDocuments.isGenerated)
     /// A JSON Schema `schema --out` wrote: its `$id` is under CoachLab's schema address.
-    public static let schema = OutputKind("a CoachLab JSON Schema") { $0.hasPrefix(JSONSchemaEmitter.opening) }
+    public static let schema = OutputKind("a CoachLab JSON Schema", opening: 4096) { $0.hasPrefix(JSONSchemaEmitter.opening) }
 }
 
 /// The files of ``FileSystem/inMemory(_:)``: a dictionary of path → bytes behind a lock, with
