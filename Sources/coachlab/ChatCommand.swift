@@ -47,11 +47,7 @@ struct ChatCommand: AsyncParsableCommand {
         while let message = session.nextMessage() {
             try await session.exchange(message)
         }
-        if let save {
-            let recorded = FixtureRecording(id: Paths.stem(save), pack: pack, inputs: session.inputs, turns: session.turns)
-            try FileSystem.live.write(recorded.yaml, to: save, replacing: .recording)
-            Terminal.error("saved \(session.turns.count) turns to \(save)")
-        }
+        if let save { try session.save(to: save) }
         if session.failures > 0 && session.turns.isEmpty { throw ExitCode(Exit.infrastructure) }
     }
 
@@ -101,6 +97,20 @@ struct ChatCommand: AsyncParsableCommand {
                 if !interactive { Terminal.out("you> \(message)") }
                 return message
             }
+        }
+
+        /// Saves the conversation as a fixture. If the file cannot be written (one appeared at the
+        /// path during the chat, say), the fixture goes to standard output instead, so the
+        /// conversation is not lost, and the error follows.
+        func save(to path: String) throws {
+            let recorded = FixtureRecording(id: Paths.stem(path), pack: pack, inputs: inputs, turns: turns)
+            do {
+                try FileSystem.live.write(recorded.yaml, to: path, replacing: .recording)
+            } catch {
+                Terminal.out(recorded.yaml, terminator: "")
+                throw error
+            }
+            Terminal.error("saved \(turns.count) turns to \(path)")
         }
 
         /// Screens and sends one message and shows the reply; a provider's failure is shown

@@ -58,8 +58,7 @@ struct CompareCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let html { try FileSystem.live.checkReplaceable(html, by: .htmlReport) }
-        if let markdown { try FileSystem.live.checkReplaceable(markdown, by: .markdownSummary) }
+        try ReportFiles(markdown: markdown, html: html).check(fileSystem: .live)
         let store = try ResultStore(path: Terminal.storePath(self.store))
         let reports = runs.isEmpty ? [try await runSuites(into: store)] : try runs.map { try RunReport(stored: $0, in: store, fileSystem: .live) }
         let page = try HTMLReport(runs: reports, title: "CoachLab comparison")

@@ -34,6 +34,17 @@ import Testing
         #expect(text.contains("It sounds like you can't sleep. What feels like the most useful next step for you?\""))
     }
 
+    /// A save that fails at the end of the chat (here, the folder named is a file) prints the
+    /// fixture instead, so the conversation is not lost, then fails with the reason.
+    @Test func aSaveThatFailsPrintsTheFixtureInstead() throws {
+        let file = try CLI.temporaryDirectory() + "/a-file"
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["chat", "personas/luna", "--provider", "mock", "--save", file + "/night.yaml"], stdin: "I can't sleep.\n")
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stdout.contains("# Recorded with coachlab chat.") && result.stdout.contains("  - user: \"I can't sleep.\""), "\(result.stdout)")
+        #expect(result.stderr.contains("night.yaml:1:1: error: cannot write file"), "\(result.stderr)")
+    }
+
     /// `--save` replaces only a recording; a hand-written fixture at the path is refused before
     /// the chat starts, so neither the file nor the conversation is lost.
     @Test func saveNeverReplacesAHandWrittenFixture() throws {
