@@ -19,6 +19,7 @@ import Testing
         let system = SystemEnvironment.unimplemented(report: reports.add)
         #expect(throws: SystemEnvironment.Unimplemented.self) { try system.fileSystem.read("pack.yaml") }
         #expect(!system.fileSystem.exists("pack.yaml"))
+        #expect(throws: SystemEnvironment.Unimplemented.self) { try system.fileSystem.write("x", to: "cache/entry.json") }
         await #expect(throws: SystemEnvironment.Unimplemented.self) { try await system.sleep(1) }
         await #expect(throws: SystemEnvironment.Unimplemented.self) {
             try await system.transport.send(HTTPRequestSpec(url: "http://127.0.0.1:1/", headers: [], body: Data()), timeout: 1, provider: "p")
@@ -26,7 +27,7 @@ import Testing
         _ = system.now()
         _ = system.random()
         #expect(system.variables.isEmpty)
-        #expect(reports.all == ["fileSystem", "fileSystem", "sleep", "transport", "now", "random"].map {
+        #expect(reports.all == ["fileSystem", "fileSystem", "fileSystem", "sleep", "transport", "now", "random"].map {
             "SystemEnvironment.\($0) was used but not given"
         })
     }

@@ -64,10 +64,12 @@ extension FileSystem {
     /// of its own. A command calls it before its work as well as at the write, so that a
     /// refused path costs no work.
     /// - Throws: ``CoachLabError`` (usage) at the path when a file there is not of `kind`, or
-    ///   (io) when the path is a folder.
+    ///   when the path is a folder.
     public func checkReplaceable(_ path: String, by kind: OutputKind) throws {
         let location = SourceLocation(file: path, line: 1, column: 1)
-        if isDirectory(path) { throw CoachLabError(.io, "cannot write file: \(path) is a folder", at: location) }
+        if isDirectory(path) {
+            throw CoachLabError(.usage, "\(path) is a folder; name a file to write", at: location)
+        }
         guard exists(path) else { return }
         let existing = try data(at: path)
         let blank = existing.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }

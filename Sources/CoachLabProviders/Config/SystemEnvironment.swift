@@ -52,7 +52,8 @@ public struct SystemEnvironment: Sendable {
         return SystemEnvironment(
             fileSystem: FileSystem(read: { _ in throw missing("fileSystem") }, list: { _ in throw missing("fileSystem") },
                                    isDirectory: { _ in _ = missing("fileSystem"); return false },
-                                   exists: { _ in _ = missing("fileSystem"); return false }),
+                                   exists: { _ in _ = missing("fileSystem"); return false },
+                                   write: { _, _, _ in throw missing("fileSystem") }, remove: { _ in throw missing("fileSystem") }),
             variables: [:],
             transport: UnimplementedTransport(missing: missing),
             now: { _ = missing("now"); return Date(timeIntervalSinceReferenceDate: 0) },
