@@ -133,6 +133,13 @@ guard !seeds.isEmpty else {
 let findings = ".build/fuzz"
 try? FileManager.default.createDirectory(atPath: findings, withIntermediateDirectories: true)
 
+/// Saves an input a finding points to. A finding whose input cannot be saved is not lost: the
+/// input goes to standard error instead.
+@Sendable func save(_ input: [UInt8], to path: String) {
+    guard !FileManager.default.createFile(atPath: path, contents: Data(input)) else { return }
+    FileHandle.standardError.write(Data("coachlab-fuzz: cannot write \(path); the input, \(input.count) bytes:\n".utf8) + Data(input) + Data("\n".utf8))
+}
+
 // The watchdog: an input still running after ten times its limit is a hang; save it and stop.
 final class Current: @unchecked Sendable {
     private let lock = NSLock()
@@ -149,7 +156,7 @@ let hangLimit = options.perInputLimit * 10, hangFile = findings + "/hang.yaml"
 watchdog.setEventHandler { @Sendable in
     // Runs on the watchdog's queue, not the main thread, so it sees a hang in progress.
     if let input = current.hung(after: hangLimit) {
-        FileManager.default.createFile(atPath: hangFile, contents: Data(input))
+        save(input, to: hangFile)
         FileHandle.standardError.write(Data("coachlab-fuzz: an input ran for over \(hangLimit) s; saved to \(hangFile)\n".utf8))
         exit(1)
     }
@@ -166,7 +173,10 @@ var failures: [String] = []
 var queue = seeds
 while clock.now - start < .seconds(options.seconds) {
     let input = queue.isEmpty ? mutate(seeds[random.below(seeds.count)], seeds: seeds, random: &random) : queue.removeFirst()
-    FileManager.default.createFile(atPath: findings + "/current.yaml", contents: Data(input))
+    // Where a crash's input is found afterwards; checked once, as it is written for every input.
+    if !FileManager.default.createFile(atPath: findings + "/current.yaml", contents: Data(input)), runs == 0 {
+        FileHandle.standardError.write(Data("coachlab-fuzz: warning: cannot write \(findings)/current.yaml, so a crash's input will not be saved\n".utf8))
+    }
     current.begin(input)
     let began = clock.now
     exercise(input)
@@ -176,12 +186,12 @@ while clock.now - start < .seconds(options.seconds) {
     slowest = max(slowest, elapsed)
     if elapsed > options.perInputLimit {
         let name = findings + "/slow-\(runs).yaml"
-        FileManager.default.createFile(atPath: name, contents: Data(input))
+        save(input, to: name)
         failures.append("an input took \(String(format: "%.2f", elapsed)) s (limit \(options.perInputLimit) s): \(name)")
     }
     if residentMegabytes() - baseline > options.memoryLimitMB {
         let name = findings + "/memory-\(runs).yaml"
-        FileManager.default.createFile(atPath: name, contents: Data(input))
+        save(input, to: name)
         failures.append("memory grew past \(options.memoryLimitMB) MB: \(name)")
         break
     }

@@ -630,13 +630,7 @@ enum Judge {
     ///   still not valid after the correction round: the case is then an error, not a fail.
     static func grade(_ check: Check, rubric: Check.Rubric, history: [ChatMessage], reply: String?,
                       slot: EvalRunner.ProviderSlot) async throws -> [CheckResult] {
-        let conversation = history.compactMap { message -> (isUser: Bool, text: String)? in
-            switch message.role {
-            case .user: (true, message.content)
-            case .assistant: (false, message.content)
-            default: nil
-            }
-        }
+        let conversation = history.map { (isUser: $0.role == .user, text: $0.content) }
         let task = StructuredTask.judgement(rubric, conversation: conversation, graded: reply)
         let generator = StructuredGenerator(provider: slot.provider, sendsSchema: slot.configuration.sendsResponseSchema, temperature: 0,
                                             maxTokens: 1024)

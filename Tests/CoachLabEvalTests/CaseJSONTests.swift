@@ -33,7 +33,7 @@ import Testing
 
     static func number(_ generator: inout SeededGenerator) -> Double {
         switch Int.random(in: 0..<8, using: &generator) {
-        case 0: return [0, -0.0, 1, 0.5, 100, 1e15, 1e16, 1e-5, 1e21, 0.1 + 0.2, 5e-324].randomElement(using: &generator)!
+        case 0: return [0, -0.0, 1, 0.5, 100, 1e15, 1e16, 1e-5, 1e21, 0.1 + 0.2, Double.leastNonzeroMagnitude].randomElement(using: &generator)!
         case 1: return Double(Int.random(in: -1_000_000...1_000_000, using: &generator))
         case 2: return Double.random(in: 0...1, using: &generator)
         case 3: return Double.random(in: -1e20...1e20, using: &generator)
