@@ -56,6 +56,9 @@ import Testing
         try files.write(report, fileSystem: fileSystem)
         #expect(String(decoding: try fileSystem.read("out/r.json"), as: UTF8.self) == (try Reporters.json(report)))
 
+        // Two reports to one path are refused before anything is written.
+        #expect(throws: CoachLabError.self) { try ReportFiles(json: "out/x.json", junit: "out/./x.json").check(fileSystem: fileSystem) }
+
         let onNotes = ReportFiles(json: "out/r2.json", markdown: "out/notes.md")
         #expect(throws: CoachLabError.self) { try onNotes.check(fileSystem: fileSystem) }
         #expect(throws: CoachLabError.self) { try onNotes.write(report, fileSystem: fileSystem) }

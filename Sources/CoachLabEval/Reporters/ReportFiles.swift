@@ -21,10 +21,15 @@ public struct ReportFiles: Sendable {
         self.baseline = baseline
     }
 
-    /// Throws for the first path that holds a file of another kind, or is a folder.
+    /// Throws for two reports named to one path, and for the first path that holds a file of
+    /// another kind or is a folder.
     public func check(fileSystem: FileSystem) throws {
         let outputs: [(String?, OutputKind)] = [(json, .jsonReport), (junit, .junitReport), (markdown, .markdownSummary),
                                                 (html, .htmlReport), (baseline, .baseline)]
+        let paths = outputs.compactMap(\.0).map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        if let twice = paths.first(where: { path in paths.filter { $0 == path }.count > 1 }) {
+            throw CoachLabError(usage: "two reports would be written to \(twice)", hint: "give each report its own file")
+        }
         for case let (path?, kind) in outputs { try fileSystem.checkReplaceable(path, by: kind) }
     }
 
