@@ -88,7 +88,8 @@ public struct CassetteTransport: HTTPTransport {
         do {
             try fileSystem.write(encoder.encode(cassette) + Data("\n".utf8), to: file)
         } catch {
-            throw ProviderError(.configuration, provider: cassette.provider, message: "cannot write the cassette \(file): \(error.localizedDescription)")
+            let reason = (error as? CoachLabError)?.diagnostics.first?.message ?? error.localizedDescription
+            throw ProviderError(.configuration, provider: cassette.provider, message: "cannot write the cassette \(file): \(reason)")
         }
     }
 
