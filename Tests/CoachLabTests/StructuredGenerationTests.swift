@@ -383,6 +383,31 @@ import Testing
         #expect(String(decoding: try fileSystem.read("fixtures/x.yaml"), as: UTF8.self) == "fixture:\n  id: x\n")
     }
 
+    /// A list followed by another key: the entry goes after the list's last item, and every
+    /// comment, the one leading into the next key included, stays where it was.
+    @Test func appendingBeforeALaterKeyKeepsEveryComment() throws {
+        let existing = """
+            # Jordan's memory, kept by hand.
+            id: jordan
+            insights:
+              # The first session.
+              - createdAt: 2026-01-01T10:00:00Z
+                summary: First.
+
+            # Cleared once, in February.
+            clearedAt: 2026-02-01T00:00:00Z
+
+            """
+        let entry = MemoryFile.entry(Self.insight, createdAt: "2026-03-02T10:00:00Z", coach: nil, quick: false)
+        let text = try MemoryFile.appending(entry, to: existing, file: "jordan.yaml", list: "insights",
+                                            fileSpec: ContentSpecs.memory, itemSpec: ContentSpecs.insight)
+        for line in existing.split(separator: "\n") { #expect(text.contains(line), "lost: \(line)") }
+        let value = try YAMLDocument.parse(text, file: "jordan.yaml")
+        #expect(value["insights"]?.items?.count == 2 && value["insights"]?.items?.last?["summary"]?.text == "S.")
+        #expect(value["clearedAt"]?.text == "2026-02-01T00:00:00Z")
+        #expect(text.hasSuffix("# Cleared once, in February.\nclearedAt: 2026-02-01T00:00:00Z\n"))
+    }
+
     @Test func aFileOfAnotherKindIsNotAppendedTo() {
         let entry = MemoryFile.entry(Self.insight, createdAt: "2026-01-02T10:00:00Z", coach: nil, quick: false)
         #expect(throws: CoachLabError.self) {

@@ -55,14 +55,25 @@ public enum MemoryFile {
         let count = root[list]?.items?.count ?? 0
         let item = try YAMLWriter.document([entry], spec: itemSpec)
         var text: String
-        if let first = root[list]?.items?.first, root.entries?.last?.key == list, first.location.column > 2,
-           !existing.contains("\(list): [") {
-            // A block list that ends the file: add the item at the same indentation.
+        let entries = root.entries ?? []
+        if let first = root[list]?.items?.first, first.location.column > 2, !existing.contains("\(list): ["),
+           let index = entries.firstIndex(where: { $0.key == list }) {
+            // A block list: add the item at the same indentation, after its last item. When
+            // another key follows the list, the item goes before it and before the comments and
+            // blank lines that lead into it, so every comment stays where it was.
             let indent = String(repeating: " ", count: first.location.column - 3)
-            text = existing.hasSuffix("\n") ? existing : existing + "\n"
-            text += item.split(separator: "\n").map { indent + $0 }.joined(separator: "\n") + "\n"
+            let added = item.split(separator: "\n").map { indent + $0 }
+            var lines = existing.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if lines.last == "" { lines.removeLast() }
+            var at = lines.count
+            if index + 1 < entries.count {
+                at = entries[index + 1].keyLocation.line - 1
+                while at > 0, lines[at - 1].trimmingCharacters(in: .whitespaces).isEmpty || lines[at - 1].hasPrefix("#") { at -= 1 }
+            }
+            lines.insert(contentsOf: added, at: at)
+            text = lines.joined(separator: "\n") + "\n"
         } else {
-            // Anything else: write the file again from its values.
+            // A flow list, or no list yet: write the file again from its values.
             var values = CoachDocuments.json(root, type: .object(fileSpec))
             if case .object(var object) = values {
                 object[list] = .array((object[list]?.array ?? []) + [entry])
