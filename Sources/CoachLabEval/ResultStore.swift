@@ -37,12 +37,15 @@ public final class ResultStore: Sendable {
             var configuration = Configuration()
             configuration.busyMode = .timeout(30)  // several processes (parallel CI jobs) may share one store
             configuration.prepareDatabase { db in
+                try Self.refuseForeign(db, path: path)
                 // One small transaction per finished case: WAL with NORMAL sync keeps each commit
                 // durable against a killed process without an fsync per case.
                 try Self.useWAL(db)
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
             queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch let error as CoachLabError {
+            throw error
         } catch {
             throw CoachLabError(.io, "cannot open the result store: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }
@@ -57,6 +60,16 @@ public final class ResultStore: Sendable {
                 return CoachLabError(.io, "cannot open the result store: \(error)", at: location)
             }
         }
+    }
+
+    /// Throws when `db` already holds tables and none is a store's: another program's SQLite
+    /// database named by mistake (`--store app.db`) is never given a store's tables or a new
+    /// journal mode.
+    static func refuseForeign(_ db: Database, path: String) throws {
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        guard !tables.isEmpty, !tables.contains("run") || !tables.contains("grdb_migrations") else { return }
+        throw CoachLabError(.usage, "\(path) is a SQLite database that is not a CoachLab result store (it holds \(tables.prefix(3).joined(separator: ", "))\(tables.count > 3 ? ", …" : "")); it is never changed",
+                            at: SourceLocation(file: path, line: 1, column: 1), hint: "name a new file with --store, or leave it out for .coachlab/coachlab.sqlite")
     }
 
     /// Puts the file in WAL mode (or rollback-journal mode where WAL cannot work). Changing

@@ -78,16 +78,35 @@ struct Stop: Error {}
     }
 
     /// The migrations run in the background from `init`; a file they cannot bring up to date
-    /// (here, one with a `run` table of its own) fails its first use with the open error,
-    /// never with a missing table later.
+    /// (here, a store whose record of migrations was lost, so v1 meets its own `run` table)
+    /// fails its first use with the open error, never with a missing table later.
     @Test func aStoreWhoseMigrationsFailSaysSoOnFirstUse() throws {
-        let path = Scratch.path("foreign") + ".sqlite"
-        try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE run (x)") }
+        let path = Scratch.path("damaged") + ".sqlite"
+        try DatabaseQueue(path: path).write {
+            try $0.execute(sql: "CREATE TABLE run (x)")
+            try $0.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        }
         let error = try #require(throws: CoachLabError.self) {
             let store = try ResultStore(path: path)
             _ = try store.startRun(suites: [], providers: [], repeats: nil)
         }
         #expect(error.description.contains("cannot open the result store") && error.description.contains("already exists"), "\(error)")
+    }
+
+    /// Another program's SQLite database named as the store by mistake is refused before
+    /// anything is written to it: no tables, no journal mode, the file byte for byte.
+    @Test func anotherProgramsDatabaseIsNeverChanged() throws {
+        let path = Scratch.path("app") + ".db"
+        try DatabaseQueue(path: path).write {
+            try $0.execute(sql: "CREATE TABLE notes (text)")
+            try $0.execute(sql: "INSERT INTO notes VALUES ('mine')")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = try #require(throws: CoachLabError.self) { _ = try ResultStore(path: path) }
+        #expect(error.kind == .usage)
+        #expect(error.description.contains("is a SQLite database that is not a CoachLab result store (it holds notes); it is never changed"), "\(error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
     /// Parallel CI jobs may share one store: when they all open a new file at once, every
