@@ -62,12 +62,17 @@ public final class ResultStore: Sendable {
         }
     }
 
-    /// Throws when `db` already holds tables and none is a store's: another program's SQLite
-    /// database named by mistake (`--store app.db`) is never given a store's tables or a new
-    /// journal mode.
+    /// Throws when `db` already holds tables but no record of the store's own migrations:
+    /// another program's SQLite database named by mistake (`--store app.db`) is never given a
+    /// store's tables or a new journal mode. A store whose migrations another process has
+    /// begun (the record exists, with none or some of ours) is a store.
     static func refuseForeign(_ db: Database, path: String) throws {
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        guard !tables.isEmpty, !tables.contains("run") || !tables.contains("grdb_migrations") else { return }
+        guard !tables.isEmpty else { return }
+        if tables.contains("grdb_migrations"),
+           try Set(String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")).isSubset(of: migrator.migrations) {
+            return
+        }
         throw CoachLabError(.usage, "\(path) is a SQLite database that is not a CoachLab result store (it holds \(tables.prefix(3).joined(separator: ", "))\(tables.count > 3 ? ", …" : "")); it is never changed",
                             at: SourceLocation(file: path, line: 1, column: 1), hint: "name a new file with --store, or leave it out for .coachlab/coachlab.sqlite")
     }

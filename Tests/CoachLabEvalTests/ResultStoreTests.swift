@@ -107,6 +107,14 @@ struct Stop: Error {}
         #expect(error.description.contains("is a SQLite database that is not a CoachLab result store (it holds notes); it is never changed"), "\(error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+
+        // Another program that keeps its own migration record is not taken for a store either.
+        let other = Scratch.path("other-app") + ".db"
+        try DatabaseQueue(path: other).write {
+            try $0.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('createUsers')")
+        }
+        #expect(throws: CoachLabError.self) { _ = try ResultStore(path: other) }
     }
 
     /// Parallel CI jobs may share one store: when they all open a new file at once, every
