@@ -29,6 +29,22 @@ import Testing
         #expect(again.stderr.contains("already has a coach 'trail-buddy'"))
     }
 
+    /// `--out` replaces a coach generate wrote, never a hand-written file, and refuses before
+    /// the model is asked.
+    @Test func aGeneratedCoachNeverReplacesAHandWrittenFile() throws {
+        let directory = try CLI.temporaryDirectory()
+        let out = directory + "/spark.yaml"
+        let arguments = ["generate", "coach", "--describe", "A writing coach", "--name", "Spark", "--pack", "personas/kindred", "--out", out]
+        #expect(try CLI.run(arguments).status == 0)
+        #expect(try CLI.run(arguments).status == 0, "its own earlier coach is replaced")
+        let mine = "# My notes on the Spark coach.\n"
+        try mine.write(toFile: out, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(arguments)
+        #expect(refused.status == 2 && refused.stderr.contains("exists and is not a coach generate coach wrote; it is never overwritten"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("valid on attempt"), "the model was not asked")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == mine)
+    }
+
     /// Each kind of invalid reply is reported field by field in StructuredGenerationTests and
     /// StructuredGeneratorTests; through the binary, --mock-reply and exit 1 for one of them.
     @Test func anInvalidStructuredReplyGivesAFieldReportAndExit1() throws {
