@@ -27,12 +27,12 @@ public enum MutationReport {
         return out
     }
 
-    /// A Markdown summary: the per-pack table and the survivors.
     /// The Markdown report's heading.
     public static let markdownHeading = "# Mutation score\n"
     /// How the JSON report opens (its keys are sorted).
     public static let jsonOpening = "{\n  \"mutants\" : ["
 
+    /// A Markdown summary: the per-pack table and the survivors.
     public static func markdown(_ summary: MutationSummary) -> String {
         var out = markdownHeading + "\n| pack | mutants | killed | lint | survived | equivalent | score |\n|---|---|---|---|---|---|---|\n"
         for (label, counts) in summary.packs.map({ (name($0), summary.counts(pack: $0)) }) + [("**overall**", summary.counts())] {

@@ -39,6 +39,16 @@ import Testing
         }
     }
 
+    @Test func aReplacedFileKeepsItsPermissions() throws {
+        let (disk, folder) = try Self.disk()
+        try disk.write("private\n", to: "memory.yaml")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: folder + "/memory.yaml")
+        try disk.write("still private\n", to: "memory.yaml")
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/memory.yaml")
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(try Self.text(disk, "memory.yaml") == "still private\n")
+    }
+
     @Test func createNewNeverReplacesAFile() throws {
         for fileSystem in try Self.both() {
             #expect(throws: CoachLabError.self) { try fileSystem.write("theirs\n", to: "notes/mine.txt", mode: .createNew) }

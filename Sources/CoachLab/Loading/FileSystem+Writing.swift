@@ -217,6 +217,10 @@ enum DiskWrites {
         let temporary = Paths.join(folder, ".\(Paths.lastComponent(path)).\(getpid())-\(UInt32.random(in: .min ... .max)).partial")
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw failure(errno) }
+        // A file that is replaced keeps its permissions: a memory file someone made private
+        // stays private.
+        var existing = stat()
+        if mode == .replace, stat(path, &existing) == 0 { _ = fchmod(descriptor, existing.st_mode & 0o7777) }
         do {
             try body { data in try writeAll(data, to: descriptor, failure: failure) }
             let closed = close(descriptor)
