@@ -132,6 +132,7 @@ struct EvalCommand: AsyncParsableCommand {
 /// and the cache's use; Ctrl-C (or SIGTERM) cancels the run cleanly.
 enum EvalTerminal {
     static func execute(_ plan: EvalPlan, store: ResultStore, cache: ResponseCache?) async throws -> RunExecution {
+        Terminal.keepUntilExit(plan)
         for warning in plan.warnings { Terminal.error(warning.description) }
         for line in plan.registry.settingsLines(plan.providers, baseURL: plan.request.baseURL, apiKeyVariable: plan.request.apiKeyVariable) {
             Terminal.error(line)
@@ -149,9 +150,11 @@ enum EvalTerminal {
     }
 
     /// The exit: interrupted (130, with how to resume), stale cassettes named, then the
-    /// thresholds, --fail-under and the baseline.
+    /// thresholds, --fail-under and the baseline. The report's store is closed on the way out.
     static func finish(_ report: RunReport, execution: RunExecution, failUnder: Double?, baseline: (path: String, file: Baseline)?,
                        resumeHint: String) throws {
+        Terminal.keepUntilExit(report)
+        defer { try? report.store.close() }
         if execution.interrupted {
             Terminal.error("interrupted: \(execution.done) cases finished; continue with: coachlab eval --resume \(execution.run)" + resumeHint)
             throw ExitCode(Exit.interrupted)

@@ -135,6 +135,23 @@ struct Stop: Error {}
         }
     }
 
+    /// A store closed before the process exits leaves what its deinit would: one file in
+    /// rollback-journal mode holding every result, with no log beside it; closing twice, or
+    /// dropping a closed store, does nothing more.
+    @Test func aClosedStoreLeavesOneFileWithEveryResult() throws {
+        let path = Scratch.path("closed") + "/coachlab.sqlite"
+        let store = try ResultStore(path: path)
+        let run = try store.startRun(suites: [], providers: ["mock"], repeats: nil)
+        try store.record((1...300).map { ReportFromStoreTests.result("s", "f\($0)", 1, .pass) }, run: run)
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        try store.close()
+        try store.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(try DatabaseQueue(path: path).read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "delete")
+        #expect(try ResultStore(readingFrom: path).results(run: run).count == 300)
+        #expect(throws: CoachLabError.self) { try store.results(run: run) }
+    }
+
     @Test func runsAreListedWithTheirCounts() throws {
         let store = try Self.temporaryStore()
         let run = try store.startRun(suites: ["evals/luna.yaml"], providers: ["mock"], repeats: 2)
