@@ -303,13 +303,18 @@ public struct EvalRunner: Sendable {
             return slot
         }
         var problems: [Diagnostic] = []
+        // Inputs already resolved cleanly, by pack: a generated suite's thousands of fixtures
+        // share a few dozen.
+        var resolved: [String: Set<CompileInputs>] = [:]
         let jobs = try suites.map { loaded in
             // A fixture naming a profile, coach or file that does not exist is the author's
             // mistake, not the provider's: report it at its field before any case runs.
-            for reference in loaded.fixtures {
+            for reference in loaded.fixtures where resolved[reference.pack]?.contains(reference.inputs) != true {
                 guard let pack = compilers[reference.pack]?.pack else { continue }
-                problems += EvalLinter.inputProblems(of: reference.inputs, locations: reference.inputLocations,
+                let found = EvalLinter.inputProblems(of: reference.inputs, locations: reference.inputLocations,
                                                      fallback: reference.location, pack: pack, fileSystem: fileSystem)
+                if found.isEmpty { resolved[reference.pack, default: []].insert(reference.inputs) }
+                problems += found
             }
             var providers: [String: ProviderSlot] = [:]
             for name in Set(cases(of: loaded).lazy.map(\.provider)) { providers[name] = try slot(name) }
