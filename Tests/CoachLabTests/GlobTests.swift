@@ -35,6 +35,28 @@ import Testing
         #expect(Glob.expand("a/*.json", fileSystem: Self.fileSystem, limit: 1).isEmpty)
     }
 
+    /// Whether a pattern matches anything is answered without the sorted list, the same way.
+    @Test func matchesAnyAgreesWithTheExpansion() {
+        for pattern in ["*.yaml", "a/*.yaml", "a/**/*.yaml", "*/c/*.yaml", "a/*.json", "a/sub", "missing/*.yaml", "a/x.yaml"] {
+            #expect(Glob.matchesAny(pattern, fileSystem: Self.fileSystem) == !Glob.expand(pattern, fileSystem: Self.fileSystem).isEmpty,
+                    "\(pattern)")
+        }
+        #expect(!Glob.matchesAny("a/*", fileSystem: Self.fileSystem) { $0.hasSuffix(".json") })
+    }
+
+    /// Names of printable ASCII are matched by bytes, all others by characters: both give
+    /// the shell's answer, and a character of several bytes or scalars is one `?`.
+    @Test(arguments: [
+        ("x.yaml", "*.yaml", true), ("x.yml", "*.yaml", false), ("ab.yaml", "a?.yaml", true), ("a.yaml", "a?.yaml", false),
+        ("b1", "[abc]?", true), ("d1", "[abc]?", false), ("", "*", true), ("a*b", "a[*]b", true),
+        ("é.yaml", "?.yaml", true), ("e\u{301}.yaml", "?.yaml", true), ("e\u{301}.yaml", "e.yaml", false),
+        ("日記.yaml", "*.yaml", true), ("日記.yaml", "??.yaml", true), ("tab\there", "tab?here", true),
+        ("\u{0600}.yaml", "*.yaml", false), ("\u{0600}.yaml", "?yaml", true),
+    ])
+    func componentsMatchByCharacters(_ name: String, _ pattern: String, _ expected: Bool) {
+        #expect(Paths.matches(name, pattern: pattern) == expected)
+    }
+
     /// Loading a suite of many fixtures of one pack asks whether the pack's folder exists once,
     /// not once a fixture, and still reports a fixture whose pack is missing.
     @Test func aSuitesFixturesAskAboutTheirPackFolderOnce() throws {

@@ -126,7 +126,7 @@ public struct EvalLoader: Sendable {
             diagnostics.append(.error("no dataset file at '\(dataset.value)'", at: dataset.location,
                                       hint: "the shipped datasets are in fixtures/guardrails/"))
         }
-        for pattern in suite.fixturePatterns where fixtureFiles(matching: pattern.value, limit: 1).isEmpty {
+        for pattern in suite.fixturePatterns where !matchesFixtureFiles(pattern.value) {
             diagnostics.append(.error("'\(pattern.value)' matches no fixture files", at: pattern.location))
         }
         return (diagnostics.contains { $0.severity == .error } ? nil : suite, diagnostics)
@@ -138,13 +138,21 @@ public struct EvalLoader: Sendable {
         return suite.fixturePatterns.flatMap { fixtureFiles(matching: $0.value) }.filter { seen.insert($0).inserted }
     }
 
-    /// The fixture files `pattern` names, the first `limit` of them.
-    func fixtureFiles(matching pattern: String, limit: Int = .max) -> [String] {
+    /// The fixture files `pattern` names.
+    func fixtureFiles(matching pattern: String) -> [String] {
         guard Paths.isGlob(pattern) else {
             return fileSystem.exists(pattern) && !fileSystem.isDirectory(pattern) ? [Paths.normalize(pattern)] : []
         }
-        return Glob.expand(pattern, fileSystem: fileSystem, limit: limit) { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+        return Glob.expand(pattern, fileSystem: fileSystem, where: Self.isFixtureFile)
     }
+
+    /// Whether `pattern` names any fixture file.
+    func matchesFixtureFiles(_ pattern: String) -> Bool {
+        guard Paths.isGlob(pattern) else { return fileSystem.exists(pattern) && !fileSystem.isDirectory(pattern) }
+        return Glob.matchesAny(pattern, fileSystem: fileSystem, where: Self.isFixtureFile)
+    }
+
+    private static func isFixtureFile(_ path: String) -> Bool { path.hasSuffix(".yaml") || path.hasSuffix(".yml") }
 
     struct Parsed {
         var value: YAMLValue
