@@ -60,7 +60,7 @@ public struct FixtureReference: Sendable, Hashable {
     /// The judge checks of its turns (each needs its judge provider ready before cases run).
     public var judgeChecks: [Check] { field(Self.judgeChecks(of:), \.judgeChecks) }
     /// Whether a turn's checks include `judge`.
-    public var usesJudge: Bool { !judgeChecks.isEmpty }
+    public var usesJudge: Bool { field({ $0.turns.contains { $0.expect.contains(where: \.isJudge) } }, { !$0.judgeChecks.isEmpty }) }
     /// Whether a turn's checks include `script`, which runs a process.
     public var usesScript: Bool { field(Self.usesScript, \.usesScript) }
     /// Whether a simulated user speaks after the scripted turns.
@@ -320,7 +320,7 @@ public struct EvalRunner: Sendable {
             for name in Set(cases(of: loaded).lazy.map(\.provider)) { providers[name] = try slot(name) }
             // Every judge a check can name: its own provider, else the suite's judge, else the
             // mock (lint refuses judge checks with neither; library users get the mock).
-            let judgeChecks = loaded.suite.checks.filter(\.isJudge) + loaded.fixtures.flatMap(\.judgeChecks)
+            let judgeChecks = loaded.suite.checks.filter(\.isJudge) + loaded.fixtures.lazy.filter(\.usesJudge).flatMap(\.judgeChecks)
             var judges: [String: ProviderSlot] = [:]
             for check in judgeChecks {
                 let name = Self.judgeName(of: check, suite: loaded.suite)
