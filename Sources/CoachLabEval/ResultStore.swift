@@ -26,10 +26,18 @@ public final class ResultStore: Sendable {
     /// The default location, under the working directory.
     public static let defaultPath = ".coachlab/coachlab.sqlite"
 
-    /// Opens (creating if needed) the store at `path`.
+    /// Opens (creating if needed) the store at `path`, with the time from `system`.
     /// - Throws: ``CoachLabError`` (io) when the file cannot be opened. A store whose
     ///   migrations fail throws the same error from its first read or write.
-    public init(path: String, clock: @escaping @Sendable () -> Date = Date.init) throws {
+    public convenience init(path: String, system: SystemEnvironment) throws {
+        try self.init(path: path, clock: system.now)
+    }
+
+    /// Opens (creating if needed) the store at `path`; `clock` gives the times runs start
+    /// and finish and results are recorded.
+    /// - Throws: ``CoachLabError`` (io) when the file cannot be opened. A store whose
+    ///   migrations fail throws the same error from its first read or write.
+    public init(path: String, clock: @escaping @Sendable () -> Date) throws {
         self.path = path
         self.clock = clock
         readOnly = false
@@ -158,7 +166,8 @@ public final class ResultStore: Sendable {
     /// - Throws: ``CoachLabError`` (io) when there is no store at `path`, or it cannot be read.
     public init(readingFrom path: String) throws {
         self.path = path
-        clock = Date.init
+        // A store opened for reading records nothing, so it never asks the time.
+        clock = { Date(timeIntervalSince1970: 0) }
         readOnly = true
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoachLabError(.io, "no result store at \(path)", at: SourceLocation(file: path, line: 1, column: 1),
@@ -181,7 +190,7 @@ public final class ResultStore: Sendable {
     }
 
     /// A store that lives in memory only (reports over results held by the caller).
-    public init(clock: @escaping @Sendable () -> Date = Date.init) throws {
+    public init(clock: @escaping @Sendable () -> Date) throws {
         path = ":memory:"
         self.clock = clock
         readOnly = false

@@ -136,7 +136,7 @@ struct ChatCommand: AsyncParsableCommand {
             show(exchange)
             turns.append(FixtureRecording.Turn(user: message, reply: exchange.text))
             if let flag = exchange.prompt.screening?.decision {
-                let log = try ResultStore(path: Terminal.storePath(store))
+                let log = try ResultStore(path: Terminal.storePath(store), system: .live)
                 try log.log(GuardrailLogEntry(at: ResultStore.timestamp(log.clock()), source: "chat", pack: pack, flag: flag,
                                               message: message, reply: exchange.text))
             }

@@ -86,7 +86,7 @@ struct EvalCommand: AsyncParsableCommand {
 
     func run() async throws {
         try outputs.check(fileSystem: .live)
-        let store = try ResultStore(path: Terminal.storePath(store))
+        let store = try ResultStore(path: Terminal.storePath(store), system: .live)
         let gate = try baseline.map { (path: $0, file: try Baseline.read($0, fileSystem: .live)) }
         let (transport, cache) = sources
         let plan: EvalPlan

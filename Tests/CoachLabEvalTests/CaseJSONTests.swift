@@ -97,7 +97,7 @@ import Testing
 
     /// A shipped suite's real cases, run on the mock, are written as the encoder writes them.
     @Test func aRealRunsCasesAreWrittenAsTheEncoderWritesThem() async throws {
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         var request = EvalRequest()
         request.suites = ["evals/betterone.yaml"]
         let plan = try EvalPlan.make(request, registry: ProviderRegistry(system: .tests), store: store,

@@ -19,7 +19,7 @@ import CoachLabTestSupport
     }
 
     @Test func aNewPlanRunsEveryCaseAndOpensARun() async throws {
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         let plan = try plan(store: store)
         #expect(plan.total == plan.suites[0].fixtures.count)
         #expect(plan.providers == ["mock"])
@@ -33,7 +33,7 @@ import CoachLabTestSupport
     /// A run that keeps and filters nothing counts its cases without making them; the count
     /// and the providers are those of the cases it then runs.
     @Test func aWholeRunIsCountedAsItsCasesAre() throws {
-        let plan = try plan({ $0.suites = ["evals/luna.yaml", "evals/ticbuddy.yaml"]; $0.repeats = 3 }, store: try ResultStore())
+        let plan = try plan({ $0.suites = ["evals/luna.yaml", "evals/ticbuddy.yaml"]; $0.repeats = 3 }, store: try ResultStore(clock: Date.init))
         let cases = plan.suites.flatMap { Array(plan.runner.cases(of: $0)) }
         #expect(plan.total == cases.count)
         #expect(plan.total == 3 * plan.suites.reduce(0) { $0 + $1.fixtures.count } && plan.total > 3)
@@ -48,7 +48,7 @@ import CoachLabTestSupport
     }
 
     @Test func resumingKeepsFinishedCasesAndRunsTheRest() async throws {
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         let first = try plan({ $0.filter = "three-am" }, store: store)
         #expect(first.total == 1)
         _ = try await RunExecution.run(first, store: store)
@@ -64,7 +64,7 @@ import CoachLabTestSupport
     }
 
     @Test func retryingRunsOnlyTheErroredCases() async throws {
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         let failing = try plan({ $0.filter = "crisis" }, store: store) { FailingProvider() }
         _ = try await RunExecution.run(failing, store: store)
         let errored = try store.results(run: failing.run, outcomes: [.error]).count
@@ -81,7 +81,7 @@ import CoachLabTestSupport
         var request = EvalRequest()
         request.suites = ["evals/luna.yaml"]
         request.filter = "crisis"
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         let plan = try EvalPlan.make(request, registry: ProviderRegistry(system: .tests), store: store,
                                      catalog: SuiteCatalog(fileSystem: EvalSupport.fileSystem())) { configuration, registry in
             try registry.provider(configuration)
@@ -111,7 +111,7 @@ import CoachLabTestSupport
         let broken = pack.replacingOccurrences(of: "  - rules.yaml\n", with: "  - rules.yaml\n  - missing.yaml\n")
         #expect(broken != pack)
         let catalog = SuiteCatalog(fileSystem: EvalSupport.fileSystem(overriding: ["personas/luna/pack.yaml": broken]))
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         var request = EvalRequest()
         request.suites = ["evals/luna.yaml"]
         let error = try #require(throws: CoachLabError.self) {
@@ -122,7 +122,7 @@ import CoachLabTestSupport
     }
 
     @Test func anUnknownRunIsAUsageError() throws {
-        #expect(throws: CoachLabError.self) { try plan({ $0.continuation = .resume("no-such-run") }, store: try ResultStore()) }
+        #expect(throws: CoachLabError.self) { try plan({ $0.continuation = .resume("no-such-run") }, store: try ResultStore(clock: Date.init)) }
     }
 
     /// Four shards, two merged from their stores and two from their JSON reports, give the
@@ -134,7 +134,7 @@ import CoachLabTestSupport
         var totals: [Int] = []
         for index in 1...4 {
             let path = "\(directory)/shard-\(index).sqlite"
-            let store = try ResultStore(path: path)
+            let store = try ResultStore(path: path, clock: Date.init)
             let plan = try plan({ $0.shard = Shard("\(index)/4") }, store: store)
             _ = try await RunExecution.run(plan, store: store)
             totals.append(plan.total)
@@ -146,11 +146,11 @@ import CoachLabTestSupport
                 inputs.append("\(directory)/shard-\(index).json")
             }
         }
-        let unsharded = try ResultStore()
+        let unsharded = try ResultStore(clock: Date.init)
         let whole = try plan(store: unsharded)
         _ = try await RunExecution.run(whole, store: unsharded)
         #expect(totals.reduce(0, +) == whole.total && totals.allSatisfy { $0 > 0 })
-        let target = try ResultStore(path: "\(directory)/merged.sqlite")
+        let target = try ResultStore(path: "\(directory)/merged.sqlite", clock: Date.init)
         let merge = try RunMerge.merge(inputs, into: target, fileSystem: EvalSupport.fileSystem())
         #expect(merge.cases == whole.total && merge.inputs == 4 && merge.warnings.isEmpty)
         #expect(merge.suites.map(\.id) == ["luna"])
@@ -170,7 +170,7 @@ import CoachLabTestSupport
     }
 
     @Test func cancellingARunMarksItInterruptedAndKeepsWhatFinished() async throws {
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         let plan = try plan({ $0.concurrency = 1 }, store: store) { SlowAfterFirstProvider() }
         let work = Task { try await RunExecution.run(plan, store: store) }
         while try store.finishedCases(run: plan.run).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
@@ -214,7 +214,7 @@ actor SlowAfterFirstProvider: ChatProvider {
 @Suite struct RescoreIntoTheStoreTests {
     @Test func aTightenedCheckFailsStoredRepliesInANewRunAndAnUnchangedOneChangesNothing() async throws {
         let fileSystem = EvalSupport.fileSystem()
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         let plan = try EvalPlan.make({ var request = EvalRequest(); request.suites = ["evals/luna.yaml"]; return request }(),
                                      registry: ProviderRegistry(system: .tests), store: store,
                                      catalog: SuiteCatalog(fileSystem: fileSystem)) { _, _ in MockProvider() }

@@ -18,7 +18,7 @@ import CoachLabTestSupport
     }
 
     @Test func resultsThatArriveDuringACommitShareTheNextTransaction() async throws {
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         let run = try store.startRun(suites: [], providers: [], repeats: nil)
         let queue = DispatchQueue(label: "held")
         queue.suspend()  // the first commit cannot start until every result is waiting
@@ -35,7 +35,7 @@ import CoachLabTestSupport
     }
 
     @Test func aTransactionCarriesAtMostTheBatchLimit() async throws {
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         let run = try store.startRun(suites: [], providers: [], repeats: nil)
         let queue = DispatchQueue(label: "held")
         queue.suspend()
@@ -54,7 +54,7 @@ import CoachLabTestSupport
     /// What `--resume` relies on: once `record` returns, another connection sees the case.
     @Test func aRecordedResultIsStoredWhenRecordReturns() async throws {
         let path = Scratch.path("group") + "/coachlab.sqlite"
-        let store = try ResultStore(path: path)
+        let store = try ResultStore(path: path, clock: Date.init)
         let run = try store.startRun(suites: [], providers: [], repeats: nil)
         let writer = GroupCommit(store: store, run: run)
         for result in Self.results(5) {
@@ -66,7 +66,7 @@ import CoachLabTestSupport
 
     @Test func aFailedCommitFailsEveryCaseItCarried() async throws {
         let path = Scratch.path("group") + "/coachlab.sqlite"
-        let run = try ResultStore(path: path).startRun(suites: [], providers: [], repeats: nil)
+        let run = try ResultStore(path: path, clock: Date.init).startRun(suites: [], providers: [], repeats: nil)
         let writer = GroupCommit(store: try ResultStore(readingFrom: path), run: run)
         let failures = try await withThrowingTaskGroup(of: Bool.self) { group in
             for result in Self.results(10) {

@@ -14,7 +14,7 @@ import Testing
 
     /// Runs every suite of the project on the mock: the pass count and the total.
     static func eval(_ fileSystem: FileSystem) async throws -> (passed: Int, total: Int) {
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         let plan = try EvalPlan.make(EvalRequest(), registry: ProviderRegistry(system: .tests), store: store,
                                      catalog: SuiteCatalog(fileSystem: fileSystem)) { _, _ in MockProvider() }
         _ = try await RunExecution.run(plan, store: store)

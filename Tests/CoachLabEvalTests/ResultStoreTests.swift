@@ -29,7 +29,7 @@ struct Stop: Error {}
 
 @Suite struct ResultStoreTests {
     static func temporaryStore() throws -> ResultStore {
-        try ResultStore(path: Scratch.path("store") + "/coachlab.sqlite")
+        try ResultStore(path: Scratch.path("store") + "/coachlab.sqlite", clock: Date.init)
     }
 
     /// What must be identical between runs (timings differ).
@@ -87,7 +87,7 @@ struct Stop: Error {}
             try $0.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
         }
         let error = try #require(throws: CoachLabError.self) {
-            let store = try ResultStore(path: path)
+            let store = try ResultStore(path: path, clock: Date.init)
             _ = try store.startRun(suites: [], providers: [], repeats: nil)
         }
         #expect(error.description.contains("cannot open the result store") && error.description.contains("already exists"), "\(error)")
@@ -102,7 +102,7 @@ struct Stop: Error {}
             try $0.execute(sql: "INSERT INTO notes VALUES ('mine')")
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let error = try #require(throws: CoachLabError.self) { _ = try ResultStore(path: path) }
+        let error = try #require(throws: CoachLabError.self) { _ = try ResultStore(path: path, clock: Date.init) }
         #expect(error.kind == .usage)
         #expect(error.description.contains("is a SQLite database that is not a CoachLab result store (it holds notes); it is never changed"), "\(error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -114,7 +114,7 @@ struct Stop: Error {}
             try $0.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
             try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('createUsers')")
         }
-        #expect(throws: CoachLabError.self) { _ = try ResultStore(path: other) }
+        #expect(throws: CoachLabError.self) { _ = try ResultStore(path: other, clock: Date.init) }
     }
 
     /// Parallel CI jobs may share one store: when they all open a new file at once, every
@@ -124,7 +124,7 @@ struct Stop: Error {}
         for round in 0..<12 {
             let path = Scratch.path("race-\(round)") + "/coachlab.sqlite"
             let opened = (0..<4).concurrentMap { _ in
-                Result { try ResultStore(path: path).startRun(suites: [], providers: [], repeats: nil) }
+                Result { try ResultStore(path: path, clock: Date.init).startRun(suites: [], providers: [], repeats: nil) }
             }
             let failures = opened.compactMap { result -> String? in
                 guard case .failure(let error) = result else { return nil }
@@ -140,7 +140,7 @@ struct Stop: Error {}
     /// dropping a closed store, does nothing more.
     @Test func aClosedStoreLeavesOneFileWithEveryResult() throws {
         let path = Scratch.path("closed") + "/coachlab.sqlite"
-        let store = try ResultStore(path: path)
+        let store = try ResultStore(path: path, clock: Date.init)
         let run = try store.startRun(suites: [], providers: ["mock"], repeats: nil)
         try store.record((1...300).map { ReportFromStoreTests.result("s", "f\($0)", 1, .pass) }, run: run)
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
@@ -192,7 +192,7 @@ struct Stop: Error {}
             let score: Double = Double(index) / 250
             return CheckResult(check: "c\(index)", passed: index % 3 != 0, score: score, reason: "reason \(index)", weight: Double(index % 4 + 1))
         }
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         let run = try store.startRun(suites: [], providers: [], repeats: nil)
         try store.record(result, run: run)
         let checks = try #require(store.results(run: run).first?.turns.first?.checks)
@@ -206,7 +206,7 @@ struct Stop: Error {}
         flagged.turns[0].flag = flag
         flagged.turns[0].flaggedRule = flag.ruleId
         flagged.turns[0].checks.append(CheckResult(check: "honours-alert", passed: false, reason: "no crisis line"))
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         let (run, other) = (try store.startRun(suites: [], providers: [], repeats: nil), try store.startRun(suites: [], providers: [], repeats: nil))
         try store.record(flagged, run: run)
         try store.record(flagged, run: other)
@@ -225,7 +225,7 @@ struct Stop: Error {}
     }
 
     @Test func batchedReadsReturnEveryCaseOnceInSuiteOrder() throws {
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         let run = try store.startRun(suites: [], providers: [], repeats: 3)
         for result in Self.results.shuffled() { try store.record(result, run: run) }
         for size in [1, 2, 3, 7, 8, 100] {
@@ -239,7 +239,7 @@ struct Stop: Error {}
     /// A batch's turns and checks are read together for all its cases; each must come back on
     /// its own case and turn, in order, whatever the batch size.
     @Test func batchedReadsKeepEachCasesTurnsAndChecksApart() throws {
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         let run = try store.startRun(suites: [], providers: [], repeats: 1)
         let written = (1...9).map { number -> CaseResult in
             let fixture = "f\(number)"
@@ -266,7 +266,7 @@ struct Stop: Error {}
         var random = SeededGenerator(seed: 2026_11_27)
         let fixtures = ["a", "b", "B", "é", "e\u{301}", "e", "z", "ä", "a-2"]
         for _ in 0..<25 {
-            let store = try ResultStore()
+            let store = try ResultStore(clock: Date.init)
             let run = try store.startRun(suites: [], providers: [], repeats: nil)
             var results: [CaseResult] = []
             for suite in ["s1", "s2", "s3"].prefix(Int.random(in: 1...3, using: &random)) {

@@ -43,7 +43,7 @@ import CoachLabTestSupport
     }
 
     static func store(_ results: [CaseResult]) throws -> (ResultStore, String) {
-        let store = try ResultStore()
+        let store = try ResultStore(clock: Date.init)
         let run = try store.startRun(suites: [], providers: [], repeats: nil)
         for result in results { try store.record(result, run: run) }
         return (store, run)

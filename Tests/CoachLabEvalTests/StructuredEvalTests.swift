@@ -81,7 +81,7 @@ import CoachLabTestSupport
         let fixture = try #require(EvalLoader(fileSystem: fileSystem).fixture(at: path).0)
         var runner = EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem)
         runner.sanitize = sanitize
-        let store = try ResultStore(path: Scratch.path("sanitize") + ".sqlite")
+        let store = try ResultStore(path: Scratch.path("sanitize") + ".sqlite", clock: Date.init)
         let run = try store.startRun(suites: ["kindred"], providers: [], repeats: nil)
         try await runner.run([LoadedSuite(suite: kindred.suite, fixtures: [fixture])]) { try store.record($0, run: run) }
         let report = try RunReport(run: run, suites: [kindred.suite], store: store)
