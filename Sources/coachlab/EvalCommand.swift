@@ -154,7 +154,9 @@ enum EvalTerminal {
     static func finish(_ report: RunReport, execution: RunExecution, failUnder: Double?, baseline: (path: String, file: Baseline)?,
                        resumeHint: String) throws {
         Terminal.keepUntilExit(report)
-        defer { try? report.store.close() }
+        defer {
+            do { try report.store.close() } catch { Terminal.error("warning: the result store did not close cleanly: \(error)") }
+        }
         if execution.interrupted {
             Terminal.error("interrupted: \(execution.done) cases finished; continue with: coachlab eval --resume \(execution.run)" + resumeHint)
             throw ExitCode(Exit.interrupted)
