@@ -125,6 +125,20 @@ actor ResultBox {
         #expect(await results.all.isEmpty)
     }
 
+    /// Inputs are resolved once for every fixture that shares them, but only clean ones are
+    /// remembered: each fixture naming the missing profile is reported at its own field.
+    @Test func everyFixtureNamingAMissingProfileIsReportedAtItsOwnField() async throws {
+        let fixture = { (id: String) in "fixture: {id: \(id), pack: personas/luna, profile: nobody}\nturns:\n  - user: Hello\n" }
+        let fileSystem = EvalSupport.fileSystem(overriding: ["fixtures/luna/ghost-a.yaml": fixture("ghost-a"),
+                                                             "fixtures/luna/ghost-b.yaml": fixture("ghost-b")])
+        let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id == "luna" }
+        let error = await #expect(throws: CoachLabError.self) {
+            try await EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem).run(suites) { _ in }
+        }
+        #expect(error?.diagnostics.map(\.location.description).sorted() == ["fixtures/luna/ghost-a.yaml:1:54", "fixtures/luna/ghost-b.yaml:1:54"],
+                "\(String(describing: error))")
+    }
+
     @Test func removingAGuardrailsKeywordsFailsTheCasesThatNeedIt() async throws {
         let rules = String(decoding: try EvalSupport.fileSystem().read("personas/betterone/rules.yaml"), as: UTF8.self)
         let start = try #require(rules.range(of: "        - diagnose me\n"))

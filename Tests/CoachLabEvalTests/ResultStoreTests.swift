@@ -152,6 +152,22 @@ struct Stop: Error {}
         #expect(throws: CoachLabError.self) { try store.results(run: run) }
     }
 
+    /// The log is copied into the database as a run goes, so what is left for the close at
+    /// the end stays small however many cases the run records one by one.
+    @Test func theLogStaysSmallWhileARunRecords() throws {
+        let path = Scratch.path("log") + "/coachlab.sqlite"
+        let store = try ResultStore(path: path, clock: Date.init)
+        let run = try store.startRun(suites: [], providers: ["mock"], repeats: nil)
+        var largest = 0
+        for index in 1...1_500 {
+            try store.record(ReportFromStoreTests.result("s", "f\(index)", 1, .pass), run: run)
+            let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+            largest = max(largest, size)
+        }
+        #expect(largest > 0 && largest < 1_000_000, "the log reached \(largest) bytes")
+        try store.close()
+    }
+
     @Test func runsAreListedWithTheirCounts() throws {
         let store = try Self.temporaryStore()
         let run = try store.startRun(suites: ["evals/luna.yaml"], providers: ["mock"], repeats: 2)
