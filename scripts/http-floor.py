@@ -10,8 +10,8 @@ sides, which is the part of an eval's time over HTTP no client can remove.
     scripts/http-floor.py PORT [N] [C] [LATENCY_MS]     defaults 2000, 64 and 200
 
 Prints one line: the seconds from the first request to the last response, the share of c/L
-(C / LATENCY_MS, the ceiling in requests per second) that is, and the median latency it
-measured. Standard library only.
+(C / LATENCY_MS, the ceiling in requests per second) that is, or with LATENCY_MS 0 the requests
+per second, and the median latency it measured. Standard library only.
 """
 import asyncio
 import json
@@ -69,6 +69,7 @@ try:
     seconds, latencies = asyncio.run(main())
 except OSError as error:
     sys.exit(f"http-floor: no server answered on 127.0.0.1:{port} ({error.strerror or error})")
-print(f"{seconds:.3f} s for {total} requests at c={connections}: "
-      f"{100 * total / seconds / (connections / latency):.1f}% of c/L, "
+# With no latency there is no c/L ceiling: the server's own speed is the figure.
+share = f"{100 * total / seconds / (connections / latency):.1f}% of c/L" if latency > 0 else f"{total / seconds:.0f} requests/s"
+print(f"{seconds:.3f} s for {total} requests at c={connections}: {share}, "
       f"median latency {1000 * statistics.median(latencies):.2f} ms")

@@ -1,0 +1,76 @@
+import CoachLab
+import Foundation
+import Testing
+
+/// `JSONValue.text` and `.data` write JSON themselves for speed, and must give the bytes
+/// `JSONEncoder.sorted()` gives: request bodies, cache keys and cassettes are compared by them.
+@Suite struct JSONValueTests {
+    /// What `JSONEncoder.sorted()` makes of `value`, or "null" where it throws, as `.data`
+    /// answered before it wrote JSON itself.
+    static func encoded(_ value: JSONValue) -> String {
+        (try? JSONEncoder.sorted().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+
+    /// Characters chosen for the ways they can go wrong: every escape, the byte after the
+    /// control range, "/" (not escaped here), a line separator, combining and precomposed
+    /// accents, letters of each case, digits, and characters of two, three and four bytes.
+    static let alphabet: [String] = (0..<0x20).map { String(UnicodeScalar(UInt8($0))) }
+        + ["\"", "\\", "/", " ", "\u{7F}", "\u{2028}", "é", "e\u{301}", "ß", "A", "a", "Z", "z", "_", "0", "9", "1", "中", "😀"]
+
+    static func string(_ random: inout SeededGenerator) -> String {
+        (0..<random.below(8)).map { _ in alphabet[random.below(alphabet.count)] }.joined()
+    }
+
+    static func number(_ random: inout SeededGenerator) -> Double {
+        switch random.below(7) {
+        case 0: return Double(random.below(2001) - 1000)
+        case 1: return Double(random.below(100_000)) / 64
+        case 2: return [1e15, -1e15, 1e15 - 1, 999_999_999_999_999.5, 1e300, 5e-324, 1e-7, 0.1, -0.0][random.below(9)]
+        case 3: return [.infinity, -.infinity, .nan][random.below(3)]
+        default:
+            let bits = Double(bitPattern: random.next())
+            return bits.isFinite ? bits : 1.5
+        }
+    }
+
+    static func value(_ random: inout SeededGenerator, depth: Int) -> JSONValue {
+        switch random.below(depth > 3 ? 4 : 6) {
+        case 0: return .null
+        case 1: return .bool(random.below(2) == 0)
+        case 2: return .number(number(&random))
+        case 3: return .string(string(&random))
+        case 4: return .array((0..<random.below(5)).map { _ in value(&random, depth: depth + 1) })
+        default:
+            return .object(Dictionary((0..<random.below(6)).map { _ in (string(&random), value(&random, depth: depth + 1)) }) { first, _ in first })
+        }
+    }
+
+    @Test func compactTextMatchesJSONEncoder() {
+        var random = SeededGenerator(seed: 2026_11_27)
+        var differences: [(written: String, encoded: String)] = []
+        for _ in 0..<3_000 {
+            let value = Self.value(&random, depth: 0)
+            let encoded = Self.encoded(value)
+            if value.text != encoded || value.data != Data(encoded.utf8) { differences.append((value.text, encoded)) }
+        }
+        #expect(differences.isEmpty, "\(differences.count) of 3,000 differ; the first: \(differences.first.map { "\($0)" } ?? "")")
+    }
+
+    /// Each escape and number form once, written out, so a change to both sides at once shows.
+    @Test func compactTextIsPinned() {
+        let value: JSONValue = ["b": "a/b\"\\\n\r\t\u{8}\u{C}\u{1}\u{1F}\u{7F}é", "a": [1, 1.5, -0.0, 1e15, 1e300, 1e-7, true, .null],
+                                "B": [:], "_": []]
+        #expect(value.text == #"{"B":{},"_":[],"a":[1,1.5,0,1000000000000000,1e+300,1e-07,true,null],"b":"a/b\"\\\n\r\t\b\f\u0001\u001f\#u{7F}é"}"#)
+    }
+
+    /// A number JSON cannot hold, or nesting 512 deep, makes the whole value "null", as
+    /// `JSONEncoder` throwing did.
+    @Test(arguments: [509, 510, 511, 512, 513])
+    func deepNestingEndsWhereJSONEncoderEnds(_ depth: Int) {
+        var value: JSONValue = "leaf"
+        for level in 0..<depth { value = level % 2 == 0 ? .array([value]) : .object(["k": value]) }
+        #expect(value.text == Self.encoded(value))
+        #expect(value.text == (depth < 512 ? Self.encoded(value) : "null"))
+        #expect(JSONValue.array([1, .number(.nan)]).text == "null")
+    }
+}
