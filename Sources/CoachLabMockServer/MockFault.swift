@@ -65,9 +65,18 @@ public struct MockServerConfiguration: Sendable {
     public var retryAfterMilliseconds: Int
     /// Faults applied to requests in order: each rule hits `times` requests, then the next applies.
     public var faults: [MockFaultRule]
+    /// The time replies are stamped with (OpenAI's `created`). `coachlab serve-mock` passes the
+    /// system clock; the default is ``fixedClock``.
+    public var clock: @Sendable () -> Date
+
+    /// Always 2026-01-01T00:00:00Z: a server that was not given a clock never reads the
+    /// system's, and the replies it gives a test are the same on every run.
+    public static let fixedClock: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_767_225_600) }
 
     public init(host: String = "127.0.0.1", port: Int = 8080, latency: Double = 0, chunkDelay: Double = 0,
-                slowDelay: Double = 2, retryAfterMilliseconds: Int = 100, faults: [MockFaultRule] = []) {
+                slowDelay: Double = 2, retryAfterMilliseconds: Int = 100, faults: [MockFaultRule] = [],
+                clock: @escaping @Sendable () -> Date = fixedClock) {
+        self.clock = clock
         self.host = host
         self.port = port
         self.latency = latency

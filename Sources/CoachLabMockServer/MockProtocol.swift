@@ -59,10 +59,10 @@ enum MockProtocol: Sendable {
     }
 
     /// A whole response body.
-    func body(text: String, finish: FinishReason, usage: Usage, model: String, id: String) -> JSONValue {
+    func body(text: String, finish: FinishReason, usage: Usage, model: String, id: String, created: Date) -> JSONValue {
         switch self {
         case .openai:
-            return ["id": .string("chatcmpl-\(id)"), "object": "chat.completion", "created": .number(Date().timeIntervalSince1970.rounded(.down)),
+            return ["id": .string("chatcmpl-\(id)"), "object": "chat.completion", "created": .number(created.timeIntervalSince1970.rounded(.down)),
                     "model": .string(model), "system_fingerprint": "coachlab-mock",
                     "choices": [["index": 0, "message": ["role": "assistant", "content": .string(text), "refusal": .null],
                                  "logprobs": .null, "finish_reason": .string(finish == .length ? "length" : "stop")]],
@@ -91,10 +91,11 @@ enum MockProtocol: Sendable {
     }
 
     /// The stream's events, in order, as SSE text blocks.
-    func streamEvents(pieces: [String], finish: FinishReason, usage: Usage, model: String, id: String, includeUsage: Bool) -> [String] {
+    func streamEvents(pieces: [String], finish: FinishReason, usage: Usage, model: String, id: String, includeUsage: Bool,
+                      created date: Date) -> [String] {
         func data(_ value: JSONValue) -> String { "data: \(value.text)\n\n" }
         func event(_ name: String, _ value: JSONValue) -> String { "event: \(name)\ndata: \(value.text)\n\n" }
-        let created = JSONValue.number(Date().timeIntervalSince1970.rounded(.down))
+        let created = JSONValue.number(date.timeIntervalSince1970.rounded(.down))
         switch self {
         case .openai:
             func chunk(_ delta: JSONValue, finish: JSONValue = .null) -> JSONValue {

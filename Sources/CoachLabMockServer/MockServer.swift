@@ -117,7 +117,7 @@ public struct MockServer: Sendable {
 
         guard parsed.stream else {
             if fault == .malformed { return Self.text(200, "{\"id\": \"broken\", \"choices\": [", type: "application/json") }
-            let json = wire.body(text: text, finish: finish, usage: usage, model: model, id: id).text
+            let json = wire.body(text: text, finish: finish, usage: usage, model: model, id: id, created: configuration.clock()).text
             if fault == .cut {
                 let half = String(json.prefix(json.count / 2))
                 var headers = HTTPFields()
@@ -128,11 +128,11 @@ public struct MockServer: Sendable {
                     throw MockStreamCut()
                 })
             }
-            return Self.json(200, wire.body(text: text, finish: finish, usage: usage, model: model, id: id))
+            return Self.text(200, json, type: "application/json")
         }
 
         var events = wire.streamEvents(pieces: MockProvider.pieces(of: text), finish: finish, usage: usage, model: model, id: id,
-                                       includeUsage: parsed.includeUsage)
+                                       includeUsage: parsed.includeUsage, created: configuration.clock())
         let cutAfter: Int? = fault == .cut ? min(3, max(1, events.count / 2)) : nil
         switch fault {
         case .malformed: events.insert("data: {not json\n\n", at: min(2, events.count))

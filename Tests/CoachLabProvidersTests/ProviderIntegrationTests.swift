@@ -240,6 +240,35 @@ func collectStream(_ stream: AsyncThrowingStream<StreamEvent, Error>) async thro
         }
     }
 
+    /// OpenAI's `created` comes from the server's clock, streamed or not; a server given none
+    /// stamps a fixed instant rather than reading the system's.
+    @Test func repliesAreStampedByTheServersClock() async throws {
+        func created(_ server: RunningMockServer, stream: Bool) async throws -> [Double] {
+            let body = JSONValue.object(["model": "coachlab-mock-1", "stream": .bool(stream),
+                                         "messages": [["role": "user", "content": "I feel stuck."]]])
+            let request = HTTPRequestSpec(url: "http://127.0.0.1:\(server.port)/v1/chat/completions",
+                                          headers: [HTTPHeader("Content-Type", "application/json")], body: body.data)
+            var bytes: [UInt8] = []
+            for try await chunk in try await integrationTransport.send(request, timeout: 10, provider: "serve-mock").body { bytes += chunk }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let documents = stream ? text.components(separatedBy: "\n").filter { $0.hasPrefix("data: {") }.map { String($0.dropFirst(6)) } : [text]
+            return try documents.map { document in
+                let value = try JSONValue.parse(Data(document.utf8))
+                return try #require(value["created"]?.number, "\(document)")
+            }
+        }
+        let instant = Date(timeIntervalSince1970: 1_800_000_000)
+        try await RunningMockServer.with(MockServerConfiguration(port: 0, clock: { instant })) { server in
+            #expect(try await created(server, stream: false) == [1_800_000_000])
+            let streamed = try await created(server, stream: true)
+            #expect(streamed.count > 2 && streamed.allSatisfy { $0 == 1_800_000_000 })
+        }
+        try await RunningMockServer.with(MockServerConfiguration(port: 0)) { server in
+            let stamped = try await created(server, stream: false)
+            #expect(stamped == [MockServerConfiguration.fixedClock().timeIntervalSince1970])
+        }
+    }
+
     /// What tells the runner that more cases at once than cores would only hold memory.
     @Test func onlyProvidersThatNeverWaitAreComputeBound() async throws {
         try await RunningMockServer.with(MockServerConfiguration(port: 0)) { server in
