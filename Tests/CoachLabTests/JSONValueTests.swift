@@ -56,6 +56,30 @@ import Testing
         #expect(differences.isEmpty, "\(differences.count) of 3,000 differ; the first: \(differences.first.map { "\($0)" } ?? "")")
     }
 
+    /// Reading gives back what was written: every JSON type, whichever order the reader tries
+    /// them in (numbers that are not finite have no JSON, so they are left out here).
+    @Test func parsingWhatWasWrittenGivesTheValueBack() throws {
+        var random = SeededGenerator(seed: 27)
+        func finite(_ value: JSONValue) -> Bool {
+            switch value {
+            case .number(let number): number.isFinite
+            case .array(let items): items.allSatisfy(finite)
+            case .object(let members): members.values.allSatisfy(finite)
+            default: true
+            }
+        }
+        var checked = 0
+        for _ in 0..<2_000 {
+            let value = Self.value(&random, depth: 0)
+            guard finite(value) else { continue }
+            #expect(try JSONValue.parse(value.data) == value, "\(value.text)")
+            checked += 1
+        }
+        #expect(checked > 1_000)
+        #expect(try JSONValue.parse(Data("[true,false,null,0,\"\",{},[]]".utf8)) == [true, false, .null, 0, "", [:], []])
+        #expect(throws: DecodingError.self) { try JSONValue.parse(Data("[tru]".utf8)) }
+    }
+
     /// Each escape and number form once, written out, so a change to both sides at once shows.
     @Test func compactTextIsPinned() {
         let value: JSONValue = ["b": "a/b\"\\\n\r\t\u{8}\u{C}\u{1}\u{1F}\u{7F}é", "a": [1, 1.5, -0.0, 1e15, 1e300, 1e-7, true, .null],
