@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "CoachLabCLITests",
             // Hummingbird serves the imitation GitHub API the pull-request comment is tested against.
-            dependencies: ["CoachLab", "coachlab", "CoachLabTestSupport", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: ["CoachLab", "CoachLabProviders", "coachlab", "CoachLabTestSupport", .product(name: "Hummingbird", package: "hummingbird")]
         ),
     ],
     swiftLanguageModes: [.v6]

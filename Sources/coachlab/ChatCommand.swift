@@ -57,7 +57,7 @@ struct ChatCommand: AsyncParsableCommand {
         let inputs: CompileInputs
         let speaker: String
         let providerID: String
-        let interactive = isatty(STDIN_FILENO) != 0
+        let interactive = Invocation.current.inputIsTerminal
         private let provider: any ChatProvider
         private let summarise: Conversation.Summarise
         private let noStream: Bool
@@ -90,7 +90,7 @@ struct ChatCommand: AsyncParsableCommand {
         func nextMessage() -> String? {
             while true {
                 if interactive { Terminal.out("you> ", terminator: "") }
-                guard let line = readLine() else { return nil }
+                guard let line = Invocation.current.readLine() else { return nil }
                 let message = line.trimmingCharacters(in: .whitespaces)
                 if message.isEmpty { continue }
                 if message == "/quit" || message == "/exit" { return nil }
@@ -136,7 +136,7 @@ struct ChatCommand: AsyncParsableCommand {
             show(exchange)
             turns.append(FixtureRecording.Turn(user: message, reply: exchange.text))
             if let flag = exchange.prompt.screening?.decision {
-                let log = try ResultStore(path: Terminal.storePath(store), system: .live)
+                let log = try ResultStore(path: Terminal.storePath(store), system: Invocation.current.system)
                 try log.log(GuardrailLogEntry(at: ResultStore.timestamp(log.clock()), source: "chat", pack: pack, flag: flag,
                                               message: message, reply: exchange.text))
             }

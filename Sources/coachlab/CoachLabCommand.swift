@@ -37,29 +37,38 @@ enum Exit {
 @main
 enum Main {
     static func main() async {
+        exit(await run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Parses `arguments` and runs the command they name in the current ``Invocation``,
+    /// reporting what it throws on its standard error; returns the exit status.
+    static func run(_ arguments: [String]) async -> Int32 {
         do {
-            var command = try CoachLabCommand.parseAsRoot()
+            var command = try CoachLabCommand.parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
+            return Exit.ok
         } catch let error as CoachLabError {
             Terminal.error(error.description)
-            exit(error.kind == .io ? Exit.infrastructure : Exit.usage)
+            return error.kind == .io ? Exit.infrastructure : Exit.usage
         } catch let error as ProviderError {
             // The one place a provider's failure becomes exit 3; commands just let it through.
             Terminal.error("error: \(error)")
-            exit(Exit.infrastructure)
+            return Exit.infrastructure
         } catch let code as ExitCode {
-            exit(code.rawValue)
+            return code.rawValue
         } catch {
             let code = CoachLabCommand.exitCode(for: error)
+            // --help and --version end parsing with an "error" whose exit code is success.
             if code == .success {
-                CoachLabCommand.exit(withError: error)
+                Terminal.out(CoachLabCommand.fullMessage(for: error))
+                return Exit.ok
             }
             Terminal.error(CoachLabCommand.fullMessage(for: error))
-            exit(code == .validationFailure ? Exit.usage : code.rawValue)
+            return code == .validationFailure ? Exit.usage : code.rawValue
         }
     }
 }

@@ -59,7 +59,7 @@ struct CompareCommand: AsyncParsableCommand {
 
     func run() async throws {
         try ReportFiles(markdown: markdown, html: html).check(fileSystem: .live)
-        let store = try ResultStore(path: Terminal.storePath(self.store), system: .live)
+        let store = try ResultStore(path: Terminal.storePath(self.store), system: Invocation.current.system)
         let reports = runs.isEmpty ? [try await runSuites(into: store)] : try runs.map { try RunReport(stored: $0, in: store, fileSystem: .live) }
         let page = try HTMLReport(runs: reports, title: "CoachLab comparison")
         Terminal.out(Reporters.comparison(page.matrix), terminator: "")
@@ -173,7 +173,7 @@ struct MergeCommand: ParsableCommand {
     func run() throws {
         try outputs.check(fileSystem: .live)
         let gate = try baseline.map { (path: $0, file: try Baseline.read($0, fileSystem: .live)) }
-        let target = try ResultStore(path: Terminal.storePath(store), system: .live)
+        let target = try ResultStore(path: Terminal.storePath(store), system: Invocation.current.system)
         let merge = try RunMerge.merge(inputs, into: target, fileSystem: .live)
         for warning in merge.warnings { Terminal.error("warning: " + warning) }
         let report = try RunReport(run: merge.run, suites: merge.suites, store: target)

@@ -86,7 +86,7 @@ struct EvalCommand: AsyncParsableCommand {
 
     func run() async throws {
         try outputs.check(fileSystem: .live)
-        let store = try ResultStore(path: Terminal.storePath(store), system: .live)
+        let store = try ResultStore(path: Terminal.storePath(store), system: Invocation.current.system)
         let gate = try baseline.map { (path: $0, file: try Baseline.read($0, fileSystem: .live)) }
         let (transport, cache) = sources
         let plan: EvalPlan
@@ -140,8 +140,8 @@ enum EvalTerminal {
         if let summary = plan.continuationSummary { Terminal.error(summary) }
         let progress = Progress(total: plan.total, live: Terminal.stderrIsTerminal)
         let work = Task { try await RunExecution.run(plan, store: store) { await progress.advance($0) } }
-        let interrupts = InterruptWatcher { work.cancel() }
-        defer { interrupts.stop() }
+        let interrupts = Invocation.current.ownsProcess ? InterruptWatcher { work.cancel() } : nil
+        defer { interrupts?.stop() }
         let execution = try await work.value
         await progress.finish()
         Terminal.error(execution.speed + "; run \(plan.run) is stored in \(store.path)")
@@ -246,11 +246,11 @@ actor Progress {
         let width = 30
         let filled = total == 0 ? width : width * done / total
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(bar) \(done)/\(total) cases, \(failed) not passing".utf8))
+        Terminal.error("\r\(bar) \(done)/\(total) cases, \(failed) not passing", terminator: "")
     }
 
     func finish() {
-        if live, total >= 20 { FileHandle.standardError.write(Data("\n".utf8)) }
+        if live, total >= 20 { Terminal.error("") }
     }
 }
 

@@ -145,7 +145,7 @@ struct GuardLogCommand: ParsableCommand {
 
     func run() throws {
         let path = Terminal.storePath(store)
-        let entries = try ResultStore(path: path, system: .live).guardrailLog(run: runId, rule: rule, limit: limit)
+        let entries = try ResultStore(path: path, system: Invocation.current.system).guardrailLog(run: runId, rule: rule, limit: limit)
         if format == .json {
             let encoder = JSONEncoder.sorted(pretty: true)
             Terminal.out(String(decoding: try encoder.encode(entries), as: UTF8.self))

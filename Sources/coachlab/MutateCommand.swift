@@ -55,7 +55,7 @@ struct MutateCommand: AsyncParsableCommand {
     func run() async throws {
         for path in [json, markdown].compactMap({ $0 }) { try FileSystem.live.checkReplaceable(path, by: .mutationReport) }
         let loaded = try EvalContent.load(suites: suites, heldFixtures: .max)
-        let tester = MutationTester(suites: loaded, registry: ProviderRegistry(system: .live), fileSystem: .live,
+        let tester = MutationTester(suites: loaded, registry: ProviderRegistry(system: Invocation.current.system), fileSystem: .live,
                                     concurrency: concurrency ?? ProcessInfo.processInfo.activeProcessorCount)
         let mutants = try tester.mutants(packs: pack.isEmpty ? nil : Set(pack), operators: operators.isEmpty ? nil : Set(operators.compactMap(Mutant.Operator.init)))
         guard !mutants.isEmpty else { throw CoachLabError(usage: "no mutants: no suite uses the named packs, or no operator applies") }

@@ -87,11 +87,11 @@ struct ProviderOptions: ParsableArguments {
     func registry() throws -> ProviderRegistry {
         var registry: ProviderRegistry
         if let providersFile {
-            registry = try ProviderRegistry.load(providersFile, system: .live)
+            registry = try ProviderRegistry.load(providersFile, system: Invocation.current.system)
         } else if FileSystem.live.exists("providers.yaml") {
-            registry = try ProviderRegistry.load("providers.yaml", system: .live)
+            registry = try ProviderRegistry.load("providers.yaml", system: Invocation.current.system)
         } else {
-            registry = ProviderRegistry(system: .live)
+            registry = ProviderRegistry(system: Invocation.current.system)
         }
         registry.overrides = overrides
         return registry
@@ -135,7 +135,7 @@ struct CacheLocation: ParsableArguments {
 
     var cache: ResponseCache {
         ResponseCache(directory: Terminal.cachePath(cacheDir),
-                      timeToLive: cacheTtl.flatMap(ResponseCache.duration) ?? ResponseCache.defaultTimeToLive, system: .live)
+                      timeToLive: cacheTtl.flatMap(ResponseCache.duration) ?? ResponseCache.defaultTimeToLive, system: Invocation.current.system)
     }
 }
 

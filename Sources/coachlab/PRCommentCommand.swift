@@ -56,7 +56,7 @@ struct PRCommentCommand: AsyncParsableCommand {
         let body = try PullRequestComment.body(report: report, baseline: try baseline.map { try Baseline.read($0, fileSystem: .live) },
                                                promptDiff: try promptDiff.map { try FileSystem.live.text(at: $0) }, artifactURL: artifactURL)
         guard !dryRun else { return Terminal.out(body, terminator: "") }
-        let (client, number) = try GitHubComments.target(repository: repo, pullRequest: pr, tokenVariable: tokenEnv, apiURL: apiURL, system: .live)
+        let (client, number) = try GitHubComments.target(repository: repo, pullRequest: pr, tokenVariable: tokenEnv, apiURL: apiURL, system: Invocation.current.system)
         let repository = client.repository
         switch try await client.upsert(pullRequest: number, body: body, marker: PullRequestComment.marker) {
         case .created(let id, let url): Terminal.error("commented on \(repository)#\(number) (comment \(id))" + (url.map { ": \($0)" } ?? ""))

@@ -46,7 +46,7 @@ struct RescoreCommand: AsyncParsableCommand {
         guard FileSystem.live.exists(storePath) else {
             throw CoachLabError(usage: "no result store at \(storePath)", hint: "coachlab eval creates it")
         }
-        let results = try ResultStore(path: storePath, system: .live)
+        let results = try ResultStore(path: storePath, system: Invocation.current.system)
         guard let info = try results.run(run) else {
             throw CoachLabError(usage: "no run '\(run)' in \(storePath)", hint: "coachlab runs lists the stored runs")
         }

@@ -3,22 +3,24 @@ import CoachLabEval
 import CoachLabProviders
 import Foundation
 
-/// Terminal output: reports to stdout, diagnostics to stderr.
+/// Terminal output: reports to stdout, diagnostics to stderr, both of the current
+/// ``Invocation``.
 enum Terminal {
     /// Writes to stdout.
     static func out(_ text: String, terminator: String = "\n") {
-        FileHandle.standardOutput.write(Data((text + terminator).utf8))
+        Invocation.current.writeOutput(text + terminator)
     }
 
     /// Writes to stderr.
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+    static func error(_ text: String, terminator: String = "\n") {
+        Invocation.current.writeError(text + terminator)
     }
 
     /// Keeps `value` until the process exits. A command that is done exits without releasing
     /// what it built one piece at a time (a run's parsed fixtures and compiled packs: several
     /// milliseconds at the end of every eval, for memory the system takes back at once).
     static func keepUntilExit(_ value: Any) {
+        guard Invocation.current.ownsProcess else { return }
         keptLock.withLock { kept.append(value) }
     }
 
@@ -26,19 +28,19 @@ enum Terminal {
     nonisolated(unsafe) private static var kept: [Any] = []  // guarded by `keptLock`
 
     /// Whether stdout is a terminal, for colour.
-    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
+    static var stdoutIsTerminal: Bool { Invocation.current.outputIsTerminal }
 
     /// Whether stderr is a terminal, for progress bars.
-    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+    static var stderrIsTerminal: Bool { Invocation.current.errorIsTerminal }
 
     /// The result store a command uses: `option`, else $COACHLAB_STORE, else the default.
     static func storePath(_ option: String?) -> String {
-        option ?? ProcessInfo.processInfo.environment["COACHLAB_STORE"] ?? ResultStore.defaultPath
+        option ?? Invocation.current.variables["COACHLAB_STORE"] ?? ResultStore.defaultPath
     }
 
     /// The response cache's folder: the option, $COACHLAB_CACHE, or .coachlab/cache.
     static func cachePath(_ option: String?) -> String {
-        option ?? ProcessInfo.processInfo.environment["COACHLAB_CACHE"] ?? ResponseCache.defaultDirectory
+        option ?? Invocation.current.variables["COACHLAB_CACHE"] ?? ResponseCache.defaultDirectory
     }
 
     /// Colours `error:` and `warning:` in a diagnostic line when writing to a terminal.

@@ -1,7 +1,10 @@
-import Foundation
+@testable import coachlab
+import CoachLabProviders
 import CoachLabTestSupport
+import Foundation
 
-/// Runs the built `coachlab` binary, as a user would.
+/// Runs `coachlab` as a user would: its arguments, variables and input in; its exit status,
+/// standard output and standard error out.
 enum CLI {
     struct Result {
         var status: Int32
@@ -29,17 +32,81 @@ enum CLI {
         return root + "/.build/debug/coachlab"
     }()
 
+    /// Runs `coachlab` with `arguments`: in this process, as the binary's `main` would, when
+    /// the working folder is the project's own (the binary's behaviour, without spawning it),
+    /// else by spawning the binary in `directory`. Each run gets a response cache and a result
+    /// store of its own unless the test names one: answers cached by one test (or by an
+    /// earlier `swift test`) must never answer another's, and no test writes into the
+    /// project's .coachlab folder.
     static func run(_ arguments: [String], in directory: String = root, environment: [String: String] = [:],
-                    stdin: String? = nil) throws -> Result {
+                    stdin: String? = nil) async throws -> Result {
+        let isolated = ["COACHLAB_CACHE": Scratch.path("cache"), "COACHLAB_STORE": Scratch.path("store") + "/coachlab.sqlite"]
+        let variables = ProcessInfo.processInfo.environment.merging(isolated) { _, new in new }.merging(environment) { _, new in new }
+        guard directory == root, workingFolderIsRoot else {
+            return try await spawn(arguments, in: directory, variables: variables, stdin: stdin)
+        }
+        return try await inProcess(arguments, variables: variables, stdin: stdin)
+    }
+
+    /// Whether this process runs in the project's folder, where relative paths in arguments
+    /// mean what they mean to the binary run there.
+    static let workingFolderIsRoot = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        == URL(fileURLWithPath: root).standardizedFileURL.path
+
+    /// Runs the command in this process with an ``Invocation`` of its own: its variables, its
+    /// input, output collected, no terminal, and an HTTP client of its own, shut down after.
+    static func inProcess(_ arguments: [String], variables: [String: String], stdin: String?) async throws -> Result {
+        let output = Collected(), error = Collected()
+        let lines = Collected(lines: (stdin ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        let transport = AsyncHTTPClientTransport.dedicated()
+        let invocation = Invocation(variables: variables, writeOutput: output.append, writeError: error.append,
+                                    readLine: lines.next, inputIsTerminal: false, outputIsTerminal: false,
+                                    errorIsTerminal: false, transport: transport, ownsProcess: false)
+        let status = await Invocation.$current.withValue(invocation) { await Main.run(arguments) }
+        try await transport.shutdown()
+        return Result(status: status, stdout: output.text, stderr: error.text)
+    }
+
+    /// Text written by a command, or the lines it reads, behind a lock.
+    final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var pieces: [String]
+
+        init(lines: [String] = []) { pieces = lines }
+
+        var text: String { lock.withLock { pieces.joined() } }
+
+        @Sendable func append(_ text: String) { lock.withLock { pieces.append(text) } }
+
+        /// The next line, as `readLine()` gives it: nil at the end (a final empty piece is
+        /// the newline that ended the text, not a line).
+        @Sendable func next() -> String? {
+            lock.withLock {
+                guard !pieces.isEmpty, !(pieces.count == 1 && pieces[0].isEmpty) else { return nil }
+                return pieces.removeFirst()
+            }
+        }
+    }
+
+    /// Runs the built binary in `directory`, as a user would. Waiting for it blocks a thread,
+    /// so it waits on one of Dispatch's own, not on one of the few that run every test's tasks.
+    static func spawn(_ arguments: [String], in directory: String = root, variables: [String: String],
+                      stdin: String? = nil) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try spawnAndWait(arguments, in: directory, variables: variables, stdin: stdin) })
+            }
+        }
+    }
+
+    /// ``spawn(_:in:variables:stdin:)`` on the calling thread, blocking it until the binary exits.
+    static func spawnAndWait(_ arguments: [String], in directory: String, variables: [String: String],
+                                     stdin: String?) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        // Each run gets a response cache and a result store of its own unless the test names
-        // one: answers cached by one test (or by an earlier `swift test`) must never answer
-        // another's, and no test writes into the project's .coachlab folder.
-        let isolated = ["COACHLAB_CACHE": Scratch.path("cache"), "COACHLAB_STORE": Scratch.path("store") + "/coachlab.sqlite"]
-        process.environment = ProcessInfo.processInfo.environment.merging(isolated) { _, new in new }.merging(environment) { _, new in new }
+        process.environment = variables
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -44,13 +44,13 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
 @Suite(.serialized) struct CassetteTests {
     static let key = "sk-proj-CASSETTEFAKEKEY-0a1b2c3d4e5f6a7b8c9d"
 
-    @Test func recordThenReplayWithTheServerStoppedGivesIdenticalResults() throws {
+    @Test func recordThenReplayWithTheServerStoppedGivesIdenticalResults() async throws {
         let project = try projectCopy()
         let (port, server) = try SecretHandlingTests.serveMock([])
         let provider = ["--provider", "openai-compatible:coachlab-mock-1", "--base-url", "http://127.0.0.1:\(port)/v1",
                         "--api-key-env", "COACHLAB_TEST_KEY"]
         let environment = ["COACHLAB_TEST_KEY": Self.key]
-        let recorded = try CLI.run(["eval", "evals/betterone.yaml", "evals/luna.yaml", "--record", "--store", "s.sqlite", "--json", "rec.json"] + provider,
+        let recorded = try await CLI.run(["eval", "evals/betterone.yaml", "evals/luna.yaml", "--record", "--store", "s.sqlite", "--json", "rec.json"] + provider,
                                    in: project, environment: environment)
         server.terminate()
         server.waitUntilExit()
@@ -63,7 +63,7 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
         }
 
         // No server, no key: the cassettes answer.
-        let replayed = try CLI.run(["eval", "evals/betterone.yaml", "evals/luna.yaml", "--replay", "--store", "s.sqlite", "--json", "rep.json"] + provider,
+        let replayed = try await CLI.run(["eval", "evals/betterone.yaml", "evals/luna.yaml", "--replay", "--store", "s.sqlite", "--json", "rep.json"] + provider,
                                    in: project)
         #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
         let before = try Cases(json: project + "/rec.json"), after = try Cases(json: project + "/rep.json")
@@ -71,12 +71,12 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
         #expect(before.byId == after.byId)
     }
 
-    @Test func editingOneRulesTextMakesExactlyTheAffectedCasesStale() throws {
+    @Test func editingOneRulesTextMakesExactlyTheAffectedCasesStale() async throws {
         let project = try projectCopy()
         let (port, server) = try SecretHandlingTests.serveMock([])
         defer { server.terminate() }
         let provider = ["--provider", "openai-compatible:coachlab-mock-1", "--base-url", "http://127.0.0.1:\(port)/v1"]
-        let recorded = try CLI.run(["eval", "evals/betterone.yaml", "--record", "--store", "s.sqlite", "--json", "rec.json"] + provider, in: project)
+        let recorded = try await CLI.run(["eval", "evals/betterone.yaml", "--record", "--store", "s.sqlite", "--json", "rec.json"] + provider, in: project)
         #expect(recorded.status == 0, "\(recorded.stderr)")
         let cases = try Cases(json: project + "/rec.json")
         // The no-diagnosis alert's instructions reach a prompt only when that rule flags a
@@ -99,7 +99,7 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
 
         try edit(project + "/personas/betterone/rules.yaml", replacing: "Explain this falls outside your coaching scope",
                  with: "Explain that this is outside what coaching can do")
-        let replayed = try CLI.run(["eval", "evals/betterone.yaml", "--replay", "--store", "s.sqlite", "--json", "rep.json"] + provider, in: project)
+        let replayed = try await CLI.run(["eval", "evals/betterone.yaml", "--replay", "--store", "s.sqlite", "--json", "rep.json"] + provider, in: project)
         #expect(replayed.status == 3, "a stale cassette is an error, never sent live")
         #expect(replayed.stderr.contains("re-record with coachlab eval --record"))
         let after = try Cases(json: project + "/rep.json")
@@ -110,9 +110,9 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
 }
 
 @Suite struct CommittedCassetteTests {
-    @Test func theCommittedCassettesReplayAndReportsNameThePricesUsed() throws {
+    @Test func theCommittedCassettesReplayAndReportsNameThePricesUsed() async throws {
         let directory = try CLI.temporaryDirectory()
-        let result = try CLI.run(["eval", "evals/betterone.yaml", "--provider", "serve-mock", "--replay", "--store", directory + "/s.sqlite",
+        let result = try await CLI.run(["eval", "evals/betterone.yaml", "--provider", "serve-mock", "--replay", "--store", directory + "/s.sqlite",
                                   "--json", directory + "/r.json", "--markdown", directory + "/r.md"])
         #expect(result.status == 0, "stale cassettes? re-record with serve-mock running: \(result.stderr)")
         let root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/r.json"))) as! [String: Any]
@@ -127,71 +127,71 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
     /// A report path that holds someone's own file is refused before the run: no case runs,
     /// nothing is stored, and the file is left as it was. Which files count as reports is
     /// tested in ReportFilesTests.
-    @Test func aReportNeverReplacesSomeoneElsesFile() throws {
+    @Test func aReportNeverReplacesSomeoneElsesFile() async throws {
         let directory = try CLI.temporaryDirectory()
         let notes = "# Release notes\n\nWritten by hand.\n"
         try notes.write(toFile: directory + "/NOTES.md", atomically: true, encoding: .utf8)
-        let refused = try CLI.run(["eval", "evals/luna.yaml", "--store", directory + "/s.sqlite", "--markdown", directory + "/NOTES.md"])
+        let refused = try await CLI.run(["eval", "evals/luna.yaml", "--store", directory + "/s.sqlite", "--markdown", directory + "/NOTES.md"])
         #expect(refused.status == 2, "\(refused.stderr)")
         #expect(refused.stderr.contains("NOTES.md exists and is not a CoachLab Markdown summary; it is never overwritten"), "\(refused.stderr)")
         #expect(!refused.stdout.contains("cases:"), "no case ran")
         #expect(try String(contentsOfFile: directory + "/NOTES.md", encoding: .utf8) == notes)
     }
 
-    @Test func unreadableBaselinesAndMergeInputsAreUsageErrors() throws {
+    @Test func unreadableBaselinesAndMergeInputsAreUsageErrors() async throws {
         let directory = try CLI.temporaryDirectory()
-        let missing = try CLI.run(["eval", "evals/luna.yaml", "--baseline", directory + "/none.json", "--store", directory + "/s.sqlite"])
+        let missing = try await CLI.run(["eval", "evals/luna.yaml", "--baseline", directory + "/none.json", "--store", directory + "/s.sqlite"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("\(directory)/none.json:1:1: error: cannot read the baseline"))
         try "not json".write(toFile: directory + "/bad.json", atomically: true, encoding: .utf8)
-        let bad = try CLI.run(["eval", "evals/luna.yaml", "--baseline", directory + "/bad.json", "--store", directory + "/s.sqlite"])
+        let bad = try await CLI.run(["eval", "evals/luna.yaml", "--baseline", directory + "/bad.json", "--store", directory + "/s.sqlite"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("bad.json:1:1: error: not a CoachLab baseline"))
-        let merge = try CLI.run(["merge", directory + "/bad.json", "--store", directory + "/m.sqlite"])
+        let merge = try await CLI.run(["merge", directory + "/bad.json", "--store", directory + "/m.sqlite"])
         #expect(merge.status == 2)
         #expect(merge.stderr.contains("bad.json:1:1: error: not a CoachLab JSON report"))
-        #expect(try CLI.run(["merge", directory + "/absent.sqlite", "--store", directory + "/m.sqlite"]).status == 2)
+        #expect(try await CLI.run(["merge", directory + "/absent.sqlite", "--store", directory + "/m.sqlite"]).status == 2)
     }
 }
 
 @Suite struct ShardAndBaselineTests {
     /// Shards merged back equal the unsharded run case for case in EvalPlanTests; this is the
     /// flags: --shard, merge of a store and a JSON report, an overlap refused, a bad shard.
-    @Test func twoShardsMergedFromAStoreAndAReportEqualAnUnshardedRun() throws {
+    @Test func twoShardsMergedFromAStoreAndAReportEqualAnUnshardedRun() async throws {
         let directory = try CLI.temporaryDirectory()
-        let full = try CLI.run(["eval", "evals/luna.yaml", "--store", directory + "/full.sqlite", "--json", directory + "/full.json"])
+        let full = try await CLI.run(["eval", "evals/luna.yaml", "--store", directory + "/full.sqlite", "--json", directory + "/full.json"])
         #expect(full.status == 0, "\(full.stderr)")
         for index in 1...2 {
-            let shard = try CLI.run(["eval", "evals/luna.yaml", "--shard", "\(index)/2", "--store", directory + "/shard-\(index).sqlite",
+            let shard = try await CLI.run(["eval", "evals/luna.yaml", "--shard", "\(index)/2", "--store", directory + "/shard-\(index).sqlite",
                                      "--json", directory + "/shard-\(index).json"])
             #expect(shard.status == 0, "\(shard.stderr)")
         }
-        let merged = try CLI.run(["merge", directory + "/shard-1.sqlite", directory + "/shard-2.json",
+        let merged = try await CLI.run(["merge", directory + "/shard-1.sqlite", directory + "/shard-2.json",
                                   "--store", directory + "/merged.sqlite", "--json", directory + "/merged.json"])
         #expect(merged.status == 0, "\(merged.stderr)")
         #expect(try Cases(json: directory + "/merged.json").byId == Cases(json: directory + "/full.json").byId)
 
         // Overlapping inputs are refused, and nothing is merged.
-        let overlap = try CLI.run(["merge", directory + "/shard-1.sqlite", directory + "/shard-1.json", "--store", directory + "/bad.sqlite"])
+        let overlap = try await CLI.run(["merge", directory + "/shard-1.sqlite", directory + "/shard-1.json", "--store", directory + "/bad.sqlite"])
         #expect(overlap.status == 2)
         #expect(overlap.stderr.contains("is in both"))
-        #expect(try CLI.run(["eval", "--shard", "5/4"]).status == 2)
+        #expect(try await CLI.run(["eval", "--shard", "5/4"]).status == 2)
     }
 
-    @Test func aRegressionAgainstTheBaselineExits1NamingTheCaseWhileTheThresholdHolds() throws {
+    @Test func aRegressionAgainstTheBaselineExits1NamingTheCaseWhileTheThresholdHolds() async throws {
         let project = try projectCopy()
-        let baseline = try CLI.run(["eval", "evals/betterone.yaml", "--store", "s.sqlite", "--write-baseline", "baseline.json"], in: project)
+        let baseline = try await CLI.run(["eval", "evals/betterone.yaml", "--store", "s.sqlite", "--write-baseline", "baseline.json"], in: project)
         #expect(baseline.status == 0, "\(baseline.stderr)")
 
         // Lower the threshold so only the baseline can notice, then take away the referral.
         try edit(project + "/evals/betterone.yaml", replacing: "threshold: 1.0", with: "threshold: 0.5")
         try edit(project + "/personas/betterone/rules.yaml", replacing: "          - Suggest they speak to a qualified professional\n", with: "")
-        let plain = try CLI.run(["eval", "evals/betterone.yaml", "--store", "s.sqlite", "--json", "now.json"], in: project)
+        let plain = try await CLI.run(["eval", "evals/betterone.yaml", "--store", "s.sqlite", "--json", "now.json"], in: project)
         #expect(plain.status == 0, "the threshold still holds: \(plain.stdout)")
         let failing = try Cases(json: project + "/now.json").byId.filter { $0.value.outcome != "pass" }.keys
         #expect(!failing.isEmpty)
 
-        let gated = try CLI.run(["eval", "evals/betterone.yaml", "--store", "s.sqlite", "--baseline", "baseline.json"], in: project)
+        let gated = try await CLI.run(["eval", "evals/betterone.yaml", "--store", "s.sqlite", "--baseline", "baseline.json"], in: project)
         #expect(gated.status == 1)
         for id in failing {
             let group = String(id.prefix { $0 != "#" })
@@ -200,9 +200,9 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
         #expect(gated.stderr.contains("\(failing.count) regressions against the baseline"))
 
         // diff names the same cases between the two stored runs.
-        let runs = try CLI.run(["runs", "--store", "s.sqlite"], in: project).stdout.split(separator: "\n").dropFirst()
+        let runs = try await CLI.run(["runs", "--store", "s.sqlite"], in: project).stdout.split(separator: "\n").dropFirst()
             .map { String($0.split(separator: " ")[0]) }
-        let diff = try CLI.run(["diff", runs[runs.count - 1], runs[0], "--store", "s.sqlite"], in: project)
+        let diff = try await CLI.run(["diff", runs[runs.count - 1], runs[0], "--store", "s.sqlite"], in: project)
         #expect(diff.status == 1)
         for id in failing { #expect(diff.stdout.contains("\(id): pass → fail")) }
     }
@@ -210,9 +210,9 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
 
 /// compare says whether one provider beats another on the same cases, not only two rates.
 @Suite struct PairedCompareTests {
-    @Test func compareReportsTheDiscordantPairsTheTestAndAVerdict() throws {
+    @Test func compareReportsTheDiscordantPairsTheTestAndAVerdict() async throws {
         let directory = try CLI.temporaryDirectory()
-        let result = try CLI.run(["compare", "evals/luna.yaml", "--provider", "mock", "--provider", "luna-canned",
+        let result = try await CLI.run(["compare", "evals/luna.yaml", "--provider", "mock", "--provider", "luna-canned",
                                   "--store", directory + "/s.sqlite", "--markdown", directory + "/c.md", "--html", directory + "/c.html"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("mock vs luna-canned on 12 paired cases: both passed 2, only mock 10, only luna-canned 0, neither 0."))
@@ -220,12 +220,12 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
         #expect(try String(contentsOfFile: directory + "/c.md", encoding: .utf8).contains("### Paired comparison"))
         #expect(try String(contentsOfFile: directory + "/c.html", encoding: .utf8).contains("<h3>Paired comparison</h3>"))
         // Two stored runs of the same provider agree on every case: no detectable difference.
-        let runs = try CLI.run(["runs", "--store", directory + "/s.sqlite"]).stdout.split(separator: "\n").dropFirst()
+        let runs = try await CLI.run(["runs", "--store", directory + "/s.sqlite"]).stdout.split(separator: "\n").dropFirst()
         let id = try #require(runs.first.map { String($0.split(separator: " ")[0]) })
-        _ = try CLI.run(["eval", "evals/luna.yaml", "--store", directory + "/s.sqlite"])
-        let again = try #require(try CLI.run(["runs", "--store", directory + "/s.sqlite"]).stdout.split(separator: "\n").dropFirst().first
+        _ = try await CLI.run(["eval", "evals/luna.yaml", "--store", directory + "/s.sqlite"])
+        let again = try #require(try await CLI.run(["runs", "--store", directory + "/s.sqlite"]).stdout.split(separator: "\n").dropFirst().first
             .map { String($0.split(separator: " ")[0]) })
-        let stored = try CLI.run(["compare", "--run", again, "--run", id, "--store", directory + "/s.sqlite"])
+        let stored = try await CLI.run(["compare", "--run", again, "--run", id, "--store", directory + "/s.sqlite"])
         #expect(stored.status == 0, "\(stored.stderr)")
         #expect(stored.stdout.contains("only mock"), "\(stored.stdout)")
     }

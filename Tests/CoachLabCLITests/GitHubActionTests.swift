@@ -78,7 +78,7 @@ actor ImitationGitHub {
     @Test func theCommentIsPostedOnceThenUpdatedInPlaceAndTheTokenNeverShows() async throws {
         let directory = try CLI.temporaryDirectory()
         let store = directory + "/s.sqlite"
-        #expect(try CLI.run(["eval", "evals/luna.yaml", "--store", store, "--write-baseline", directory + "/baseline.json"]).status == 0)
+        #expect(try await CLI.run(["eval", "evals/luna.yaml", "--store", store, "--write-baseline", directory + "/baseline.json"]).status == 0)
         try "--- prompts/luna/three-am.txt\n+++ compiled\n-It is late.\n+It is very late.\n".write(toFile: directory + "/diff.txt", atomically: true, encoding: .utf8)
         let event = directory + "/event.json"
         try #"{"pull_request": {"number": 42}}"#.write(toFile: event, atomically: true, encoding: .utf8)
@@ -87,15 +87,15 @@ actor ImitationGitHub {
             let environment = ["GITHUB_TOKEN": Self.token, "GITHUB_API_URL": api, "GITHUB_REPOSITORY": "coachlab/app", "GITHUB_EVENT_PATH": event]
             let arguments = ["pr-comment", "--store", store, "--baseline", directory + "/baseline.json", "--prompt-diff", directory + "/diff.txt",
                              "--artifact-url", "https://github.example/artifacts/7"]
-            let first = try CLI.run(arguments, environment: environment)
+            let first = try await CLI.run(arguments, environment: environment)
             #expect(first.status == 0, "\(first.stderr)")
             #expect(first.stderr.contains("commented on coachlab/app#42 (comment 1001)"))
             // A later push tightens a check: luna cases now fail, and the same comment says so.
             let strict = try String(contentsOfFile: CLI.root + "/evals/luna.yaml", encoding: .utf8)
                 .replacingOccurrences(of: "{check: sentences, max: 4}", with: "{check: sentences, max: 1}")
             try strict.write(toFile: directory + "/luna.yaml", atomically: true, encoding: .utf8)
-            #expect(try CLI.run(["eval", directory + "/luna.yaml", "--store", store]).status == 1)
-            let second = try CLI.run(arguments, environment: environment)
+            #expect(try await CLI.run(["eval", directory + "/luna.yaml", "--store", store]).status == 1)
+            let second = try await CLI.run(arguments, environment: environment)
             #expect(second.status == 0, "\(second.stderr)")
             #expect(second.stderr.contains("updated the comment on coachlab/app#42 (comment 1001)"))
             for output in [first.stdout, first.stderr, second.stdout, second.stderr] { #expect(!output.contains(Self.token)) }
@@ -115,18 +115,18 @@ actor ImitationGitHub {
 
     /// Each missing setting's message is tested in GitHubCommentsTests; this is one through
     /// the binary (exit 2), and an API that cannot be reached.
-    @Test func missingSettingsAreClearErrorsNotCrashes() throws {
+    @Test func missingSettingsAreClearErrorsNotCrashes() async throws {
         let directory = try CLI.temporaryDirectory()
         let store = directory + "/s.sqlite"
-        #expect(try CLI.run(["eval", "evals/luna.yaml", "--store", store]).status == 0)
-        let noToken = try CLI.run(["pr-comment", "--store", store, "--repo", "a/b", "--pr", "1"], environment: ["GITHUB_TOKEN": ""])
+        #expect(try await CLI.run(["eval", "evals/luna.yaml", "--store", store]).status == 0)
+        let noToken = try await CLI.run(["pr-comment", "--store", store, "--repo", "a/b", "--pr", "1"], environment: ["GITHUB_TOKEN": ""])
         #expect(noToken.status == 2 && noToken.stderr.contains("GITHUB_TOKEN is not set"))
-        let refused = try CLI.run(["pr-comment", "--store", store, "--repo", "a/b", "--pr", "1", "--api-url", "http://127.0.0.1:1"],
+        let refused = try await CLI.run(["pr-comment", "--store", store, "--repo", "a/b", "--pr", "1", "--api-url", "http://127.0.0.1:1"],
                                   environment: ["GITHUB_TOKEN": Self.token])
         #expect(refused.status != 0 && !refused.stderr.contains(Self.token), "\(refused.stderr)")
     }
 
-    @Test func theActionRunsTheSameCommandsItsDocsPromise() throws {
+    @Test func theActionRunsTheSameCommandsItsDocsPromise() async throws {
         let action = try String(contentsOfFile: CLI.root + "/action.yml", encoding: .utf8)
         #expect(action.contains("using: composite"))
         for command in ["lint", "compile --check", "eval ${{ inputs.suites }}", "pr-comment --baseline"] {
@@ -134,7 +134,7 @@ actor ImitationGitHub {
         }
         // Every coachlab subcommand the action calls exists.
         for subcommand in ["lint", "compile", "eval", "pr-comment"] {
-            #expect(try CLI.run([subcommand, "--help"]).status == 0)
+            #expect(try await CLI.run([subcommand, "--help"]).status == 0)
         }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 @Suite struct LintCommandTests {
-    @Test func shippedContentLintsClean() throws {
-        let result = try CLI.run(["lint"])
+    @Test func shippedContentLintsClean() async throws {
+        let result = try await CLI.run(["lint"])
         #expect(result.status == 0, "\(result.stdout)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("linted 5 packs"))
@@ -13,11 +13,11 @@ import Testing
     /// Every file of the malformed corpus is linted in ProjectLintTests; through the binary,
     /// one that expects an error and one that expects a warning (failing under --strict).
     @Test(arguments: ["unknown-keys.yaml", "forged-header-profile.yaml"])
-    func eachMalformedInputExits2WithALocatedDiagnostic(_ name: String) throws {
+    func eachMalformedInputExits2WithALocatedDiagnostic(_ name: String) async throws {
         let path = "Tests/CoachLabTests/Malformed/\(name)"
         // A file whose expectation is a warning fails under --strict, as CI runs lint.
         let warning = try String(contentsOfFile: CLI.root + "/" + path, encoding: .utf8).hasPrefix("# expect-warning:")
-        let result = try CLI.run(["lint", path] + (warning ? ["--strict"] : []))
+        let result = try await CLI.run(["lint", path] + (warning ? ["--strict"] : []))
         #expect(result.status == 2)
         let pattern = "^" + NSRegularExpression.escapedPattern(for: path) + #":\d+:\d+: "# + (warning ? "warning" : "error") + ": .+"
         #expect(result.stdout.split(separator: "\n").contains { $0.range(of: pattern, options: .regularExpression) != nil },
@@ -25,7 +25,7 @@ import Testing
         #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Stack dump"))
     }
 
-    @Test func aFixtureAnywhereIsLintedAsAFixtureWithErrorsAtTheField() throws {
+    @Test func aFixtureAnywhereIsLintedAsAFixtureWithErrorsAtTheField() async throws {
         let directory = try CLI.temporaryDirectory()
         try """
             fixture:
@@ -39,28 +39,28 @@ import Testing
                 expect: [{check: flagged, rule: no-such-rule}]
 
             """.write(toFile: directory + "/bad.yaml", atomically: true, encoding: .utf8)
-        let result = try CLI.run(["lint", directory + "/bad.yaml"])
+        let result = try await CLI.run(["lint", directory + "/bad.yaml"])
         #expect(result.status == 2)
         #expect(result.stdout.contains("/bad.yaml:6:12: error: pack 'betterone' has no profile 'nobody-here'"), "\(result.stdout)")
         #expect(result.stdout.contains("/bad.yaml:9:14: error: rule 'no-such-rule' does not exist in pack 'betterone'"), "\(result.stdout)")
         #expect(result.stderr.contains("1 fixtures"))
     }
 
-    @Test func binaryJunkExits2() throws {
+    @Test func binaryJunkExits2() async throws {
         let directory = try CLI.temporaryDirectory()
         let path = directory + "/pack.yaml"
         try Data([0x70, 0x61, 0x63, 0x6B, 0x3A, 0x0A, 0x00, 0xFE, 0xFF]).write(to: URL(fileURLWithPath: path))
-        let result = try CLI.run(["lint", directory])
+        let result = try await CLI.run(["lint", directory])
         #expect(result.status == 2)
         #expect(result.stdout.contains("pack.yaml:2:1: error: file contains a NUL byte"))
     }
 
-    @Test func aKeyInYAMLIsReportedButNeverPrinted() throws {
+    @Test func aKeyInYAMLIsReportedButNeverPrinted() async throws {
         let directory = try CLI.temporaryDirectory()
         let key = "sk-ant-api03-" + String(repeating: "Zx9", count: 12)
         try "pack: {id: k, name: K}\nstack: {layers: [{id: a, template: x}]}\npersona: {name: \"\(key)\"}\n"
             .write(toFile: directory + "/pack.yaml", atomically: true, encoding: .utf8)
-        let result = try CLI.run(["lint", directory])
+        let result = try await CLI.run(["lint", directory])
         #expect(result.status == 2)
         #expect(result.stdout.contains("looks like an Anthropic API key"))
         #expect(!result.stdout.contains(key) && !result.stderr.contains(key))
@@ -68,17 +68,17 @@ import Testing
 }
 
 @Suite struct SchemaCommandTests {
-    @Test func printsEachKindAsJSON() throws {
+    @Test func printsEachKindAsJSON() async throws {
         for kind in ["pack", "profile", "memory", "context"] {
-            let result = try CLI.run(["schema", kind])
+            let result = try await CLI.run(["schema", kind])
             #expect(result.status == 0)
             let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
             #expect(object?["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
         }
-        #expect(try CLI.run(["schema", "nope"]).status == 2)
+        #expect(try await CLI.run(["schema", "nope"]).status == 2)
     }
 
-    @Test func shippedFilesPointEditorsAtTheSchemas() throws {
+    @Test func shippedFilesPointEditorsAtTheSchemas() async throws {
         let enumerator = FileManager.default.enumerator(atPath: CLI.root + "/personas")
         var files = 0
         while let path = enumerator?.nextObject() as? String {
@@ -92,9 +92,9 @@ import Testing
         #expect(files >= 30)
     }
 
-    @Test func versionAndHelp() throws {
-        #expect(try CLI.run(["--version"]).stdout.hasPrefix("0."))
-        let help = try CLI.run(["compile", "--help"])
+    @Test func versionAndHelp() async throws {
+        #expect(try await CLI.run(["--version"]).stdout.hasPrefix("0."))
+        let help = try await CLI.run(["compile", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("--check"))
     }
@@ -103,20 +103,20 @@ import Testing
 /// coachlab init: a new app that lints, compiles and passes on the mock as written, and never
 /// a file overwritten.
 @Suite struct InitCommandTests {
-    @Test func aNewAppLintsCompilesAndPassesOnTheMock() throws {
+    @Test func aNewAppLintsCompilesAndPassesOnTheMock() async throws {
         let directory = try CLI.temporaryDirectory() + "/project"
-        let created = try CLI.run(["init", directory, "--app", "sleep-coach"])
+        let created = try await CLI.run(["init", directory, "--app", "sleep-coach"])
         #expect(created.status == 0, "\(created.stderr)")
         #expect(created.stdout.contains("wrote \(directory)/personas/sleep-coach/pack.yaml"))
-        let lint = try CLI.run(["lint"], in: directory)
+        let lint = try await CLI.run(["lint"], in: directory)
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
         #expect((lint.stdout + lint.stderr).contains("linted 1 pack, 2 fixtures, 2 suites and 1 guardrail datasets"))
-        let crisis = try CLI.run(["compile", "personas/sleep-coach", "--variant", "crisis"], in: directory)
+        let crisis = try await CLI.run(["compile", "personas/sleep-coach", "--variant", "crisis"], in: directory)
         #expect(crisis.status == 0 && crisis.stdout.contains("RISK ALERT: Crisis and self-harm."), "\(crisis.stdout)\(crisis.stderr)")
-        let eval = try CLI.run(["eval", "--store", directory + "/s.sqlite"], in: directory)
+        let eval = try await CLI.run(["eval", "--store", directory + "/s.sqlite"], in: directory)
         #expect(eval.status == 0, "\(eval.stdout)\(eval.stderr)")
         #expect(eval.stdout.contains("14 cases: 14 passed"))
-        let guardrails = try CLI.run(["guard", "--dataset", "fixtures/guardrails/sleep-coach.yaml", "--fail-under", "recall=1", "--fail-under", "precision=1"],
+        let guardrails = try await CLI.run(["guard", "--dataset", "fixtures/guardrails/sleep-coach.yaml", "--fail-under", "recall=1", "--fail-under", "precision=1"],
                                      in: directory)
         #expect(guardrails.status == 0, "\(guardrails.stdout)\(guardrails.stderr)")
     }
@@ -124,33 +124,33 @@ import Testing
     /// Every shipped pack's shape is tested in PackScaffoldTests, in memory; through the
     /// binary, --from with one of them, on disk.
     @Test(arguments: ["kindred"])
-    func anAppStartedFromAShippedPacksShapeLintsAndPasses(_ shipped: String) throws {
+    func anAppStartedFromAShippedPacksShapeLintsAndPasses(_ shipped: String) async throws {
         let directory = try CLI.temporaryDirectory()
-        let created = try CLI.run(["init", directory, "--app", "my-\(shipped)", "--from", CLI.root + "/personas/\(shipped)"])
+        let created = try await CLI.run(["init", directory, "--app", "my-\(shipped)", "--from", CLI.root + "/personas/\(shipped)"])
         #expect(created.status == 0, "\(created.stderr)")
-        let lint = try CLI.run(["lint"], in: directory)
+        let lint = try await CLI.run(["lint"], in: directory)
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
-        let eval = try CLI.run(["eval", "--store", directory + "/s.sqlite"], in: directory)
+        let eval = try await CLI.run(["eval", "--store", directory + "/s.sqlite"], in: directory)
         #expect(eval.status == 0, "\(eval.stdout)\(eval.stderr)")
         let packs = try FileManager.default.contentsOfDirectory(atPath: directory + "/personas")
         #expect(packs == ["my-\(shipped)"])
-        let compiled = try CLI.run(["compile", "personas/my-\(shipped)", "--format", "json"], in: directory)
+        let compiled = try await CLI.run(["compile", "personas/my-\(shipped)", "--format", "json"], in: directory)
         #expect(compiled.stdout.contains("\"pack\" : \"my-\(shipped)\"") || compiled.stdout.contains("my-\(shipped)"), "\(compiled.stdout.prefix(300))")
     }
 
-    @Test func initWritesIntoTheCurrentFolderByDefault() throws {
+    @Test func initWritesIntoTheCurrentFolderByDefault() async throws {
         let directory = try CLI.temporaryDirectory()
-        let created = try CLI.run(["init", "--app", "nova"], in: directory)
+        let created = try await CLI.run(["init", "--app", "nova"], in: directory)
         #expect(created.status == 0, "\(created.stderr)")
         #expect(FileManager.default.fileExists(atPath: directory + "/providers.yaml"))
-        #expect(try CLI.run(["lint"], in: directory).status == 0)
+        #expect(try await CLI.run(["lint"], in: directory).status == 0)
     }
 
-    @Test func initNeverOverwritesAndLeavesAnExistingProvidersFileAlone() throws {
+    @Test func initNeverOverwritesAndLeavesAnExistingProvidersFileAlone() async throws {
         let directory = try CLI.temporaryDirectory()
         let providers = "providers:\n  - {id: mine, kind: openai, model: gpt-4o}\n"
         try providers.write(toFile: directory + "/providers.yaml", atomically: true, encoding: .utf8)
-        let first = try CLI.run(["init", "--app", "focus-buddy", "--name", "Focus Buddy"], in: directory)
+        let first = try await CLI.run(["init", "--app", "focus-buddy", "--name", "Focus Buddy"], in: directory)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("providers.yaml exists and was left as it is") && first.stdout.contains("- id: focus-buddy-openai"))
         #expect(try String(contentsOfFile: directory + "/providers.yaml", encoding: .utf8) == providers)
@@ -159,13 +159,13 @@ import Testing
         let edited = directory + "/personas/focus-buddy/rules.yaml"
         try "# mine\n".write(toFile: edited, atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(atPath: directory + "/evals/focus-buddy.yaml")
-        let again = try CLI.run(["init", "--app", "focus-buddy"], in: directory)
+        let again = try await CLI.run(["init", "--app", "focus-buddy"], in: directory)
         #expect(again.status == 2)
         #expect(again.stderr.contains("personas/focus-buddy/rules.yaml:1:1: error: already exists"))
         #expect(try String(contentsOfFile: edited, encoding: .utf8) == "# mine\n")
         #expect(!FileManager.default.fileExists(atPath: directory + "/evals/focus-buddy.yaml"))
         // Every id that is not a slug is refused in PackScaffoldTests; here, through the binary.
-        let refused = try CLI.run(["init", "--app", "../x"], in: directory)
+        let refused = try await CLI.run(["init", "--app", "../x"], in: directory)
         #expect(refused.status == 2, "\(refused.stderr)")
     }
 }
@@ -183,20 +183,20 @@ import Testing
             }
         }
         var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
-        func wait(for needle: String, seconds: Double = 20) -> Bool {
+        func wait(for needle: String, seconds: Double = 20) async -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 if text.contains(needle) { return true }
-                Thread.sleep(forTimeInterval: 0.05)
+                try? await Task.sleep(nanoseconds: 50_000_000)
             }
             return false
         }
     }
 
     /// `coachlab watch` on a new app made by `init`, stopping after `exitAfter` rebuilds.
-    static func watchNewApp(exitAfter: Int) throws -> (directory: String, process: Process, stdout: Reader, stderr: Reader) {
+    static func watchNewApp(exitAfter: Int) async throws -> (directory: String, process: Process, stdout: Reader, stderr: Reader) {
         let directory = try CLI.temporaryDirectory()
-        #expect(try CLI.run(["init", "--app", "nova"], in: directory).status == 0)
+        #expect(try await CLI.run(["init", "--app", "nova"], in: directory).status == 0)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
         process.arguments = ["watch", "personas/nova", "--exit-after", String(exitAfter)]
@@ -211,17 +211,17 @@ import Testing
 
     /// Each step of a session, and a save that changes nothing, is tested on the library in
     /// WatchSessionTests; this is the real thing: file events on a new app, three saves.
-    @Test func eachSaveRecompilesShowsTheChangedLayersAndRerunsOnlyWhatItTouched() throws {
-        let (directory, process, stdout, stderr) = try Self.watchNewApp(exitAfter: 3)
+    @Test func eachSaveRecompilesShowsTheChangedLayersAndRerunsOnlyWhatItTouched() async throws {
+        let (directory, process, stdout, stderr) = try await Self.watchNewApp(exitAfter: 3)
         defer { if process.isRunning { process.terminate() } }
-        #expect(stderr.wait(for: "watching"), "\(stderr.text)")
+        #expect(await stderr.wait(for: "watching"), "\(stderr.text)")
         #expect(stdout.text.contains("ran all 14 fixtures: 14 of 14 cases passed"))
 
         // 1. The persona's voice: one layer in every variant, and every fixture's prompt.
         let pack = directory + "/personas/nova/pack.yaml"
         try (try String(contentsOfFile: pack, encoding: .utf8))
             .replacingOccurrences(of: "Plain, friendly and brief", with: "Plain, friendly and very brief").write(toFile: pack, atomically: true, encoding: .utf8)
-        #expect(stdout.wait(for: "ran 14 of 14 fixtures"), "\(stdout.text)")
+        #expect(await stdout.wait(for: "ran 14 of 14 fixtures"), "\(stdout.text)")
         #expect(stdout.text.contains("layer persona changed (82 → 83 tokens)"))
         #expect(stdout.text.contains("layer crisis: persona changed"))
 
@@ -229,12 +229,12 @@ import Testing
         let fixture = directory + "/fixtures/nova/crisis.yaml"
         try (try String(contentsOfFile: fixture, encoding: .utf8))
             .replacingOccurrences(of: "I don't want to be alive anymore.", with: "I want to die.").write(toFile: fixture, atomically: true, encoding: .utf8)
-        #expect(stdout.wait(for: "ran 1 of 14 fixtures: 1 of 1 cases passed"), "\(stdout.text)")
+        #expect(await stdout.wait(for: "ran 1 of 14 fixtures: 1 of 1 cases passed"), "\(stdout.text)")
         #expect(stdout.text.contains("no layer of any variant changed"))
 
         // 3. A broken save: the diagnostics, and the watch goes on.
         try "rules: [\n".write(toFile: directory + "/personas/nova/rules.yaml", atomically: true, encoding: .utf8)
-        #expect(stdout.wait(for: "the pack does not load"), "\(stdout.text)")
+        #expect(await stdout.wait(for: "the pack does not load"), "\(stdout.text)")
         #expect(stderr.text.contains("personas/nova/rules.yaml:"))
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
@@ -248,18 +248,18 @@ extension WatchCommandTests {
 
 /// coachlab judge calibrate on the shipped labelled transcripts.
 @Suite struct JudgeCalibrationCommandTests {
-    @Test func theMockJudgeIsMeasuredAgainstTheShippedLabels() throws {
-        let result = try CLI.run(["judge", "calibrate", "--fail-under", "kappa=0.6"])
+    @Test func theMockJudgeIsMeasuredAgainstTheShippedLabels() async throws {
+        let result = try await CLI.run(["judge", "calibrate", "--fail-under", "kappa=0.6"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("judge mock on 31 labelled transcripts"))
         #expect(result.stdout.contains("Cohen's kappa"))
-        let strict = try CLI.run(["judge", "calibrate", "--fail-under", "kappa=0.99"])
+        let strict = try await CLI.run(["judge", "calibrate", "--fail-under", "kappa=0.99"])
         #expect(strict.status == 1 && strict.stderr.contains("is below 0.99"))
-        let escalation = try CLI.run(["judge", "calibrate", "--rubric", "escalation"])
+        let escalation = try await CLI.run(["judge", "calibrate", "--rubric", "escalation"])
         #expect(escalation.stdout.contains("on 11 labelled transcripts"), "\(escalation.stdout)")
     }
 
-    @Test func aBadLabelIsAnErrorAtItsLine() throws {
+    @Test func aBadLabelIsAnErrorAtItsLine() async throws {
         let directory = try CLI.temporaryDirectory()
         try """
             judgement: {id: bad, metric: escalation}
@@ -269,7 +269,7 @@ extension WatchCommandTests {
             labels:
               escalation-followed-throug: 5
             """.write(toFile: directory + "/bad.yaml", atomically: true, encoding: .utf8)
-        let result = try CLI.run(["judge", "calibrate", directory + "/bad.yaml"])
+        let result = try await CLI.run(["judge", "calibrate", directory + "/bad.yaml"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("bad.yaml:6:31: error: 'escalation-followed-throug' is not a criterion of the rubric"), "\(result.stderr)")
         #expect(result.stderr.contains("did you mean 'escalation-followed-through'?"))

@@ -40,8 +40,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     /// A transport with a connection pool of its own, configured as ``shared`` is: for code
     /// that must not share idle connections with the rest of the process (tests that start
-    /// and stop many local servers, whose ports the system may hand out again). Its client
-    /// is never shut down, so make one per process, not one per request.
+    /// and stop many local servers, whose ports the system may hand out again). Make one per
+    /// process and keep it, or call ``shutdown()`` when done: a client must be shut down
+    /// before it is released.
     public static func dedicated() -> AsyncHTTPClientTransport {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
@@ -59,6 +60,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     /// Uses the given client.
     public init(client: HTTPClient) { self.client = client }
+
+    /// Shuts the client down, for a ``dedicated()`` transport whose owner is done with it:
+    /// requests still running fail, and its idle connections close.
+    public func shutdown() async throws { try await client.shutdown() }
 
     public func send(_ spec: HTTPRequestSpec, timeout: Double, provider: String) async throws -> HTTPResponse {
         var request = HTTPClientRequest(url: spec.url)
