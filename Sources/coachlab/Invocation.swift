@@ -4,7 +4,8 @@ import Foundation
 /// What one run of a command reads and writes outside its arguments: its environment
 /// variables, standard input, output and error, and whether those are terminals. The binary
 /// runs with ``process``; tests run commands in their own process with ``Invocation/$current``
-/// bound to one of their own, so nothing is spawned and nothing is shared between tests.
+/// bound to one of their own, so nothing is spawned and no two tests share variables, streams
+/// or HTTP connections (the working folder and the disk are still the process's).
 struct Invocation: Sendable {
     /// Environment variables: the store and cache folders, API keys.
     var variables: [String: String]
