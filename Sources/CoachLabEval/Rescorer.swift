@@ -90,7 +90,7 @@ public struct Rescorer {
                     let input = ScriptCheck.Input(check: check.id, suite: stored.suite, fixture: stored.fixture, provider: stored.provider,
                                                   turn: turn.turn, user: turn.user, reply: turn.reply, transcript: transcript,
                                                   system: compiled?.system ?? "", inputs: ScriptCheck.Input.inputs(fixture.inputs, pack: fixture.pack))
-                    checks.append(await ScriptCheck.evaluate(check, input: input))
+                    checks.append(await ScriptCheck.evaluate(check, input: input, on: fileSystem))
                 } else {
                     checks.append(CheckEvaluator.evaluate(check, subject))
                 }

@@ -26,23 +26,36 @@ public final class ResultStore: Sendable {
     /// The default location, under the working directory.
     public static let defaultPath = ".coachlab/coachlab.sqlite"
 
-    /// Opens (creating if needed) the store at `path`, with the time from `system`.
+    /// Opens (creating if needed) the store at `path`, relative to the folder of `system`'s
+    /// file system, with the time from `system`.
     /// - Throws: ``CoachLabError`` (io) when the file cannot be opened. A store whose
     ///   migrations fail throws the same error from its first read or write.
     public convenience init(path: String, system: SystemEnvironment) throws {
-        try self.init(path: path, clock: system.now)
+        try self.init(path: path, on: system.fileSystem, clock: system.now)
+    }
+
+    /// Opens (creating if needed) the store at `path`, relative to the folder of `fileSystem`
+    /// (``FileSystem/onDisk(_:)``); `clock` gives the times runs start and finish and results
+    /// are recorded.
+    public convenience init(path: String, on fileSystem: FileSystem, clock: @escaping @Sendable () -> Date) throws {
+        try self.init(path: path, location: fileSystem.onDisk(path), clock: clock)
     }
 
     /// Opens (creating if needed) the store at `path`; `clock` gives the times runs start
     /// and finish and results are recorded.
     /// - Throws: ``CoachLabError`` (io) when the file cannot be opened. A store whose
     ///   migrations fail throws the same error from its first read or write.
-    public init(path: String, clock: @escaping @Sendable () -> Date) throws {
+    public convenience init(path: String, clock: @escaping @Sendable () -> Date) throws {
+        try self.init(path: path, location: path, clock: clock)
+    }
+
+    /// Opens the store at `location`, which `path` names in messages.
+    private init(path: String, location: String, clock: @escaping @Sendable () -> Date) throws {
         self.path = path
         self.clock = clock
         readOnly = false
         do {
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = (location as NSString).deletingLastPathComponent
             if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
             var configuration = Configuration()
             configuration.busyMode = .timeout(30)  // several processes (parallel CI jobs) may share one store
@@ -57,7 +70,7 @@ public final class ResultStore: Sendable {
                 // (``close()``, before the process exits) is a few milliseconds, not ten.
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = 128")
             }
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue = try DatabaseQueue(path: location, configuration: configuration)
         } catch let error as CoachLabError {
             throw error
         } catch {
@@ -65,13 +78,13 @@ public final class ResultStore: Sendable {
         }
         // The migrations run on another thread while the caller goes on (an eval loads its
         // packs meanwhile); every read and write waits for them, and fails with their error.
-        let (migration, queue, location) = (migration, queue, SourceLocation(file: path, line: 1, column: 1))
+        let (migration, queue, origin) = (migration, queue, SourceLocation(file: path, line: 1, column: 1))
         migration.start {
             do {
                 try Self.migrate(queue)
                 return nil
             } catch {
-                return CoachLabError(.io, "cannot open the result store: \(error)", at: location)
+                return CoachLabError(.io, "cannot open the result store: \(error)", at: origin)
             }
         }
     }
@@ -163,13 +176,16 @@ public final class ResultStore: Sendable {
 
     /// Opens an existing store for reading only: nothing is created, migrated or written, so a
     /// store on a read-only disk, or one CI published as an artifact, can be listed and diffed.
+    /// - Parameter fileSystem: Whose folder a relative `path` is taken from
+    ///   (``FileSystem/onDisk(_:)``); none, the process's working folder.
     /// - Throws: ``CoachLabError`` (io) when there is no store at `path`, or it cannot be read.
-    public init(readingFrom path: String) throws {
+    public init(readingFrom path: String, on fileSystem: FileSystem? = nil) throws {
         self.path = path
+        let location = fileSystem?.onDisk(path) ?? path
         // A store opened for reading records nothing, so it never asks the time.
         clock = { Date(timeIntervalSince1970: 0) }
         readOnly = true
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard FileManager.default.fileExists(atPath: location) else {
             throw CoachLabError(.io, "no result store at \(path)", at: SourceLocation(file: path, line: 1, column: 1),
                                 hint: "coachlab eval creates it")
         }
@@ -177,7 +193,7 @@ public final class ResultStore: Sendable {
             var configuration = Configuration()
             configuration.readonly = true
             configuration.busyMode = .timeout(30)
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue = try DatabaseQueue(path: location, configuration: configuration)
             guard try queue.read({ try Self.migrator.hasCompletedMigrations($0) }) else {
                 throw CoachLabError(.io, "the result store at \(path) was written by an older CoachLab", at: SourceLocation(file: path, line: 1, column: 1),
                                     hint: "open it once with a writable copy (coachlab runs on a copy) to upgrade it")

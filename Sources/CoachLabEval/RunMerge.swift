@@ -63,7 +63,7 @@ public struct RunMerge: Sendable {
             guard fileSystem.exists(path) else {
                 throw CoachLabError(usage: "no result store at \(path)", hint: "name the --store each shard wrote")
             }
-            let source = try ResultStore(path: path, clock: target.clock)
+            let source = try ResultStore(path: path, on: fileSystem, clock: target.clock)
             guard let info = try parts.count > 1 ? source.run(parts[1]) : source.runs().first else {
                 throw CoachLabError(usage: parts.count > 1 ? "no run '\(parts[1])' in \(path)" : "no runs in \(path)",
                                     hint: "coachlab runs --store \(path) lists them")

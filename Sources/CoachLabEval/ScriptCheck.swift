@@ -71,20 +71,24 @@ public enum ScriptCheck {
     static let maximumOutput = 1 << 20
 
     /// Runs the check's script on `input`.
-    public static func evaluate(_ check: Check, input: Input) async -> CheckResult {
+    /// - Parameter fileSystem: The project's files: a relative script path is taken from its
+    ///   folder, where the script also runs (``FileSystem/directory``); none, the process's
+    ///   working folder.
+    public static func evaluate(_ check: Check, input: Input, on fileSystem: FileSystem? = nil) async -> CheckResult {
         guard let script = check.kind.as(CheckKinds.Script.self) else {
             return check.result(false, "script error: not a script check")
         }
         let (path, arguments, timeout) = (script.path, script.arguments, script.timeout)
+        let location = fileSystem?.onDisk(path) ?? path
         func failure(_ reason: String) -> CheckResult {
             check.result(false, "script error: \(path) \(reason)")
         }
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard manager.fileExists(atPath: location, isDirectory: &isDirectory), !isDirectory.boolValue else {
             return failure("does not exist (paths are relative to the directory coachlab runs in)")
         }
-        guard manager.isExecutableFile(atPath: path) else {
+        guard manager.isExecutableFile(atPath: location) else {
             return failure("is not executable: chmod +x it, and start it with a #! line such as #!/usr/bin/env python3")
         }
         let stdin: Data
@@ -93,7 +97,9 @@ public enum ScriptCheck {
         return failure("cannot run here: script checks need a platform that starts processes (macOS or Linux)")
         #else
         let outcome: Outcome
-        do { outcome = try await run(path: path, arguments: arguments, stdin: stdin, timeout: timeout) } catch {
+        do {
+            outcome = try await run(path: location, arguments: arguments, stdin: stdin, timeout: timeout, directory: fileSystem?.directory)
+        } catch {
             return failure("could not start: \(error.localizedDescription)")
         }
         if outcome.timedOut { return failure(String(format: "did not answer within %g s (timeout)", timeout)) }
@@ -144,12 +150,14 @@ public enum ScriptCheck {
 
     #if !(os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
     /// Runs an executable to completion or timeout, with its output read as it comes so a
-    /// chatty script never blocks on a full pipe.
-    static func run(path: String, arguments: [String], stdin: Data, timeout: Double) async throws -> Outcome {
+    /// chatty script never blocks on a full pipe; in `directory`, or this process's working
+    /// folder when nil.
+    static func run(path: String, arguments: [String], stdin: Data, timeout: Double, directory: String? = nil) async throws -> Outcome {
         _ = ignoreBrokenPipes
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output

@@ -41,6 +41,21 @@ struct Stop: Error {}
         }
     }
 
+    /// A relative store path is taken from the folder of the file system it is opened on, and
+    /// named as given; reading it back takes the same folder.
+    @Test func aRelativePathIsOpenedInTheFileSystemsFolder() throws {
+        let folder = try Scratch.folder("project")
+        let store = try ResultStore(path: ".coachlab/runs.sqlite", on: .rooted(at: folder), clock: Date.init)
+        let run = try store.startRun(suites: ["evals/luna.yaml"], providers: [], repeats: nil)
+        try store.close()
+        #expect(store.path == ".coachlab/runs.sqlite")
+        #expect(FileManager.default.fileExists(atPath: folder + "/.coachlab/runs.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: ".coachlab/runs.sqlite"))
+        #expect(try ResultStore(readingFrom: ".coachlab/runs.sqlite", on: .rooted(at: folder)).runs().map(\.id) == [run])
+        let absent = try #require(throws: CoachLabError.self) { _ = try ResultStore(readingFrom: "runs.sqlite", on: .rooted(at: folder)) }
+        #expect(absent.description.contains("no result store at runs.sqlite"))
+    }
+
     @Test func aStoppedRunResumesToTheSameResultsWithoutRedoingFinishedCases() async throws {
         let suites = try EvalSupport.suites().filter { ["kindred", "luna", "betterone-rollout"].contains($0.suite.id) }
 

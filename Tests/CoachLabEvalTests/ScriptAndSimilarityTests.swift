@@ -112,6 +112,19 @@ import CoachLabTestSupport
         #expect(plain.reason.contains("chmod +x"))
     }
 
+    /// A relative script path is the project's: taken from the folder of the file system the
+    /// run reads (a test's or an app's, not this process's working folder), where it also runs.
+    @Test func aRelativeScriptIsFoundAndRunInTheProjectsFolder() async throws {
+        let path = try Self.script(#"[ -f check.sh ] && echo "{\"pass\": true, \"reason\": \"in $(pwd)\"}""#)
+        let folder = (path as NSString).deletingLastPathComponent
+        let check = Check(id: "house", kind: .script(path: "check.sh", arguments: [], timeout: 5))
+        let result = await ScriptCheck.evaluate(check, input: Self.input, on: .rooted(at: folder))
+        let real = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        #expect(result.passed && (result.reason == "in \(folder)" || result.reason == "in \(real)"), "\(result.reason)")
+        let elsewhere = await ScriptCheck.evaluate(check, input: Self.input, on: .rooted(at: try Scratch.folder("empty")))
+        #expect(!elsewhere.passed && elsewhere.reason == "script error: check.sh does not exist (paths are relative to the directory coachlab runs in)")
+    }
+
     @Test func aScriptThatIgnoresItsInputStillAnswers() async throws {
         // The case is written while the script runs; one that exits without reading it must
         // not hang the writer.

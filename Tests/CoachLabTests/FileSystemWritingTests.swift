@@ -28,6 +28,18 @@ import Testing
         }()]
     }
 
+    /// Where a path that leaves the file system (a database, a process) is on the disk: under
+    /// a rooted one's folder, through an overlay on it too; as given for the others.
+    @Test func aPathOnDiskIsUnderTheRootedFolder() throws {
+        let (disk, folder) = try Self.disk()
+        #expect(disk.directory == folder)
+        #expect(disk.onDisk("runs/s.sqlite") == folder + "/runs/s.sqlite")
+        #expect(disk.onDisk("/var/s.sqlite") == "/var/s.sqlite")
+        #expect(disk.overlaying(["a.txt": "a"]).onDisk("s.sqlite") == folder + "/s.sqlite")
+        #expect(FileSystem.live.directory == nil && FileSystem.live.onDisk("s.sqlite") == "s.sqlite")
+        #expect(FileSystem.inMemory([:]).onDisk("s.sqlite") == "s.sqlite")
+    }
+
     @Test func writesReplaceWholeFilesAndMakeTheirFolders() throws {
         for fileSystem in try Self.both() {
             try fileSystem.write("one\n", to: "out/deep/report.txt")

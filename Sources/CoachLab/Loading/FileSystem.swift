@@ -30,6 +30,10 @@ public struct FileSystem: Sendable {
                                  _ body: (_ emit: (Data) throws -> Void) throws -> Void) throws -> Void
     /// Removes a file, or a folder with nothing in it; never a folder that holds anything.
     public var remove: @Sendable (_ path: String) throws -> Void
+    /// The folder relative paths are read from, for a file system ``rooted(at:)`` one; nil for
+    /// the process's working folder, and for one not on the disk. What opens a path by itself
+    /// (a database, a process to start) takes it from ``onDisk(_:)``.
+    public var directory: String?
 
     /// How a write treats a file already at its path.
     public enum WriteMode: Sendable, Equatable {
@@ -73,6 +77,13 @@ public struct FileSystem: Sendable {
         self.remove = remove ?? { path in throw FileSystem.readOnly(path, "remove") }
     }
 
+    /// `path` as the disk knows it: under ``directory`` when it is relative and this file
+    /// system has one, else as given (relative to the process's working folder).
+    public func onDisk(_ path: String) -> String {
+        guard let directory, !path.hasPrefix("/") else { return path }
+        return directory + "/" + path
+    }
+
     private static func readOnly(_ path: String, _ verb: String) -> CoachLabError {
         CoachLabError(.io, "cannot \(verb) file: this file system is read-only", at: SourceLocation(file: path, line: 1, column: 1))
     }
@@ -101,14 +112,16 @@ public struct FileSystem: Sendable {
     /// short relative form (an app can root it at its bundle's resources).
     public static func rooted(at directory: String) -> FileSystem {
         @Sendable func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : directory + "/" + path }
-        return FileSystem(read: { try live.read(absolute($0)) },
-                          list: { try live.list(absolute($0)) },
-                          isDirectory: { live.isDirectory(absolute($0)) },
-                          exists: { live.exists(absolute($0)) },
-                          realPath: { live.realPath(absolute($0)) },
-                          entries: { try live.entries(absolute($0)) },
-                          write: { path, mode, body in try live.write(absolute(path), mode, body) },
-                          remove: { try live.remove(absolute($0)) })
+        var rooted = FileSystem(read: { try live.read(absolute($0)) },
+                                list: { try live.list(absolute($0)) },
+                                isDirectory: { live.isDirectory(absolute($0)) },
+                                exists: { live.exists(absolute($0)) },
+                                realPath: { live.realPath(absolute($0)) },
+                                entries: { try live.entries(absolute($0)) },
+                                write: { path, mode, body in try live.write(absolute(path), mode, body) },
+                                remove: { try live.remove(absolute($0)) })
+        rooted.directory = directory
+        return rooted
     }
 
     /// A file system in memory, starting with `files` (path → text), for tests and embedding:
@@ -133,25 +146,27 @@ extension FileSystem {
     public func overlaying(_ files: [String: String]) -> FileSystem {
         let files = Dictionary(uniqueKeysWithValues: files.map { (Paths.normalize($0.key), $0.value) })
         let base = self
-        return FileSystem(read: { path in
-                              if let text = files[Paths.normalize(path)] { return Data(text.utf8) }
-                              return try base.read(path)
-                          },
-                          list: { path in
-                              let directory = Paths.normalize(path)
-                              let added = files.keys.filter { Paths.directory(of: $0) == directory }.map(Paths.lastComponent)
-                              let existing = added.isEmpty ? try base.list(path) : ((try? base.list(path)) ?? [])
-                              return added.isEmpty ? existing : Array(Set(existing + added)).sorted()
-                          },
-                          isDirectory: base.isDirectory,
-                          exists: { files[Paths.normalize($0)] != nil || base.exists($0) },
-                          realPath: { path in
-                              // An overlaid file is no link; its folder may be.
-                              guard files[Paths.normalize(path)] != nil else { return base.realPath(path) }
-                              return Paths.join(base.realPath(Paths.directory(of: path)), Paths.lastComponent(path))
-                          },
-                          write: base.write,
-                          remove: base.remove)
+        var overlay = FileSystem(read: { path in
+                                     if let text = files[Paths.normalize(path)] { return Data(text.utf8) }
+                                     return try base.read(path)
+                                 },
+                                 list: { path in
+                                     let directory = Paths.normalize(path)
+                                     let added = files.keys.filter { Paths.directory(of: $0) == directory }.map(Paths.lastComponent)
+                                     let existing = added.isEmpty ? try base.list(path) : ((try? base.list(path)) ?? [])
+                                     return added.isEmpty ? existing : Array(Set(existing + added)).sorted()
+                                 },
+                                 isDirectory: base.isDirectory,
+                                 exists: { files[Paths.normalize($0)] != nil || base.exists($0) },
+                                 realPath: { path in
+                                     // An overlaid file is no link; its folder may be.
+                                     guard files[Paths.normalize(path)] != nil else { return base.realPath(path) }
+                                     return Paths.join(base.realPath(Paths.directory(of: path)), Paths.lastComponent(path))
+                                 },
+                                 write: base.write,
+                                 remove: base.remove)
+        overlay.directory = directory
+        return overlay
     }
 }
 
