@@ -39,7 +39,7 @@ struct ChatCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let save { try FileSystem.live.checkReplaceable(save, by: .recording) }
+        if let save { try FileSystem.invocation.checkReplaceable(save, by: .recording) }
         var session = try ChatSession(self)
         if session.interactive {
             Terminal.error("Chatting with \(session.speaker) (\(session.compiler.pack.name)) via \(session.providerID). /quit to stop.")
@@ -68,9 +68,9 @@ struct ChatCommand: AsyncParsableCommand {
         private(set) var failures = 0
 
         init(_ command: ChatCommand) throws {
-            compiler = try Compiler(pack: PackLoader(fileSystem: .live).load(command.pack).get())
+            compiler = try Compiler(pack: PackLoader(fileSystem: .invocation).load(command.pack).get())
             inputs = try command.input.inputs(for: compiler.pack)
-            let resolved = try ResolvedInputs(inputs, pack: compiler.pack, fileSystem: .live)
+            let resolved = try ResolvedInputs(inputs, pack: compiler.pack, fileSystem: .invocation)
             let registry = try command.provider.registry()
             let configuration = try command.provider.configurations(in: registry)[0]
             let provider = try registry.provider(configuration)
@@ -105,7 +105,7 @@ struct ChatCommand: AsyncParsableCommand {
         func save(to path: String) throws {
             let recorded = FixtureRecording(id: Paths.stem(path), pack: pack, inputs: inputs, turns: turns)
             do {
-                try FileSystem.live.write(recorded.yaml, to: path, replacing: .recording)
+                try FileSystem.invocation.write(recorded.yaml, to: path, replacing: .recording)
             } catch {
                 Terminal.out(recorded.yaml, terminator: "")
                 throw error

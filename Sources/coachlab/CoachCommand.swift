@@ -33,14 +33,14 @@ struct CoachExport: ParsableCommand {
     var out: String?
 
     func run() throws {
-        let pack = try PackLoader(fileSystem: .live).load(self.pack).get()
+        let pack = try PackLoader(fileSystem: .invocation).load(self.pack).get()
         guard let coach = pack.coach(coach) else {
             throw CoachLabError(usage: "pack '\(pack.id)' has no coach '\(self.coach)'",
                                 hint: "its coaches: " + pack.coaches.map(\.id).joined(separator: ", "))
         }
         let text = CoachDocuments.export(coach, from: pack)
         if let out {
-            try FileSystem.live.write(text, to: out, replacing: .coachExport)
+            try FileSystem.invocation.write(text, to: out, replacing: .coachExport)
             Terminal.error("exported coach '\(coach.id)' to \(out)")
         } else {
             Terminal.out(text, terminator: "")
@@ -80,13 +80,13 @@ struct CoachImport: ParsableCommand {
     var dryRun = false
 
     func run() throws {
-        let pack = try PackLoader(fileSystem: .live).load(self.pack).get()
-        let imported = try CoachDocuments.importCoach(try FileSystem.live.data(at: file), file: file, into: pack, id: id, replace: replace)
+        let pack = try PackLoader(fileSystem: .invocation).load(self.pack).get()
+        let imported = try CoachDocuments.importCoach(try FileSystem.invocation.data(at: file), file: file, into: pack, id: id, replace: replace)
         if dryRun {
             Terminal.out(imported.packFile, terminator: "")
             return
         }
-        try CoachDocuments.install(imported, packPath: self.pack, replace: replace, fileSystem: .live)
+        try CoachDocuments.install(imported, packPath: self.pack, replace: replace, fileSystem: .invocation)
         Terminal.error("imported coach '\(imported.coach.id)' into \(imported.path)")
     }
 }
@@ -123,9 +123,9 @@ struct TipsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let pack = try PackLoader(fileSystem: .live).load(self.pack).get()
+        let pack = try PackLoader(fileSystem: .invocation).load(self.pack).get()
         let knowledge = DailyTip.knowledgeTips(pack)
-        let takeaways = try sessions.map { try DailyTip.takeaways(FileSystem.live.data(at: $0), file: $0) } ?? []
+        let takeaways = try sessions.map { try DailyTip.takeaways(FileSystem.invocation.data(at: $0), file: $0) } ?? []
         guard !knowledge.isEmpty || !takeaways.isEmpty else {
             throw CoachLabError(usage: "pack '\(pack.id)' has no knowledge and no sessions file was given, so there is no tip to pick",
                                 hint: "BetterOne's tips come from its topics' knowledge objects")

@@ -58,9 +58,9 @@ struct CompareCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try ReportFiles(markdown: markdown, html: html).check(fileSystem: .live)
+        try ReportFiles(markdown: markdown, html: html).check(fileSystem: .invocation)
         let store = try ResultStore(path: Terminal.storePath(self.store), system: Invocation.current.system)
-        let reports = runs.isEmpty ? [try await runSuites(into: store)] : try runs.map { try RunReport(stored: $0, in: store, fileSystem: .live) }
+        let reports = runs.isEmpty ? [try await runSuites(into: store)] : try runs.map { try RunReport(stored: $0, in: store, fileSystem: .invocation) }
         let page = try HTMLReport(runs: reports, title: "CoachLab comparison")
         Terminal.out(Reporters.comparison(page.matrix), terminator: "")
         let paired = page.matrix.pairedComparisons
@@ -69,12 +69,12 @@ struct CompareCommand: AsyncParsableCommand {
             for comparison in paired { Terminal.out("  " + comparison.summary) }
         }
         if let html {
-            try FileSystem.live.stream(to: html, replacing: .htmlReport) { try page.render(to: $0) }
+            try FileSystem.invocation.stream(to: html, replacing: .htmlReport) { try page.render(to: $0) }
             Terminal.error("HTML report written to \(html)")
         }
         if let markdown {
             let section = paired.isEmpty ? "" : "\n### Paired comparison\n\n" + paired.map { "- " + $0.summary + "\n" }.joined()
-            try FileSystem.live.write(page.matrix.markdown() + section, to: markdown, replacing: .markdownSummary)
+            try FileSystem.invocation.write(page.matrix.markdown() + section, to: markdown, replacing: .markdownSummary)
         }
         if runs.isEmpty, reports.contains(where: { $0.totals.errors > 0 }) { throw ExitCode(Exit.infrastructure) }
     }
@@ -84,7 +84,7 @@ struct CompareCommand: AsyncParsableCommand {
         var request = provider.request(suites: suites, repeats: self.repeat, concurrency: concurrency, filter: filter)
         request.streaming = stream
         let cache = self.cache.cache()
-        let plan = try EvalPlan.make(request, registry: provider.registry(), store: store, catalog: SuiteCatalog(fileSystem: .live)) {
+        let plan = try EvalPlan.make(request, registry: provider.registry(), store: store, catalog: SuiteCatalog(fileSystem: .invocation)) {
             try $1.provider($0, cache: cache)
         }
         let execution = try await EvalTerminal.execute(plan, store: store, cache: cache)
@@ -119,8 +119,8 @@ struct DiffCommand: ParsableCommand {
 
     func run() throws {
         let path = Terminal.storePath(store)
-        let afterStore = try ResultStore(readingFrom: path)
-        let earlierStore = try beforeStore.map { try ResultStore(readingFrom: $0) } ?? afterStore
+        let afterStore = try ResultStore(readingFrom: path, on: .invocation)
+        let earlierStore = try beforeStore.map { try ResultStore(readingFrom: $0, on: .invocation) } ?? afterStore
         for (id, store) in [(before, earlierStore), (after, afterStore)] where try store.run(id) == nil {
             throw CoachLabError(usage: "no run '\(id)' in \(store.path)", hint: "coachlab runs lists the stored runs")
         }
@@ -171,10 +171,10 @@ struct MergeCommand: ParsableCommand {
     var outputs: ReportFiles { ReportFiles(json: json, junit: junit, markdown: markdown, html: html) }
 
     func run() throws {
-        try outputs.check(fileSystem: .live)
-        let gate = try baseline.map { (path: $0, file: try Baseline.read($0, fileSystem: .live)) }
+        try outputs.check(fileSystem: .invocation)
+        let gate = try baseline.map { (path: $0, file: try Baseline.read($0, fileSystem: .invocation)) }
         let target = try ResultStore(path: Terminal.storePath(store), system: Invocation.current.system)
-        let merge = try RunMerge.merge(inputs, into: target, fileSystem: .live)
+        let merge = try RunMerge.merge(inputs, into: target, fileSystem: .invocation)
         for warning in merge.warnings { Terminal.error("warning: " + warning) }
         let report = try RunReport(run: merge.run, suites: merge.suites, store: target)
         Terminal.out(Reporters.terminal(report, colour: Terminal.stdoutIsTerminal), terminator: "")

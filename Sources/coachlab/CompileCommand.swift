@@ -56,10 +56,10 @@ struct CompileCommand: ParsableCommand {
     func run() throws {
         if let out { return try writeAll(to: out) }
         if let check { return try checkAll(against: check) }
-        let compiler = try Compiler(pack: PackLoader(fileSystem: .live).load(packs[0]).get())
+        let compiler = try Compiler(pack: PackLoader(fileSystem: .invocation).load(packs[0]).get())
         var inputs = try input.inputs(for: compiler.pack)
         inputs.screen = screen ?? inputs.screen
-        let prompt = try compiler.compile(inputs, fileSystem: .live)
+        let prompt = try compiler.compile(inputs, fileSystem: .invocation)
         if let request {
             return try printRequest(kind: request, prompt: prompt, message: inputs.screen ?? "Hello", pack: compiler.pack)
         }
@@ -82,7 +82,7 @@ struct CompileCommand: ParsableCommand {
     }
 
     private func writeAll(to directory: String) throws {
-        let result = try PromptSnapshots.write(packs: packs, to: directory, fileSystem: .live)
+        let result = try PromptSnapshots.write(packs: packs, to: directory, fileSystem: .invocation)
         for path in result.foreign { Terminal.error("warning: left \(path): no variant declares it, and compile did not write it") }
         Terminal.error("wrote \(result.written) compiled prompts to \(directory)" + (result.current > 0 ? "; \(result.current) were up to date" : ""))
     }
@@ -90,9 +90,9 @@ struct CompileCommand: ParsableCommand {
     private func checkAll(against directory: String) throws {
         var drifts: [PromptSnapshots.Drift] = []
         var checked = 0
-        for (pack, files) in try PromptSnapshots.render(packs: packs, fileSystem: .live) {
+        for (pack, files) in try PromptSnapshots.render(packs: packs, fileSystem: .invocation) {
             checked += files.count
-            drifts += PromptSnapshots.check(files, packId: pack, in: directory, fileSystem: .live)
+            drifts += PromptSnapshots.check(files, packId: pack, in: directory, fileSystem: .invocation)
         }
         for drift in drifts { Terminal.out(drift.description, terminator: "") }
         if drifts.isEmpty {

@@ -85,13 +85,13 @@ struct EvalCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try outputs.check(fileSystem: .live)
+        try outputs.check(fileSystem: .invocation)
         let store = try ResultStore(path: Terminal.storePath(store), system: Invocation.current.system)
-        let gate = try baseline.map { (path: $0, file: try Baseline.read($0, fileSystem: .live)) }
+        let gate = try baseline.map { (path: $0, file: try Baseline.read($0, fileSystem: .invocation)) }
         let (transport, cache) = sources
         let plan: EvalPlan
         do {
-            plan = try EvalPlan.make(request, registry: provider.registry(), store: store, catalog: SuiteCatalog(fileSystem: .live)) {
+            plan = try EvalPlan.make(request, registry: provider.registry(), store: store, catalog: SuiteCatalog(fileSystem: .invocation)) {
                 try $1.provider($0, transport: transport, cache: cache)
             }
         } catch let nothing as EvalPlan.NothingToRetry {
@@ -108,8 +108,8 @@ struct EvalCommand: AsyncParsableCommand {
     /// Where answers come from besides the providers: cassettes (recorded or replayed: exact,
     /// so no cache), else the response cache for live runs.
     var sources: (transport: (any HTTPTransport)?, cache: ResponseCache?) {
-        let transport: (any HTTPTransport)? = record ? CassetteTransport.recording(to: cassettes, through: SystemEnvironment.live.transport, fileSystem: .live)
-            : replay ? CassetteTransport.replaying(from: cassettes, fileSystem: .live) : nil
+        let transport: (any HTTPTransport)? = record ? CassetteTransport.recording(to: cassettes, through: Invocation.current.transport, fileSystem: .invocation)
+            : replay ? CassetteTransport.replaying(from: cassettes, fileSystem: .invocation) : nil
         return (transport, transport == nil ? cache.cache() : nil)
     }
 
@@ -176,7 +176,7 @@ enum EvalTerminal {
 extension ReportFiles {
     /// Writes the reports a run asked for (eval, merge, rescore), and says where the baseline went.
     func write(_ report: RunReport) throws {
-        try write(report, fileSystem: .live)
+        try write(report, fileSystem: .invocation)
         if let baseline { Terminal.error("baseline of run \(report.run) written to \(baseline)") }
     }
 }
@@ -257,7 +257,7 @@ actor Progress {
 /// Loads suites and their fixtures, reporting content errors like lint.
 enum EvalContent {
     static func load(suites paths: [String], heldFixtures: Int = SuiteCatalog.heldFixtureLimit) throws -> [LoadedSuite] {
-        let (suites, warnings) = try EvalPlan.load(paths, catalog: SuiteCatalog(fileSystem: .live), heldFixtures: heldFixtures)
+        let (suites, warnings) = try EvalPlan.load(paths, catalog: SuiteCatalog(fileSystem: .invocation), heldFixtures: heldFixtures)
         for warning in warnings { Terminal.error(warning.description) }
         return suites
     }

@@ -39,7 +39,7 @@ struct GenerationOptions: ParsableArguments {
         var scripted: String?
         if let mockReply {
             guard configuration.kind == .mock else { throw ValidationError("--mock-reply works with the mock provider only") }
-            scripted = try FileSystem.live.text(at: mockReply)
+            scripted = try FileSystem.invocation.text(at: mockReply)
         }
         let chatProvider = try registry.provider(configuration)
         let generator = StructuredGenerator(provider: chatProvider, sendsSchema: configuration.sendsResponseSchema,
@@ -69,7 +69,7 @@ struct TranscriptOptions: ParsableArguments {
     }
 
     /// The transcript, read and checked.
-    func load() throws -> Transcript { try Transcript.load(FileSystem.live.text(at: transcript), file: transcript) }
+    func load() throws -> Transcript { try Transcript.load(FileSystem.invocation.text(at: transcript), file: transcript) }
 
     /// `--at`, or now.
     var timestamp: String { at ?? MemoryFile.timestamp(Date()) }
@@ -107,15 +107,15 @@ struct GenerateCoach: AsyncParsableCommand {
     @OptionGroup var generation: GenerationOptions
 
     func run() async throws {
-        if let out { try FileSystem.live.checkReplaceable(out, by: .generatedCoach) }
-        let pack = try PackLoader(fileSystem: .live).load(self.pack).get()
+        if let out { try FileSystem.invocation.checkReplaceable(out, by: .generatedCoach) }
+        let pack = try PackLoader(fileSystem: .invocation).load(self.pack).get()
         let task = StructuredTask.coach(describing: describe, name: name, limits: pack.defaults)
         let mapping = CoachDocuments.coach(fromGenerated: try await generation.run(task), id: id)
         let coachID = mapping["id"]?.string ?? "coach"
         let (placed, prompt) = try place(mapping, id: coachID, into: pack)
         let shape = "rich path, \(prompt.layers.count) layers, ~\(prompt.tokens) tokens"
         if let out {
-            try FileSystem.live.write(placed.packFile, to: out, replacing: .generatedCoach)
+            try FileSystem.invocation.write(placed.packFile, to: out, replacing: .generatedCoach)
             Terminal.error("wrote coach '\(coachID)' to \(out): \(shape)")
         } else {
             Terminal.out(placed.packFile, terminator: "")
@@ -133,7 +133,7 @@ struct GenerateCoach: AsyncParsableCommand {
         let placed = try CoachDocuments.place(mapping, comment: "\(CoachDocuments.generatedMark.dropFirst(2)) from the description:\n\"\(describe)\"",
                                               at: out ?? "\(coachID).yaml", into: pack)
         let compiler = try Compiler(pack: CoachDocuments.pack(pack, with: placed.coach))
-        let inputs = try ResolvedInputs(CompileInputs(coach: coachID, profile: pack.profiles.first?.id), pack: compiler.pack, fileSystem: .live)
+        let inputs = try ResolvedInputs(CompileInputs(coach: coachID, profile: pack.profiles.first?.id), pack: compiler.pack, fileSystem: .invocation)
         return (placed, compiler.compile(inputs))
     }
 }
@@ -177,7 +177,7 @@ struct GenerateInsight: AsyncParsableCommand {
         Terminal.out(try MemoryFile.yaml(entry), terminator: "")
         if let memoryFile {
             try MemoryFile.append(entry, toFileAt: memoryFile, list: "insights", fileSpec: ContentSpecs.memory, itemSpec: ContentSpecs.insight,
-                                  fileSystem: .live)
+                                  fileSystem: .invocation)
             Terminal.error("appended the insight to \(memoryFile)")
         }
     }
@@ -216,7 +216,7 @@ struct GenerateWrapup: AsyncParsableCommand {
         Terminal.out("takeaway: \(value["takeaway"]?.string ?? "")\nnext step: \(value["nextStep"]?.string ?? "")")
         if let sessionsFile {
             try MemoryFile.append(.object(session), toFileAt: sessionsFile, list: "sessions", fileSpec: DailyTip.sessionsSpec,
-                                  itemSpec: DailyTip.sessionSpec, fileSystem: .live)
+                                  itemSpec: DailyTip.sessionSpec, fileSystem: .invocation)
             Terminal.error("appended the wrap-up to \(sessionsFile)")
         }
     }

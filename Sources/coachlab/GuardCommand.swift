@@ -64,7 +64,7 @@ struct GuardScreenCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded = try datasets.map { try GuardrailDataset.load($0, fileSystem: .live) }
+        let loaded = try datasets.map { try GuardrailDataset.load($0, fileSystem: .invocation) }
         var scores: [GuardrailScore] = []
         do {
             if loaded.isEmpty, let message {
@@ -94,7 +94,7 @@ struct GuardScreenCommand: AsyncParsableCommand {
 
     private func loadPack(_ path: String?) throws -> Pack {
         guard let path else { throw CoachLabError(usage: "name the pack with --pack", hint: "for example --pack personas/betterone") }
-        return try PackLoader(fileSystem: .live).load(path).get()
+        return try PackLoader(fileSystem: .invocation).load(path).get()
     }
 
     /// Stage 1, and stage 2 when asked, for one pack.

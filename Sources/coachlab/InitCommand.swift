@@ -32,7 +32,7 @@ struct InitCommand: ParsableCommand {
     var from: String?
 
     func run() throws {
-        let installation = try PackScaffold.install(try scaffold(), into: directory, fileSystem: .live)
+        let installation = try PackScaffold.install(try scaffold(), into: directory, fileSystem: .invocation)
         for path in installation.written { Terminal.out("wrote \(path)") }
         if let entry = installation.providersEntry {
             Terminal.out("\(directory == "." ? "" : directory + "/")providers.yaml exists and was left as it is; to try \(app) on OpenAI, add:")
@@ -44,12 +44,12 @@ struct InitCommand: ParsableCommand {
     /// The new pack's files: the starter, or a copy of another pack under the new name.
     private func scaffold() throws -> [(path: String, text: String)] {
         guard let from else { return try PackScaffold.files(app: app, name: name) }
-        let folder = FileSystem.live.exists(from) ? from : "personas/\(from)"
-        guard FileSystem.live.exists(folder) else {
+        let folder = FileSystem.invocation.exists(from) ? from : "personas/\(from)"
+        guard FileSystem.invocation.exists(folder) else {
             throw CoachLabError(usage: "no pack '\(from)' (looked for \(from) and personas/\(from))",
                                 hint: "name a pack folder, or run from a project whose personas/ holds it")
         }
-        return try PackScaffold.files(app: app, name: name, from: PackLoader(fileSystem: .live).load(folder).get(), fileSystem: .live)
+        return try PackScaffold.files(app: app, name: name, from: PackLoader(fileSystem: .invocation).load(folder).get(), fileSystem: .invocation)
     }
 
     private func nextSteps() -> String {

@@ -1,11 +1,12 @@
+import CoachLab
 import CoachLabProviders
 import Foundation
 
 /// What one run of a command reads and writes outside its arguments: its environment
-/// variables, standard input, output and error, and whether those are terminals. The binary
-/// runs with ``process``; tests run commands in their own process with ``Invocation/$current``
-/// bound to one of their own, so nothing is spawned and no two tests share variables, streams
-/// or HTTP connections (the working folder and the disk are still the process's).
+/// variables, its working folder, standard input, output and error, and whether those are
+/// terminals. The binary runs with ``process``; tests run commands in their own process with
+/// ``Invocation/$current`` bound to one of their own, so nothing is spawned and no two tests
+/// share variables, folders, streams or HTTP connections (the disk is still the process's).
 struct Invocation: Sendable {
     /// Environment variables: the store and cache folders, API keys.
     var variables: [String: String]
@@ -26,6 +27,12 @@ struct Invocation: Sendable {
     /// Whether this is the process's own invocation, which may take over Ctrl-C and SIGTERM
     /// and leave memory to the exit; one of several in a process (a test's) does neither.
     var ownsProcess: Bool
+    /// The folder relative paths are taken from; nil, the process's working folder.
+    var directory: String? = nil
+
+    /// The files the command reads and writes: the disk, with relative paths taken from
+    /// ``directory`` when there is one.
+    var fileSystem: FileSystem { directory.map(FileSystem.rooted(at:)) ?? .live }
 
     /// The process's own: its environment, its standard streams, the shared HTTP client.
     static var process: Invocation {
@@ -42,11 +49,17 @@ struct Invocation: Sendable {
     @TaskLocal static var current: Invocation = .process
 
     /// The environment providers, caches and stores are given: the live system with this
-    /// invocation's variables and transport.
+    /// invocation's variables, files and transport.
     var system: SystemEnvironment {
         var system = SystemEnvironment.live
         system.variables = variables
+        system.fileSystem = fileSystem
         system.transport = transport
         return system
     }
+}
+
+extension FileSystem {
+    /// The running command's files (``Invocation/fileSystem``).
+    static var invocation: FileSystem { Invocation.current.fileSystem }
 }

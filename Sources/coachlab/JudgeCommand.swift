@@ -61,11 +61,11 @@ struct JudgeCommand: AsyncParsableCommand {
 
         /// The labelled transcripts under the paths, of the chosen metric; any content error stops here.
         private func labelled() throws -> [Judgement] {
-            let files = (paths.isEmpty ? ["fixtures/judgements"] : paths).flatMap(ProjectLint(fileSystem: .live).yamlFiles(in:))
+            let files = (paths.isEmpty ? ["fixtures/judgements"] : paths).flatMap(ProjectLint(fileSystem: .invocation).yamlFiles(in:))
             var judgements: [Judgement] = []
             var diagnostics: [Diagnostic] = []
             for file in files {
-                let (judgement, problems) = EvalLoader(fileSystem: .live).judgement(at: file)
+                let (judgement, problems) = EvalLoader(fileSystem: .invocation).judgement(at: file)
                 diagnostics += problems
                 if let judgement, rubric == nil || judgement.metric == rubric { judgements.append(judgement) }
             }

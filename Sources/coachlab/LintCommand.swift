@@ -22,7 +22,7 @@ struct LintCommand: ParsableCommand {
     var strict = false
 
     func run() throws {
-        let result = try ProjectLint(fileSystem: .live).lint(paths)
+        let result = try ProjectLint(fileSystem: .invocation).lint(paths)
         let colour = Terminal.stdoutIsTerminal
         for diagnostic in result.diagnostics { Terminal.out(Terminal.styled(diagnostic.description, colour: colour)) }
         Terminal.error(result.summary)

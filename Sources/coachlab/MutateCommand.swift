@@ -53,9 +53,9 @@ struct MutateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        for path in [json, markdown].compactMap({ $0 }) { try FileSystem.live.checkReplaceable(path, by: .mutationReport) }
+        for path in [json, markdown].compactMap({ $0 }) { try FileSystem.invocation.checkReplaceable(path, by: .mutationReport) }
         let loaded = try EvalContent.load(suites: suites, heldFixtures: .max)
-        let tester = MutationTester(suites: loaded, registry: ProviderRegistry(system: Invocation.current.system), fileSystem: .live,
+        let tester = MutationTester(suites: loaded, registry: ProviderRegistry(system: Invocation.current.system), fileSystem: .invocation,
                                     concurrency: concurrency ?? ProcessInfo.processInfo.activeProcessorCount)
         let mutants = try tester.mutants(packs: pack.isEmpty ? nil : Set(pack), operators: operators.isEmpty ? nil : Set(operators.compactMap(Mutant.Operator.init)))
         guard !mutants.isEmpty else { throw CoachLabError(usage: "no mutants: no suite uses the named packs, or no operator applies") }
@@ -75,8 +75,8 @@ struct MutateCommand: AsyncParsableCommand {
 
     /// The reports, then the gate: every pack's score must reach --fail-under.
     private func write(_ summary: MutationSummary) throws {
-        if let json { try FileSystem.live.write(try MutationReport.json(summary), to: json, replacing: .mutationReport) }
-        if let markdown { try FileSystem.live.write(MutationReport.markdown(summary), to: markdown, replacing: .mutationReport) }
+        if let json { try FileSystem.invocation.write(try MutationReport.json(summary), to: json, replacing: .mutationReport) }
+        if let markdown { try FileSystem.invocation.write(MutationReport.markdown(summary), to: markdown, replacing: .mutationReport) }
         if let failUnder, summary.packs.contains(where: { summary.counts(pack: $0).score < failUnder }) {
             throw ExitCode(Exit.failed)
         }

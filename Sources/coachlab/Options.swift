@@ -88,7 +88,7 @@ struct ProviderOptions: ParsableArguments {
         var registry: ProviderRegistry
         if let providersFile {
             registry = try ProviderRegistry.load(providersFile, system: Invocation.current.system)
-        } else if FileSystem.live.exists("providers.yaml") {
+        } else if FileSystem.invocation.exists("providers.yaml") {
             registry = try ProviderRegistry.load("providers.yaml", system: Invocation.current.system)
         } else {
             registry = ProviderRegistry(system: Invocation.current.system)

@@ -45,16 +45,16 @@ struct PRCommentCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = Terminal.storePath(store)
-        guard FileSystem.live.exists(path) else {
+        guard FileSystem.invocation.exists(path) else {
             throw CoachLabError(usage: "no result store at \(path)", hint: "run coachlab eval first")
         }
-        let results = try ResultStore(readingFrom: path)
+        let results = try ResultStore(readingFrom: path, on: .invocation)
         guard let id = try run ?? results.runs().first?.id else {
             throw CoachLabError(usage: "the store at \(path) has no runs", hint: "coachlab runs lists the stored runs")
         }
-        let report = try RunReport(stored: id, in: results, fileSystem: .live)
-        let body = try PullRequestComment.body(report: report, baseline: try baseline.map { try Baseline.read($0, fileSystem: .live) },
-                                               promptDiff: try promptDiff.map { try FileSystem.live.text(at: $0) }, artifactURL: artifactURL)
+        let report = try RunReport(stored: id, in: results, fileSystem: .invocation)
+        let body = try PullRequestComment.body(report: report, baseline: try baseline.map { try Baseline.read($0, fileSystem: .invocation) },
+                                               promptDiff: try promptDiff.map { try FileSystem.invocation.text(at: $0) }, artifactURL: artifactURL)
         guard !dryRun else { return Terminal.out(body, terminator: "") }
         let (client, number) = try GitHubComments.target(repository: repo, pullRequest: pr, tokenVariable: tokenEnv, apiURL: apiURL, system: Invocation.current.system)
         let repository = client.repository

@@ -62,7 +62,7 @@ struct RedTeamCommand: AsyncParsableCommand {
         guard (0...20).contains(paraphrase) else { throw ValidationError("--paraphrase takes 1 to 20 rewrites per message; got \(paraphrase)") }
         if paraphraseOut != nil && paraphrase == 0 { throw ValidationError("--paraphrase-out needs --paraphrase N") }
         if perturbations.contains(.paraphrase) && paraphrase == 0 { throw ValidationError("--perturbation paraphrase needs --paraphrase N") }
-        if let paraphraseOut, FileSystem.live.exists(paraphraseOut) {
+        if let paraphraseOut, FileSystem.invocation.exists(paraphraseOut) {
             throw ValidationError("--paraphrase-out \(paraphraseOut) exists; redteam never overwrites a file, so name a new one")
         }
         for gate in failUnder where RedTeamGate(gate) == nil {
@@ -71,7 +71,7 @@ struct RedTeamCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let pack = try PackLoader(fileSystem: .live).load(self.pack).get()
+        let pack = try PackLoader(fileSystem: .invocation).load(self.pack).get()
         guard pack.rules.contains(where: { $0.guardrail != nil }) else {
             return Terminal.out("\(self.pack) has no guardrail rules; nothing to red-team.")
         }
@@ -90,7 +90,7 @@ struct RedTeamCommand: AsyncParsableCommand {
     /// The labelled sets to rewrite: those named, else every set in fixtures/guardrails/ for
     /// the pack, of the chosen split; each checked against the pack.
     private func labelledSets(for pack: Pack) throws -> [GuardrailDataset] {
-        let sets = (datasets.isEmpty ? try GuardrailDataset.discover(for: self.pack, fileSystem: .live) : try datasets.map { try GuardrailDataset.load($0, fileSystem: .live) })
+        let sets = (datasets.isEmpty ? try GuardrailDataset.discover(for: self.pack, fileSystem: .invocation) : try datasets.map { try GuardrailDataset.load($0, fileSystem: .invocation) })
             .filter { split == nil || $0.split == split }
         guard !sets.isEmpty else {
             throw CoachLabError(usage: "no labelled set\(split.map { " of the \($0.rawValue) split" } ?? "") names \(self.pack) in fixtures/guardrails/",
@@ -147,7 +147,7 @@ struct RedTeamCommand: AsyncParsableCommand {
             let text = Paraphrase.labelledSet(id: id, pack: pack, provider: model.id,
                                               command: "coachlab redteam \(pack) --paraphrase \(paraphrase) --provider \(model.id)",
                                               rewrites: rewrites)
-            try FileSystem.live.write(text, to: paraphraseOut, mode: .createNew)
+            try FileSystem.invocation.write(text, to: paraphraseOut, mode: .createNew)
             Terminal.error("wrote \(rewrites.map(\.1.count).reduce(0, +)) paraphrases to \(paraphraseOut) for review")
         }
         return found

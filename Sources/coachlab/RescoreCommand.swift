@@ -41,9 +41,9 @@ struct RescoreCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try ReportFiles(json: json, markdown: markdown).check(fileSystem: .live)
+        try ReportFiles(json: json, markdown: markdown).check(fileSystem: .invocation)
         let storePath = Terminal.storePath(store)
-        guard FileSystem.live.exists(storePath) else {
+        guard FileSystem.invocation.exists(storePath) else {
             throw CoachLabError(usage: "no result store at \(storePath)", hint: "coachlab eval creates it")
         }
         let results = try ResultStore(path: storePath, system: Invocation.current.system)
@@ -52,7 +52,7 @@ struct RescoreCommand: AsyncParsableCommand {
         }
         let paths = suites.isEmpty ? info.suites : suites
         let loaded = try EvalContent.load(suites: paths)
-        let (target, summary) = try await Rescorer.rescore(info, suites: loaded, paths: paths, in: results, fileSystem: .live)
+        let (target, summary) = try await Rescorer.rescore(info, suites: loaded, paths: paths, in: results, fileSystem: .invocation)
         let report = try RunReport(run: target, suites: loaded.map(\.suite), store: results)
         Terminal.out(Reporters.terminal(report, colour: Terminal.stdoutIsTerminal), terminator: "")
         for line in summary.lines(run: run, target: target) { Terminal.error(line) }

@@ -37,11 +37,11 @@ struct RunsCommand: ParsableCommand {
 
     func run() throws {
         let path = Terminal.storePath(store)
-        guard FileSystem.live.exists(path) else {
+        guard FileSystem.invocation.exists(path) else {
             Terminal.error("no result store at \(path); coachlab eval creates it")
             return
         }
-        let results = try ResultStore(readingFrom: path)
+        let results = try ResultStore(readingFrom: path, on: .invocation)
         if trend {
             Terminal.out(Reporters.trends(try Trends(store: results, suite: suite, limit: limit)), terminator: "")
         } else {
@@ -76,11 +76,11 @@ struct ReportCommand: ParsableCommand {
 
         func run() throws {
             let path = Terminal.storePath(store)
-            guard FileSystem.live.exists(path) else {
+            guard FileSystem.invocation.exists(path) else {
                 throw CoachLabError(usage: "no result store at \(path)", hint: "coachlab eval creates it")
             }
-            let trends = try Trends(store: ResultStore(readingFrom: path), suite: suite, limit: max(1, limit))
-            try FileSystem.live.write(TrendsReport(trends).render(), to: html, replacing: .htmlReport)
+            let trends = try Trends(store: ResultStore(readingFrom: path, on: .invocation), suite: suite, limit: max(1, limit))
+            try FileSystem.invocation.write(TrendsReport(trends).render(), to: html, replacing: .htmlReport)
             Terminal.error("trends of \(Set(trends.points.map(\.run)).count) runs written to \(html)")
         }
     }

@@ -32,7 +32,7 @@ struct SchemaCommand: ParsableCommand {
         for kind in kinds {
             guard let schema = JSONSchemaEmitter.schema(for: kind) else { continue }
             if let out {
-                try FileSystem.live.write(schema, to: "\(out)/\(kind).schema.json", replacing: .schema)
+                try FileSystem.invocation.write(schema, to: "\(out)/\(kind).schema.json", replacing: .schema)
             } else {
                 Terminal.out(schema, terminator: "")
             }

@@ -32,18 +32,18 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let runner = EvalRunner(registry: try provider.registry(), providerOverride: provider.providers, baseURL: provider.baseURL,
-                                apiKeyVariable: provider.apiKeyEnv, fileSystem: .live)
-        var (session, update) = try await WatchSession.start(pack: pack, suites: suites, fileSystem: .live) { suites, fixtures in
+                                apiKeyVariable: provider.apiKeyEnv, fileSystem: .invocation)
+        var (session, update) = try await WatchSession.start(pack: pack, suites: suites, fileSystem: .invocation) { suites, fixtures in
             let results = WatchResults()
             try await runner.run(suites, include: { fixtures.contains($0.fixture) }) { await results.add($0) }
             return await results.all
         }
         Self.show(update)
-        let folders = session.folders(fileSystem: .live)
-        let events = try FileEvents(folders: folders)
+        let folders = session.folders(fileSystem: .invocation)
+        let events = try FileEvents(folders: folders.map(FileSystem.invocation.onDisk))
         Terminal.error("watching \(folders.count) folders; save a file to rebuild (Ctrl-C stops)")
         for await _ in events.changes {
-            guard let update = try await session.rebuild(fileSystem: .live) else { continue }
+            guard let update = try await session.rebuild(fileSystem: .invocation) else { continue }
             Self.show(update)
             if let exitAfter, session.rebuilds >= exitAfter { break }
         }

@@ -32,36 +32,30 @@ enum CLI {
         return root + "/.build/debug/coachlab"
     }()
 
-    /// Runs `coachlab` with `arguments`: in this process, as the binary's `main` would, when
-    /// the working folder is the project's own (the binary's behaviour, without spawning it),
-    /// else by spawning the binary in `directory`. Each run gets a response cache and a result
-    /// store of its own unless the test names one: answers cached by one test (or by an
-    /// earlier `swift test`) must never answer another's, and no test writes into the
-    /// project's .coachlab folder.
+    /// Runs `coachlab` with `arguments` in `directory`: in this process, as the binary's `main`
+    /// would (the binary's behaviour, without spawning it), with that folder as the command's
+    /// working folder. Each run gets a response cache and a result store of its own unless the
+    /// test names one: answers cached by one test (or by an earlier `swift test`) must never
+    /// answer another's, and no test writes into the project's .coachlab folder.
     static func run(_ arguments: [String], in directory: String = root, environment: [String: String] = [:],
                     stdin: String? = nil) async throws -> Result {
         let isolated = ["COACHLAB_CACHE": Scratch.path("cache"), "COACHLAB_STORE": Scratch.path("store") + "/coachlab.sqlite"]
         let variables = ProcessInfo.processInfo.environment.merging(isolated) { _, new in new }.merging(environment) { _, new in new }
-        guard directory == root, workingFolderIsRoot else {
-            return try await spawn(arguments, in: directory, variables: variables, stdin: stdin)
-        }
-        return try await inProcess(arguments, variables: variables, stdin: stdin)
+        return try await inProcess(arguments, in: directory, variables: variables, stdin: stdin)
     }
 
-    /// Whether this process runs in the project's folder, where relative paths in arguments
-    /// mean what they mean to the binary run there.
-    static let workingFolderIsRoot = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
-        == URL(fileURLWithPath: root).standardizedFileURL.path
-
-    /// Runs the command in this process with an ``Invocation`` of its own: its variables, its
-    /// input, output collected, no terminal, and an HTTP client of its own, shut down after.
-    static func inProcess(_ arguments: [String], variables: [String: String], stdin: String?) async throws -> Result {
+    /// Runs the command in this process with an ``Invocation`` of its own: `directory` as its
+    /// working folder, its variables, its input, output collected, no terminal, and an HTTP
+    /// client of its own, shut down after.
+    static func inProcess(_ arguments: [String], in directory: String = root, variables: [String: String],
+                          stdin: String?) async throws -> Result {
         let output = Collected(), error = Collected()
         let lines = Collected(lines: (stdin ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         let transport = AsyncHTTPClientTransport.dedicated()
         let invocation = Invocation(variables: variables, writeOutput: output.append, writeError: error.append,
                                     readLine: lines.next, inputIsTerminal: false, outputIsTerminal: false,
-                                    errorIsTerminal: false, transport: transport, ownsProcess: false)
+                                    errorIsTerminal: false, transport: transport, ownsProcess: false,
+                                    directory: URL(fileURLWithPath: directory).standardizedFileURL.path)
         let status = await Invocation.$current.withValue(invocation) { await Main.run(arguments) }
         try await transport.shutdown()
         return Result(status: status, stdout: output.text, stderr: error.text)
