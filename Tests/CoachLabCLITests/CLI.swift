@@ -12,14 +12,7 @@ enum CLI {
         var stderr: String
     }
 
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
-        }
-        return FileManager.default.currentDirectoryPath
-    }()
+    static let root = PackageRoot.path
 
     /// The binary beside the test bundle (same build folder and configuration).
     static let binary: String = {

@@ -2,6 +2,7 @@ import CoachLab
 import CoachLabEval
 import CoachLabMockServer
 import CoachLabProviders
+import CoachLabTestSupport
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -9,14 +10,7 @@ import FoundationXML
 import Testing
 
 enum EvalSupport {
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
-        }
-        return FileManager.default.currentDirectoryPath
-    }()
+    static let root = PackageRoot.path
 
     /// The package's files, with some replaced.
     static func fileSystem(overriding overrides: [String: String] = [:]) -> FileSystem {

@@ -1,17 +1,11 @@
 import CoachLab
+import CoachLabTestSupport
 import Foundation
 
 /// Paths and helpers shared by the core tests.
 enum TestSupport {
-    /// The package root, found from this file's location.
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
-        }
-        return FileManager.default.currentDirectoryPath
-    }()
+    /// The package root.
+    static let root = PackageRoot.path
 
     /// A file system rooted at the package, so locations read "personas/…" as the CLI prints them.
     static let fileSystem = FileSystem.rooted(at: root)
