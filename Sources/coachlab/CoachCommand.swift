@@ -130,7 +130,7 @@ struct TipsCommand: ParsableCommand {
             throw CoachLabError(usage: "pack '\(pack.id)' has no knowledge and no sessions file was given, so there is no tip to pick",
                                 hint: "BetterOne's tips come from its topics' knowledge objects")
         }
-        let start = LocalDateTime(parsing: date ?? String(MemoryFile.timestamp(Date()).prefix(10)))!
+        let start = LocalDateTime(parsing: date ?? String(MemoryFile.timestamp(Invocation.current.now()).prefix(10)))!
         for (day, pick) in DailyTip.picks(from: start, days: days, knowledge: knowledge, takeaways: takeaways) {
             Terminal.out(DailyTip.text(day, pick), terminator: "")
         }

@@ -72,7 +72,7 @@ struct TranscriptOptions: ParsableArguments {
     func load() throws -> Transcript { try Transcript.load(FileSystem.invocation.text(at: transcript), file: transcript) }
 
     /// `--at`, or now.
-    var timestamp: String { at ?? MemoryFile.timestamp(Date()) }
+    var timestamp: String { at ?? MemoryFile.timestamp(Invocation.current.now()) }
 }
 
 /// `coachlab generate coach`.

@@ -29,6 +29,9 @@ struct Invocation: Sendable {
     var ownsProcess: Bool
     /// The folder relative paths are taken from; nil, the process's working folder.
     var directory: String? = nil
+    /// The current time: when runs start, what `generate memory` stamps, the day `coach tip`
+    /// starts from, what serve-mock stamps its replies with.
+    var now: @Sendable () -> Date = { Date() }
 
     /// The files the command reads and writes: the disk, with relative paths taken from
     /// ``directory`` when there is one.
@@ -49,11 +52,12 @@ struct Invocation: Sendable {
     @TaskLocal static var current: Invocation = .process
 
     /// The environment providers, caches and stores are given: the live system with this
-    /// invocation's variables, files and transport.
+    /// invocation's variables, files, clock and transport.
     var system: SystemEnvironment {
         var system = SystemEnvironment.live
         system.variables = variables
         system.fileSystem = fileSystem
+        system.now = now
         system.transport = transport
         return system
     }

@@ -47,7 +47,7 @@ struct ServeMockCommand: AsyncParsableCommand {
         let configuration = MockServerConfiguration(host: host, port: port, latency: Double(latencyMs) / 1000,
                                                     chunkDelay: Double(chunkDelayMs) / 1000, slowDelay: Double(slowMs) / 1000,
                                                     retryAfterMilliseconds: retryAfterMs,
-                                                    faults: fault.compactMap(MockFaultRule.init(parsing:)), clock: { Date() })
+                                                    faults: fault.compactMap(MockFaultRule.init(parsing:)), clock: Invocation.current.now)
         let host = self.host
         try await MockServer(configuration: configuration).run { port in
             Terminal.error("serve-mock listening on http://\(host):\(port) (OpenAI-compatible base URL: http://\(host):\(port)/v1)")

@@ -30,25 +30,26 @@ enum CLI {
     /// working folder. Each run gets a response cache and a result store of its own unless the
     /// test names one: answers cached by one test (or by an earlier `swift test`) must never
     /// answer another's, and no test writes into the project's .coachlab folder.
+    /// - Parameter now: The command's clock; the system's when nil.
     static func run(_ arguments: [String], in directory: String = root, environment: [String: String] = [:],
-                    stdin: String? = nil) async throws -> Result {
+                    stdin: String? = nil, now: (@Sendable () -> Date)? = nil) async throws -> Result {
         let isolated = ["COACHLAB_CACHE": Scratch.path("cache"), "COACHLAB_STORE": Scratch.path("store") + "/coachlab.sqlite"]
         let variables = ProcessInfo.processInfo.environment.merging(isolated) { _, new in new }.merging(environment) { _, new in new }
-        return try await inProcess(arguments, in: directory, variables: variables, stdin: stdin)
+        return try await inProcess(arguments, in: directory, variables: variables, stdin: stdin, now: now)
     }
 
     /// Runs the command in this process with an ``Invocation`` of its own: `directory` as its
-    /// working folder, its variables, its input, output collected, no terminal, and an HTTP
-    /// client of its own, shut down after.
+    /// working folder, its variables, its input, its clock, output collected, no terminal, and
+    /// an HTTP client of its own, shut down after.
     static func inProcess(_ arguments: [String], in directory: String = root, variables: [String: String],
-                          stdin: String?) async throws -> Result {
+                          stdin: String?, now: (@Sendable () -> Date)? = nil) async throws -> Result {
         let output = Collected(), error = Collected()
         let lines = Collected(lines: (stdin ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         let transport = AsyncHTTPClientTransport.dedicated()
         let invocation = Invocation(variables: variables, writeOutput: output.append, writeError: error.append,
                                     readLine: lines.next, inputIsTerminal: false, outputIsTerminal: false,
                                     errorIsTerminal: false, transport: transport, ownsProcess: false,
-                                    directory: URL(fileURLWithPath: directory).standardizedFileURL.path)
+                                    directory: URL(fileURLWithPath: directory).standardizedFileURL.path, now: now ?? { Date() })
         let status = await Invocation.$current.withValue(invocation) { await Main.run(arguments) }
         try await transport.shutdown()
         return Result(status: status, stdout: output.text, stderr: error.text)

@@ -98,6 +98,16 @@ import Testing
         #expect(tip.stdout.contains("your takeaway of 2026-03-01T20:00:00Z; seed 2026060, takeaways pool of 1"))
     }
 
+    /// Without --date, today is the invocation's (the commands take the time from it, as they
+    /// take their files and variables), in UTC.
+    @Test func tipsStartFromTodayByTheCommandsClock() async throws {
+        let clock: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_772_409_600) }  // 2026-03-02T00:00:00Z
+        let today = try await CLI.run(["tips", "personas/betterone"], now: clock)
+        #expect(today.status == 0, "\(today.stderr)")
+        #expect(today.stdout == (try await CLI.run(["tips", "personas/betterone", "--date", "2026-03-02"])).stdout)
+        #expect(today.stdout.hasPrefix("2026-03-02  "), "\(today.stdout)")
+    }
+
     /// The picks and their text are tested in DailyTipTests; this is --date's check.
     @Test func aDateThatIsNotADateIsAUsageError() async throws {
         let result = try await CLI.run(["tips", "--date", "March 4"])
