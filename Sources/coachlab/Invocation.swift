@@ -29,8 +29,8 @@ struct Invocation: Sendable {
     var ownsProcess: Bool
     /// The folder relative paths are taken from; nil, the process's working folder.
     var directory: String? = nil
-    /// The current time: when runs start, what `generate memory` stamps, the day `coach tip`
-    /// starts from, what serve-mock stamps its replies with.
+    /// The current time: when runs start and finish, what `generate memory` stamps, the day
+    /// `tips` starts from, what serve-mock stamps its replies with.
     var now: @Sendable () -> Date = { Date() }
 
     /// The files the command reads and writes: the disk, with relative paths taken from
