@@ -86,6 +86,9 @@ coachlab_suite() {  # cases → suite path
 
 one=$(coachlab_suite 1)
 many=$(coachlab_suite "$cases")
+# Each invocation starts its stores afresh, as bench-eval.sh does: kept from one invocation to
+# the next they only grow (to hundreds of MB), and the figures would drift with them.
+rm -f "$work"/one.sqlite* "$work"/many.sqlite* "$work"/http.sqlite*
 timed "coachlab cold start, 1 case" 9 "$bin/coachlab" eval "$one" --store "$work/one.sqlite"
 timed "inspect cold start, 1 case" 1 $(inspect_eval 1 --model mockllm/model)
 timed "coachlab $cases cases, mock" 9 "$bin/coachlab" eval "$many" --store "$work/many.sqlite"
