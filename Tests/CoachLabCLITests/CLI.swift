@@ -46,10 +46,11 @@ enum CLI {
         let output = Collected(), error = Collected()
         let lines = Collected(lines: (stdin ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         let transport = AsyncHTTPClientTransport.dedicated()
-        let invocation = Invocation(variables: variables, writeOutput: output.append, writeError: error.append,
+        var invocation = Invocation(variables: variables, writeOutput: output.append, writeError: error.append,
                                     readLine: lines.next, inputIsTerminal: false, outputIsTerminal: false,
                                     errorIsTerminal: false, transport: transport, ownsProcess: false,
-                                    directory: URL(fileURLWithPath: directory).standardizedFileURL.path, now: now ?? { Date() })
+                                    directory: URL(fileURLWithPath: directory).standardizedFileURL.path)
+        if let now { invocation.now = now }
         let status = await Invocation.$current.withValue(invocation) { await Main.run(arguments) }
         try await transport.shutdown()
         return Result(status: status, stdout: output.text, stderr: error.text)
