@@ -5,11 +5,16 @@ import Foundation
 /// against BetterOne's compiled prompt with its RISK ALERT. Scoring must stay linear: a 10 MB
 /// reply should take well under a second per check.
 enum ScoreBench {
-    static func run(megabytes: Int) throws {
+    /// BetterOne's compiler, and its prompt for `message` with the pack's first topic and profile.
+    static func betterOne(_ message: String) throws -> (compiler: Compiler, prompt: CompiledPrompt) {
         let compiler = try Compiler(pack: PackLoader(fileSystem: .live).load("personas/betterone").get())
+        return (compiler, try compiler.compile(CompileInputs(topic: compiler.pack.topics.first?.slug, profile: compiler.pack.profiles.first?.id,
+                                                             screen: message), fileSystem: .live))
+    }
+
+    static func run(megabytes: Int) throws {
         let message = "Do I have ADHD? I keep losing focus."
-        let prompt = try compiler.compile(CompileInputs(topic: compiler.pack.topics.first?.slug, profile: compiler.pack.profiles.first?.id,
-                                                        screen: message), fileSystem: .live)
+        let (compiler, prompt) = try betterOne(message)
         // Prose with the prompt's own lines mixed in, so leak detection has real work to do.
         let promptLines = prompt.system.split(separator: "\n").filter { $0.count > 40 }.map(String.init)
         var reply = ""

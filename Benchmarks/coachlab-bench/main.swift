@@ -14,6 +14,9 @@
 //       takes about 15 s; `--no-naive` leaves it out).
 //   swift run -c release coachlab-bench score [--megabytes N]
 //       every check of the shipped suites on one N MB reply (a runaway model), per check.
+//   swift run -c release coachlab-bench json [--iterations N]
+//       microseconds to read a Chat Completions request and reply with JSONValue.parse and
+//       with JSONDecoder, the median of five rounds of N reads each.
 //   swift run -c release coachlab-bench generate-suite --cases N --out DIR
 //       writes N single-turn fixtures across the five seed packs and a suite over them, for
 //       measuring `coachlab eval` at scale (scripts/bench-eval.sh).
@@ -94,6 +97,11 @@ if arguments.count > 1, arguments[1] == "screen-dump" {
 
 if arguments.count > 1, arguments[1] == "score" {
     try ScoreBench.run(megabytes: option("--megabytes").flatMap { Int($0) } ?? 10)
+    exit(0)
+}
+
+if arguments.count > 1, arguments[1] == "json" {
+    try JSONBench.run(iterations: option("--iterations").flatMap { Int($0) } ?? 2_000)
     exit(0)
 }
 

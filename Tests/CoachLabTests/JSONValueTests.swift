@@ -80,6 +80,69 @@ import Testing
         #expect(throws: DecodingError.self) { try JSONValue.parse(Data("[tru]".utf8)) }
     }
 
+    /// What `JSONDecoder` makes of `bytes` as a `JSONValue`: the reference the reader is held to.
+    static func decoded(_ bytes: [UInt8]) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    }
+
+    /// The reader accepts what `JSONDecoder` accepts, with the same value, and refuses what it
+    /// refuses, on text written from random values and then damaged a few bytes at a time with
+    /// the bytes JSON turns on: brackets, quotes, escapes, digits, signs, exponents, literals'
+    /// letters, whitespace JSON allows and does not, and bytes that break UTF-8.
+    @Test func readingAgreesWithJSONDecoderOnDamagedText() {
+        var random = SeededGenerator(seed: 2026_11_28)
+        let pieces: [[UInt8]] = ["{", "}", "[", "]", "\"", ",", ":", "\\", "\\u", "\\ud83d", "\\ude00", "\\ud800\\u0041", "u", "0", "1",
+                                 "9", "-", "+", ".", "e", "E", "e-400", "e400", "t", "true", "n", "null", "f", " ", "\t", "\n", "\u{C}",
+                                 "x", "/", "é", "😀"].map { Array($0.utf8) } + [[0x00], [0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xEF, 0xBB, 0xBF]]
+        var disagreements: [String] = []
+        var accepted = 0
+        for round in 0..<6_000 {
+            var bytes = Array(Self.value(&random, depth: 0).text.utf8)
+            for _ in 0..<(round % 4) {
+                let at = bytes.isEmpty ? 0 : random.below(bytes.count + 1)
+                switch random.below(3) {
+                case 0: bytes.insert(contentsOf: pieces[random.below(pieces.count)], at: at)
+                case 1: if at < bytes.count { bytes.remove(at: at) }
+                default: if at < bytes.count { bytes.replaceSubrange(at...at, with: pieces[random.below(pieces.count)]) }
+                }
+            }
+            let read = try? JSONValue.parse(Data(bytes))
+            if read != nil { accepted += 1 }
+            if read != Self.decoded(bytes) { disagreements.append(String(decoding: bytes, as: UTF8.self)) }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.count) of 6,000 differ; the first: \(disagreements.prefix(3))")
+        // Both outcomes are exercised: damage often leaves valid JSON, and often does not.
+        #expect(accepted > 1_500 && accepted < 5_500, "\(accepted)")
+    }
+
+    /// The edges, written out: what JSONDecoder allows beyond RFC 8259 (a byte-order mark, a
+    /// trailing comma, a repeated key whose first value wins), what it refuses (numbers out of
+    /// a Double's range, lone surrogates, raw control characters, nesting past 512), and that
+    /// the reader does the same.
+    @Test(arguments: [
+        ("\u{FEFF}[1]", "[1]"), ("[1,]", "[1]"), ("[1 , ]", "[1]"), (#"{"a":1,}"#, #"{"a":1}"#), (#"{"a":1,"a":2}"#, #"{"a":1}"#),
+        ("-0", "0"), ("1E5", "100000"), ("0e999", "0"), ("5e-324", "5e-324"), ("12345678901234567890", "1.2345678901234567e+19"),
+        (#""\ud83d\ude00""#, #""😀""#), (#""\u00e9\/""#, #""é/""#), (" \t\n\r 1 ", "1"),
+        ("1e400", nil), ("1e-400", nil), ("2e-324", nil), ("01", nil), ("1.", nil), (".5", nil), ("+1", nil), ("-", nil), ("1.5e", nil),
+        ("[,]", nil), ("[1,,2]", nil), (#"{"a"}"#, nil), ("{1:2}", nil), ("1 2", nil), ("", nil), ("\u{C}1", nil), ("NaN", nil),
+        ("\u{0}1", "1"), (#""\ud800""#, nil), (#""\udc00""#, nil), (#""\ude00\ud83d""#, nil), ("\"a\tb\"", nil), (#""\x""#, nil), ("truex", nil),
+    ] as [(String, String?)])
+    func readingTheEdgesAsJSONDecoderDoes(_ text: String, _ expected: String?) {
+        let read = try? JSONValue.parse(Data(text.utf8))
+        #expect(read?.text == expected)
+        #expect(read == Self.decoded(Array(text.utf8)))
+    }
+
+    /// Nesting is refused past 512 containers, as JSONDecoder refuses it, and a hostile depth
+    /// is refused rather than exhausting the stack.
+    @Test(arguments: [511, 512, 513, 100_000])
+    func nestingIsReadTo512Deep(_ depth: Int) {
+        let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let read = try? JSONValue.parse(Data(text.utf8))
+        #expect((read != nil) == (depth <= 512))
+        if depth < 1_000 { #expect(read == Self.decoded(Array(text.utf8))) }
+    }
+
     /// Each escape and number form once, written out, so a change to both sides at once shows.
     @Test func compactTextIsPinned() {
         let value: JSONValue = ["b": "a/b\"\\\n\r\t\u{8}\u{C}\u{1}\u{1F}\u{7F}é", "a": [1, 1.5, -0.0, 1e15, 1e300, 1e-7, true, .null],

@@ -36,10 +36,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// Parses JSON bytes.
+    /// Parses JSON bytes, accepting what `JSONDecoder` accepts (``JSONReader``).
     /// - Throws: `DecodingError` for text that is not JSON.
     public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+        try JSONReader.value(of: data)
     }
 
     /// Compact JSON with sorted keys: the bytes `JSONEncoder.sorted()` gives, and "null" where
