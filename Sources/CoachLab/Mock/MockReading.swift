@@ -143,7 +143,7 @@ public struct MockReading: Sendable, Equatable {
     }
 
     private mutating func read() {
-        var nameCandidates: [(name: String, index: Int, isHeader: Bool)] = []
+        var read: [Line] = []
         var inExamples = false
         for (index, line) in lines.enumerated() {
             let lower = Self.fold(line)
@@ -151,8 +151,15 @@ public struct MockReading: Sendable, Equatable {
             // Example conversations show a style; what their lines say is not an instruction.
             if headers[index] { inExamples = Self.contains(#"\bexamples?\b"#, lower) }
             if inExamples, !headers[index] { continue }
-            let inAlert = alertRange?.contains(index) ?? false
-            let said = Self.reading(ofLine: line, lower: lower, inAlert: inAlert)
+            read.append(Line(index: index, lower: lower, inAlert: alertRange?.contains(index) ?? false))
+        }
+        // Each line is read on its own, so on every core: a prompt's first reading is most of
+        // what the mock does in a one-case run. What the lines said is taken in order below.
+        let lines = self.lines
+        let readings = read.concurrentMap { Self.reading(ofLine: lines[$0.index], lower: $0.lower, inAlert: $0.inAlert) }
+        var nameCandidates: [(name: String, index: Int, isHeader: Bool)] = []
+        for (line, said) in zip(read, readings) {
+            let index = line.index
             nameCandidates += said.names.map { ($0, index, headers[index]) }
             if let user = said.userName, !has(.userName) { note(.userName, user, index) }
             for (kind, value) in said.notes { note(kind, value, index) }
@@ -175,6 +182,13 @@ public struct MockReading: Sendable, Equatable {
         var names: [String] = []
         var userName: String?
         var notes: [(Instruction.Kind, String)] = []
+    }
+
+    /// A prompt line to read: where it is, its folded text, and whether it sits in the alert.
+    private struct Line: Sendable {
+        var index: Int
+        var lower: String
+        var inAlert: Bool
     }
 
     /// Reads one line, from a process-wide cache: a mutant or a new profile changes a line or
