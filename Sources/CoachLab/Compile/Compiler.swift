@@ -25,52 +25,68 @@ public final class Compiler: Sendable {
     ///   these with their locations first).
     public init(pack: Pack) throws {
         self.pack = pack
-        var diagnostics = Diagnostics()
-        let expansion = PartialGraph(partials: pack.stack.partials).problems(in: Compiler.expandedTemplates(of: pack))
-        guard expansion.isEmpty else { throw CoachLabError(.content, expansion) }
-        func parse(_ source: Located<String>, what: String) -> MustacheTemplate? {
-            if case .failure(let problem) = TemplateScanner.scan(source.value) {
-                diagnostics.error("template of \(what): \(problem.message)",
-                                  at: SourceLocation(file: source.location.file, line: source.location.line + problem.line - 1,
-                                                     column: source.location.column + problem.column - 1))
-                return nil
-            }
-            do {
-                return try MustacheTemplate(string: Compiler.prepare(source.value, placeholders: pack.stack.placeholders.map(\.name)))
-            } catch {
-                diagnostics.error("\(what) does not parse as Mustache: \(error)", at: source.location)
-                return nil
-            }
-        }
-        var parsed: [(Stack.Layer, MustacheTemplate, Condition?)] = []
-        for layer in pack.stack.layers {
-            guard let template = parse(layer.template, what: "template of layer '\(layer.id)'") else { continue }
-            var condition: Condition?
-            if let when = layer.when {
-                do { condition = try Condition(parsing: when.value) } catch {
-                    diagnostics.error("condition of layer '\(layer.id)' does not parse", at: when.location)
+        // Building the screener (its patterns, frames and phrase index) takes longer than
+        // parsing the templates, and neither reads the other: they are done side by side.
+        let (screener, templates) = concurrently({ Screener(pack: pack) }, { Result { try Templates(pack: pack) } })
+        let parsed = try templates.get()
+        layers = parsed.layers
+        header = parsed.header
+        library = parsed.library
+        placeholderTemplates = parsed.placeholders
+        self.screener = screener
+        titles = UserText.titles(of: pack)
+        shapes = ContextBuilder.DataShapes(pack: pack)
+    }
+
+    /// A stack's templates, parsed.
+    private struct Templates: Sendable {
+        var layers: [(layer: Stack.Layer, template: MustacheTemplate, condition: Condition?)] = []
+        var header: MustacheTemplate
+        var library = MustacheLibrary()
+        var placeholders: [(name: String, template: MustacheTemplate)] = []
+
+        /// - Throws: ``CoachLabError`` with every template or condition that does not parse.
+        init(pack: Pack) throws {
+            var diagnostics = Diagnostics()
+            let expansion = PartialGraph(partials: pack.stack.partials).problems(in: Compiler.expandedTemplates(of: pack))
+            guard expansion.isEmpty else { throw CoachLabError(.content, expansion) }
+            func parse(_ source: Located<String>, what: String) -> MustacheTemplate? {
+                if case .failure(let problem) = TemplateScanner.scan(source.value) {
+                    diagnostics.error("template of \(what): \(problem.message)",
+                                      at: SourceLocation(file: source.location.file, line: source.location.line + problem.line - 1,
+                                                         column: source.location.column + problem.column - 1))
+                    return nil
+                }
+                do {
+                    return try MustacheTemplate(string: Compiler.prepare(source.value, placeholders: pack.stack.placeholders.map(\.name)))
+                } catch {
+                    diagnostics.error("\(what) does not parse as Mustache: \(error)", at: source.location)
+                    return nil
                 }
             }
-            parsed.append((layer, template, condition))
-        }
-        var library = MustacheLibrary()
-        for partial in pack.stack.partials {
-            if let template = parse(partial.template, what: "partial '\(partial.name)'") {
-                library.register(template, named: partial.name)
+            for layer in pack.stack.layers {
+                guard let template = parse(layer.template, what: "template of layer '\(layer.id)'") else { continue }
+                var condition: Condition?
+                if let when = layer.when {
+                    do { condition = try Condition(parsing: when.value) } catch {
+                        diagnostics.error("condition of layer '\(layer.id)' does not parse", at: when.location)
+                    }
+                }
+                layers.append((layer, template, condition))
             }
+            for partial in pack.stack.partials {
+                if let template = parse(partial.template, what: "partial '\(partial.name)'") {
+                    library.register(template, named: partial.name)
+                }
+            }
+            let headerSource = pack.stack.header ?? Located(Compiler.defaultHeader, at: pack.stack.value.location)
+            let header = parse(headerSource, what: "stack header")
+            placeholders = pack.stack.placeholders.compactMap { placeholder in
+                parse(placeholder.template, what: "placeholder '\(placeholder.name)'").map { (placeholder.name, $0) }
+            }
+            guard let header, !diagnostics.hasErrors else { throw CoachLabError(.content, diagnostics.sorted) }
+            self.header = header
         }
-        let headerSource = pack.stack.header ?? Located(Compiler.defaultHeader, at: pack.stack.value.location)
-        let header = parse(headerSource, what: "stack header")
-        placeholderTemplates = pack.stack.placeholders.compactMap { placeholder in
-            parse(placeholder.template, what: "placeholder '\(placeholder.name)'").map { (placeholder.name, $0) }
-        }
-        guard let header, !diagnostics.hasErrors else { throw CoachLabError(.content, diagnostics.sorted) }
-        self.layers = parsed
-        self.header = header
-        self.library = library
-        self.screener = Screener(pack: pack)
-        self.titles = UserText.titles(of: pack)
-        self.shapes = ContextBuilder.DataShapes(pack: pack)
     }
 
     /// The templates that expand partials, named as lint names them.

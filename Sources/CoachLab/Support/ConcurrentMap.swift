@@ -21,6 +21,23 @@ extension Collection where Self: Sendable, Element: Sendable, Index == Int {
     }
 }
 
+/// `first` and `second` side by side, on two cores when there are two: for two independent,
+/// CPU-bound parts of one preparation, such as a compiler's screener and its templates.
+package func concurrently<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
+    let results = Pair<A, B>()
+    DispatchQueue.concurrentPerform(iterations: 2) { part in
+        // Each part writes its own field, and concurrentPerform returns after both.
+        if part == 0 { results.first = first() } else { results.second = second() }
+    }
+    return (results.first!, results.second!)
+}
+
+/// The two results of ``concurrently(_:_:)``, each written by one part.
+private final class Pair<A, B>: @unchecked Sendable {
+    var first: A?
+    var second: B?
+}
+
 /// The result buffer, shared by iterations that never write the same slot.
 private struct Slots<T>: @unchecked Sendable {
     let base: UnsafeMutableBufferPointer<T?>
