@@ -138,4 +138,26 @@ import Testing
         ])
         #expect(result.diagnostics.contains { $0.message.hasPrefix("'stack' is defined more than once") && $0.location.description == "app/more.yaml:1:1" })
     }
+
+    /// The rules' guardrails are checked in halves on different cores: a mistake in each of
+    /// six rules is reported, once, at its own line, whichever half checked it, with the
+    /// lexicon and template checks that run beside them.
+    @Test func everyRulesGuardrailMistakeIsReportedOnce() {
+        let guardrails = [
+            #"patterns: ["(unclosed"]"#, #"keywords: ["!!!"]"#, "lexicons: [nowhere]", #"frames: ["{"]"#,
+            #"patterns: ["\bheart\b"]"#, #"patterns: ["[z-a]"]"#,
+        ]
+        let rules = guardrails.enumerated().map { index, guardrail in
+            "  - {id: r\(index), title: R\(index), content: C, guardrail: {\(guardrail), alert: {instructions: [Stop]}}}\n"
+        }.joined()
+        let result = TestSupport.load([
+            "app/pack.yaml": "pack: {id: halves, name: Halves}\n"
+                + "stack: {layers: [{id: a, template: \"{{#rules}}{{title}}{{/rules}}\"}, {id: alert, template: \"{{#risk}}{{risk.alert.reason}}{{/risk}}\"}]}\n"
+                + "lexicons: [{id: unused, entries: [calm]}]\n"
+                + "rules:\n" + rules,
+        ])
+        let lines = result.diagnostics.filter { $0.location.line >= 5 }.map(\.location.line)
+        #expect(lines == [5, 6, 7, 8, 9, 10], "\(result.diagnostics.map(\.description).joined(separator: "\n"))")
+        #expect(result.diagnostics.contains { $0.message.contains("used by no guardrail") && $0.location.line == 3 })
+    }
 }

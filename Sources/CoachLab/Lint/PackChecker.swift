@@ -7,27 +7,42 @@ import Foundation
 enum PackChecker {
     static func check(_ pack: Pack, into diagnostics: inout Diagnostics) {
         // Compiling the guardrails' patterns and frames takes about as long as every other
-        // check together, so it runs beside them; the findings join in this order.
-        let found = [0, 1, 2].concurrentMap { part -> [Diagnostic] in
+        // check together: the rules are checked in two halves (alternate rules, each half with
+        // a template session of its own) beside the other checks, on every core. Each part
+        // gives its findings in groups (one per rule for a half), joined in the order the
+        // checks were written in and the rules in theirs.
+        let halves = 2
+        let parts = halves + 3
+        let found = (0..<parts).concurrentMap { part -> [[Diagnostic]] in
             var found = Diagnostics()
             switch part {
             case 0:
                 checkDuplicates(pack, into: &found)
                 checkReferences(pack, into: &found)
                 checkCoaches(pack, into: &found)
-            case 1:
-                checkGuardrails(pack, into: &found)
-            default:
+            case parts - 2:
+                checkLexicons(pack, into: &found)
+            case parts - 1:
                 checkTemplates(pack, into: &found)
                 checkUserData(pack, into: &found)
                 checkAlertPlacement(pack, into: &found)
                 for document in pack.documents {
                     SecretScanner.scan(document, into: &found)
                 }
+            default:
+                var templates = PhraseTemplate.Session(lexicons: pack.lexicons)
+                return stride(from: part - 1, to: pack.rules.count, by: halves).map { rule in
+                    var found = Diagnostics()
+                    checkGuardrail(of: pack.rules[rule], in: pack, templates: &templates, into: &found)
+                    return found.all
+                }
             }
-            return found.all
+            return [found.all]
         }
-        for part in found { diagnostics.append(contentsOf: part) }
+        diagnostics.append(contentsOf: found[0][0])
+        for rule in pack.rules.indices { diagnostics.append(contentsOf: found[1 + rule % halves][rule / halves]) }
+        diagnostics.append(contentsOf: found[parts - 2][0])
+        diagnostics.append(contentsOf: found[parts - 1][0])
     }
 
     // MARK: Duplicates
@@ -142,51 +157,49 @@ enum PackChecker {
 
     // MARK: Guardrails
 
-    private static func checkGuardrails(_ pack: Pack, into diagnostics: inout Diagnostics) {
-        var templates = PhraseTemplate.Session(lexicons: pack.lexicons)
-        for rule in pack.rules {
-            guard let guardrail = rule.guardrail else { continue }
-            for pattern in guardrail.patterns {
-                if RegexCache.shared.expression(pattern.value, caseSensitive: false) == nil {
-                    diagnostics.error("pattern is not a valid regular expression", at: pattern.location,
-                                      hint: "check the brackets and escapes; backslashes in double-quoted YAML must be doubled")
-                }
-            }
-            // "\b" in a double-quoted YAML string is a backspace, not a word boundary: the
-            // pattern compiles and silently never matches. Any control character is a mistake.
-            for phrase in guardrail.patterns + guardrail.keywords + guardrail.frames + guardrail.exceptions {
-                guard let control = phrase.value.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) else { continue }
-                let name = Self.controlNames[control.value].map { " (\($0))" } ?? ""
-                diagnostics.error("'\(phrase.value.debugDescription.dropFirst().dropLast())' contains the control character U+\(String(format: "%04X", control.value))\(name), so it never matches what a user types",
-                                  at: phrase.location,
-                                  hint: control.value == 0x08 ? "in a double-quoted YAML string write \\\\b for a word boundary, or use single quotes" : "remove it")
-            }
-            for phrase in guardrail.keywords where TextNormalizer.tokens(phrase.value).isEmpty {
-                diagnostics.error("'\(phrase.value)' has no letters or digits, so it can never match", at: phrase.location)
-            }
-            for keyword in guardrail.keywords where !PhraseTemplate.isPlain(keyword.value) {
-                diagnostics.warning("keyword '\(keyword.value)' uses frame syntax, but keywords match their words literally",
-                                    at: keyword.location, hint: "move it to frames:")
-            }
-            for lexicon in guardrail.lexicons where pack.lexicon(lexicon.value) == nil {
-                diagnostics.error("no lexicon '\(lexicon.value)' in this pack", at: lexicon.location,
-                                  hint: pack.lexicons.isEmpty ? "define it under lexicons: with an id and entries"
-                                      : Suggestions.hint(for: lexicon.value, in: pack.lexicons.map(\.id), noun: "lexicon"))
-            }
-            for template in guardrail.frames + guardrail.exceptions {
-                guard case .failure(let problem) = templates.compile(template.value) else { continue }
-                // Templates are one line: point at the character itself.
-                var location = template.location
-                if !template.value.contains(where: \.isNewline) { location.column += problem.offset }
-                diagnostics.error("\(problem.message), in '\(template.value)' at character \(problem.offset + 1)", at: location,
-                                  hint: problem.hint)
-            }
-            if guardrail.keywords.isEmpty, guardrail.patterns.isEmpty, guardrail.frames.isEmpty, guardrail.lexicons.isEmpty {
-                diagnostics.warning("rule '\(rule.id)' has a guardrail with no keywords, frames, lexicons or patterns; stage 1 never flags it",
-                                    at: rule.value["guardrail"]?.location ?? rule.value.location)
+    /// One rule's guardrail: its patterns compile, its phrases can match, its frames parse.
+    private static func checkGuardrail(of rule: Rule, in pack: Pack, templates: inout PhraseTemplate.Session,
+                                       into diagnostics: inout Diagnostics) {
+        guard let guardrail = rule.guardrail else { return }
+        for pattern in guardrail.patterns {
+            if RegexCache.shared.expression(pattern.value, caseSensitive: false) == nil {
+                diagnostics.error("pattern is not a valid regular expression", at: pattern.location,
+                                  hint: "check the brackets and escapes; backslashes in double-quoted YAML must be doubled")
             }
         }
-        checkLexicons(pack, into: &diagnostics)
+        // "\b" in a double-quoted YAML string is a backspace, not a word boundary: the
+        // pattern compiles and silently never matches. Any control character is a mistake.
+        for phrase in guardrail.patterns + guardrail.keywords + guardrail.frames + guardrail.exceptions {
+            guard let control = phrase.value.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) else { continue }
+            let name = Self.controlNames[control.value].map { " (\($0))" } ?? ""
+            diagnostics.error("'\(phrase.value.debugDescription.dropFirst().dropLast())' contains the control character U+\(String(format: "%04X", control.value))\(name), so it never matches what a user types",
+                              at: phrase.location,
+                              hint: control.value == 0x08 ? "in a double-quoted YAML string write \\\\b for a word boundary, or use single quotes" : "remove it")
+        }
+        for phrase in guardrail.keywords where TextNormalizer.tokens(phrase.value).isEmpty {
+            diagnostics.error("'\(phrase.value)' has no letters or digits, so it can never match", at: phrase.location)
+        }
+        for keyword in guardrail.keywords where !PhraseTemplate.isPlain(keyword.value) {
+            diagnostics.warning("keyword '\(keyword.value)' uses frame syntax, but keywords match their words literally",
+                                at: keyword.location, hint: "move it to frames:")
+        }
+        for lexicon in guardrail.lexicons where pack.lexicon(lexicon.value) == nil {
+            diagnostics.error("no lexicon '\(lexicon.value)' in this pack", at: lexicon.location,
+                              hint: pack.lexicons.isEmpty ? "define it under lexicons: with an id and entries"
+                                  : Suggestions.hint(for: lexicon.value, in: pack.lexicons.map(\.id), noun: "lexicon"))
+        }
+        for template in guardrail.frames + guardrail.exceptions {
+            guard case .failure(let problem) = templates.compile(template.value) else { continue }
+            // Templates are one line: point at the character itself.
+            var location = template.location
+            if !template.value.contains(where: \.isNewline) { location.column += problem.offset }
+            diagnostics.error("\(problem.message), in '\(template.value)' at character \(problem.offset + 1)", at: location,
+                              hint: problem.hint)
+        }
+        if guardrail.keywords.isEmpty, guardrail.patterns.isEmpty, guardrail.frames.isEmpty, guardrail.lexicons.isEmpty {
+            diagnostics.warning("rule '\(rule.id)' has a guardrail with no keywords, frames, lexicons or patterns; stage 1 never flags it",
+                                at: rule.value["guardrail"]?.location ?? rule.value.location)
+        }
     }
 
     /// Each lexicon is defined once, its entries parse and match something, and a rule uses it.
