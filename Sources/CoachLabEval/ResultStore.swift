@@ -15,6 +15,8 @@ public final class ResultStore: Sendable {
     /// Hashes of the compiled prompts this store has written, so each is encoded once per
     /// process rather than once per case.
     private let keptPrompts = KeptHashes()
+    /// The counts of the runs this store started, kept as their cases are written.
+    private let tallies = RunTallies()
     /// Claimed by ``close()`` or the deinit, whichever comes first.
     private let finished = Once()
     /// The database file.
@@ -366,14 +368,16 @@ public final class ResultStore: Sendable {
         let stamp = Self.timestamp(clock())
         let id = given ?? String(stamp.prefix(19)).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
             .replacingOccurrences(of: "T", with: "-") + "-" + String(UInt32.random(in: 0..<0xFFFF_FFFF), radix: 36)
-        try write { db in
+        let version = try write { db in
             try db.execute(sql: """
                 INSERT INTO run (id, startedAt, suites, providers, repeats, status, prices, baseURL, apiKeyEnv, settings)
                 VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)
                 """, arguments: [id, stamp, JSONValue.array(suites.map(JSONValue.string)).text,
                                  JSONValue.array(providers.map(JSONValue.string)).text, repeats, prices?.json, baseURL, apiKeyEnv,
                                  settings.isEmpty ? nil : String(decoding: try JSONEncoder.sorted().encode(settings), as: UTF8.self)])
+            return try Self.dataVersion(db)
         }
+        tallies.begin(id, dataVersion: version)
         return id
     }
 
@@ -400,16 +404,20 @@ public final class ResultStore: Sendable {
             .map { ($0.hash, String(decoding: (try? encoder.encode($0)) ?? Data(), as: UTF8.self)) }
         let stamp = Self.timestamp(clock())
         let results = Array(results)
-        try write { db in
+        let replaced = try write { db in
             for (hash, body) in prompts {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO compiledPrompt (hash, body) VALUES (?, ?)").execute(arguments: [hash, body])
             }
-            for result in results { try Self.insert(result, run: run, stamp: stamp, db: db) }
+            var replaced = false
+            for result in results { replaced = try Self.insert(result, run: run, stamp: stamp, db: db) || replaced }
+            return replaced
         }
         keptPrompts.insert(prompts.map(\.0))
+        tallies.add(results, run: run, replacing: replaced)
     }
 
-    private static func insert(_ result: CaseResult, run: String, stamp: String, db: Database) throws {
+    /// Inserts one case; true when it replaced an earlier result.
+    private static func insert(_ result: CaseResult, run: String, stamp: String, db: Database) throws -> Bool {
         let insertCase = try db.cachedStatement(sql: """
             INSERT INTO caseResult (runId, caseId, suite, fixture, provider, model, repeatIndex, outcome, score, error, tags, recordedAt, pack)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (runId, caseId) DO NOTHING
@@ -423,7 +431,8 @@ public final class ResultStore: Sendable {
             try row.execute(in: db)
         }
         try insert()
-        if db.changesCount == 0 {
+        let replaced = db.changesCount == 0
+        if replaced {
             // Recorded before (a resumed or retried case): the new result replaces it, with its
             // turns and checks (deleted with it) and its guardrail log entries. A case recorded
             // for the first time, nearly every one, costs no lookup for an earlier result.
@@ -459,6 +468,7 @@ public final class ResultStore: Sendable {
                 try row.execute(in: db)
             }
         }
+        return replaced
     }
 
     /// Check rows one insert carries at most: 9 values each, within SQLite's oldest limit of
@@ -548,7 +558,8 @@ public final class ResultStore: Sendable {
 
     /// How many of a run's replies came from the response cache, and how many there were.
     public func cachedReplies(run: String) throws -> (cached: Int, replies: Int) {
-        try read { db in
+        if let tally = try tally(of: run) { return (tally.cachedReplies, tally.replies) }
+        return try read { db in
             let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS replies, SUM(cached) AS cached FROM turnResult WHERE runId = ?",
                                        arguments: [run])
             return (row?["cached"] ?? 0, row?["replies"] ?? 0)
@@ -651,36 +662,45 @@ public final class ResultStore: Sendable {
     /// The counts of each suite in a run, by suite id: one pass over the run's rows, grouped by
     /// fixture and provider (the repeats of one case), summed per suite here.
     public func suiteCounts(run: String) throws -> [String: SuiteCounts] {
-        try read { db in
+        if let tally = try tally(of: run) { return tally.suiteCounts }
+        return try read { db in
             // Grouped here as the rows are read: SQLite's GROUP BY would first sort every row
             // through a temporary B-tree, which took ten times as long as the reading.
-            var groups: [CaseGroup.Key: CaseGroup] = [:]
+            var tally = RunTally()
             let rows = try Row.fetchCursor(db, sql: "SELECT suite, fixture, provider, outcome, repeatIndex FROM caseResult WHERE runId = ?",
                                            arguments: [run])
             // Read by column index from a cursor: a run of 10,000 cases gives 10,000 groups.
             while let row = try rows.next() {
-                let outcome: String = row[3]
-                groups[CaseGroup.Key(suite: row[0], fixture: row[1], provider: row[2]), default: CaseGroup(first: outcome)]
-                    .add(outcome, repeatIndex: row[4])
+                tally.add(CaseGroup.Key(suite: row[0], fixture: row[1], provider: row[2]), outcome: row[3], repeatIndex: row[4])
             }
-            var counts: [String: SuiteCounts] = [:]
-            for (key, group) in groups {
-                var count = counts.removeValue(forKey: key.suite) ?? SuiteCounts(repeats: 0)
-                count.cases += group.cases
-                count.passed += group.passed
-                count.failed += group.failed
-                count.errors += group.errors
-                count.repeats = max(count.repeats, group.repeats)
-                count.groups += 1
-                if group.passed == group.cases { count.groupsAllPassed += 1 }
-                if group.passed > 0 { count.groupsAnyPassed += 1 }
-                // Repeats that disagree: a flaky case.
-                if group.mixed { count.flaky.append("\(key.fixture)/\(key.provider)") }
-                counts[key.suite] = count
-            }
-            // In SQLite's order for text (by bytes), as the list always was.
-            for suite in counts.keys { counts[suite]?.flaky.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
-            return counts
+            return tally.suiteCounts
+        }
+    }
+
+    /// The tally of a run this store started, kept as its cases were written; nil for a run
+    /// it did not start (one being resumed, or another process's) or once a case was recorded
+    /// again, which the tally does not take back: those are read from the file.
+    private func tally(of run: String) throws -> RunTally? {
+        try refuseClosed()
+        guard let tally = tallies[run] else { return nil }
+        // Another connection (another process resuming the run, or a parallel job sharing the
+        // file) that has committed since may have written the run's cases too.
+        guard try read(Self.dataVersion) == tally.dataVersion else {
+            tallies.drop(run)
+            return nil
+        }
+        return tally
+    }
+
+    /// SQLite's count of commits by other connections to the file, as this connection sees it.
+    private static func dataVersion(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+    }
+
+    /// The prices a run's costs used, without counting its cases as ``run(_:)`` does.
+    public func prices(run: String) throws -> PriceSheet? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT prices FROM run WHERE id = ?", arguments: [run]).flatMap(PriceSheet.init(json:))
         }
     }
 
@@ -713,10 +733,11 @@ public final class ResultStore: Sendable {
         }
     }
 
-    private func write(_ body: @escaping @Sendable (Database) throws -> Void) throws {
+    @discardableResult
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) throws -> T {
         try migration.wait()
         try refuseClosed()
-        do { try queue.write(body) } catch {
+        do { return try queue.write(body) } catch {
             throw CoachLabError(.io, "cannot write the result store: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }
     }
@@ -822,7 +843,73 @@ private final class Migration: @unchecked Sendable {
     }
 }
 
-/// A set of hashes shared by the tasks that record results.
+/// A run's counts, gathered case by case: from its rows when they are read back, or as its
+/// cases are written (``RunTallies``). Both give the same figures, since both are this.
+private struct RunTally {
+    /// ``ResultStore``'s data version when the run began (0 for a tally of rows read back).
+    var dataVersion = 0
+    var groups: [CaseGroup.Key: CaseGroup] = [:]
+    /// Turns recorded, and those of them answered from the response cache.
+    var replies = 0, cachedReplies = 0
+
+    mutating func add(_ key: CaseGroup.Key, outcome: String, repeatIndex: Int) {
+        groups[key, default: CaseGroup(first: outcome)].add(outcome, repeatIndex: repeatIndex)
+    }
+
+    /// Each suite's counts, the groups of one case's repeats summed.
+    var suiteCounts: [String: ResultStore.SuiteCounts] {
+        var counts: [String: ResultStore.SuiteCounts] = [:]
+        for (key, group) in groups {
+            var count = counts.removeValue(forKey: key.suite) ?? ResultStore.SuiteCounts(repeats: 0)
+            count.cases += group.cases
+            count.passed += group.passed
+            count.failed += group.failed
+            count.errors += group.errors
+            count.repeats = max(count.repeats, group.repeats)
+            count.groups += 1
+            if group.passed == group.cases { count.groupsAllPassed += 1 }
+            if group.passed > 0 { count.groupsAnyPassed += 1 }
+            // Repeats that disagree: a flaky case.
+            if group.mixed { count.flaky.append("\(key.fixture)/\(key.provider)") }
+            counts[key.suite] = count
+        }
+        // In SQLite's order for text (by bytes), as the list always was.
+        for suite in counts.keys { counts[suite]?.flaky.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+        return counts
+    }
+}
+
+/// The tallies of the runs a store started, kept as their cases are written, so the report at
+/// the end of a run reads none of its rows back (5-10 ms of a 2,000-case run, once every case
+/// is in). A case recorded again drops its run's tally, as does a commit by another connection
+/// to the file: the rows are then the only account.
+private final class RunTallies: @unchecked Sendable {
+    private let lock = NSLock()
+    /// By the run id's bytes, as SQLite tells ids apart.
+    private var runs: [[UInt8]: RunTally] = [:]  // guarded by `lock`
+
+    func begin(_ run: String, dataVersion: Int) { lock.withLock { runs[Array(run.utf8)] = RunTally(dataVersion: dataVersion) } }
+
+    func drop(_ run: String) { _ = lock.withLock { runs.removeValue(forKey: Array(run.utf8)) } }
+
+    /// Counts cases just committed to `run`, if its tally is kept.
+    func add(_ results: [CaseResult], run: String, replacing: Bool) {
+        let id = Array(run.utf8)
+        lock.withLock {
+            guard var tally = runs.removeValue(forKey: id), !replacing else { return }
+            for result in results {
+                tally.add(CaseGroup.Key(suite: result.suite, fixture: result.fixture, provider: result.provider),
+                          outcome: result.outcome.rawValue, repeatIndex: result.repeatIndex)
+                tally.replies += result.turns.count
+                tally.cachedReplies += result.turns.count { $0.cached }
+            }
+            runs[id] = tally
+        }
+    }
+
+    subscript(run: String) -> RunTally? { lock.withLock { runs[Array(run.utf8)] } }
+}
+
 /// The repeats of one case in a run, counted by ``ResultStore/suiteCounts(run:)``.
 private struct CaseGroup {
     /// Compared by bytes, as SQLite compares text: Swift's `==` would take "é" and "e\u{301}"
@@ -885,6 +972,7 @@ private final class Once: @unchecked Sendable {
     }
 }
 
+/// A set of hashes shared by the tasks that record results.
 private final class KeptHashes: @unchecked Sendable {
     private let lock = NSLock()
     private var hashes = Set<String>()  // guarded by `lock`

@@ -69,7 +69,7 @@ public struct RunReport: Sendable {
         let counts = try store.suiteCounts(run: run)
         self.run = run
         self.store = store
-        prices = try store.run(run)?.prices
+        prices = try store.prices(run: run)
         notPassing = try store.results(run: run, outcomes: [.fail, .error])
         self.suites = suites.map { suite in
             let count = counts[suite.id] ?? ResultStore.SuiteCounts()
