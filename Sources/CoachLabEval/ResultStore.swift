@@ -882,13 +882,26 @@ private struct RunTally {
 /// The tallies of the runs a store started, kept as their cases are written, so the report at
 /// the end of a run reads none of its rows back (5-10 ms of a 2,000-case run, once every case
 /// is in). A case recorded again drops its run's tally, as does a commit by another connection
-/// to the file: the rows are then the only account.
+/// to the file: the rows are then the only account. Only the latest runs' tallies are kept,
+/// so an app that records run after run in one store does not gather them all.
 private final class RunTallies: @unchecked Sendable {
+    /// How many runs' tallies are kept; an older run's counts come from its rows.
+    static let kept = 4
     private let lock = NSLock()
     /// By the run id's bytes, as SQLite tells ids apart.
     private var runs: [[UInt8]: RunTally] = [:]  // guarded by `lock`
+    /// The runs begun, oldest first.
+    private var order: [[UInt8]] = []  // guarded by `lock`
 
-    func begin(_ run: String, dataVersion: Int) { lock.withLock { runs[Array(run.utf8)] = RunTally(dataVersion: dataVersion) } }
+    func begin(_ run: String, dataVersion: Int) {
+        let id = Array(run.utf8)
+        lock.withLock {
+            runs[id] = RunTally(dataVersion: dataVersion)
+            order.removeAll { $0 == id }
+            order.append(id)
+            while order.count > Self.kept { runs.removeValue(forKey: order.removeFirst()) }
+        }
+    }
 
     func drop(_ run: String) { _ = lock.withLock { runs.removeValue(forKey: Array(run.utf8)) } }
 

@@ -383,6 +383,24 @@ struct Stop: Error {}
         try second.close()
     }
 
+    /// A store keeps the tallies of its latest runs only; the counts of every run it started
+    /// stay right, whether they come from a tally or from the rows.
+    @Test func everyRunsCountsStayRightAfterManyRuns() throws {
+        let store = try ResultStore(path: Scratch.path("many-runs") + "/coachlab.sqlite", clock: Date.init)
+        var runs: [(id: String, passed: Int)] = []
+        for index in 0..<10 {
+            let run = try store.startRun(suites: [], providers: [], repeats: nil)
+            try store.record((0...index).map { ReportFromStoreTests.result("s", "f\($0)", 1, .pass) }, run: run)
+            try store.record(ReportFromStoreTests.result("s", "failing", 1, .fail), run: run)
+            runs.append((run, index + 1))
+        }
+        for (run, passed) in runs {
+            let counts = try #require(try store.suiteCounts(run: run)["s"])
+            #expect(counts.passed == passed && counts.failed == 1 && counts.cases == passed + 1)
+            #expect(try store.cachedReplies(run: run) == (0, passed + 1))
+        }
+    }
+
     @Test func summariesComeFromAggregatesAndMatchTheCases() throws {
         let suites = ["alpha", "alpha-two", "empty"].map {
             Suite(id: $0, threshold: 0.5, repeats: 3, file: "evals/\($0).yaml")
