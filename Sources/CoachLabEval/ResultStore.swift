@@ -682,10 +682,10 @@ public final class ResultStore: Sendable {
     /// again, which the tally does not take back: those are read from the file.
     private func tally(of run: String) throws -> RunTally? {
         try refuseClosed()
-        guard let tally = tallies[run] else { return nil }
+        guard let (tally, dataVersion) = tallies[run] else { return nil }
         // Another connection (another process resuming the run, or a parallel job sharing the
         // file) that has committed since may have written the run's cases too.
-        guard try read(Self.dataVersion) == tally.dataVersion else {
+        guard try read(Self.dataVersion) == dataVersion else {
             tallies.drop(run)
             return nil
         }
@@ -846,8 +846,6 @@ private final class Migration: @unchecked Sendable {
 /// A run's counts, gathered case by case: from its rows when they are read back, or as its
 /// cases are written (``RunTallies``). Both give the same figures, since both are this.
 private struct RunTally {
-    /// ``ResultStore``'s data version when the run began (0 for a tally of rows read back).
-    var dataVersion = 0
     var groups: [CaseGroup.Key: CaseGroup] = [:]
     /// Turns recorded, and those of them answered from the response cache.
     var replies = 0, cachedReplies = 0
@@ -888,15 +886,16 @@ private final class RunTallies: @unchecked Sendable {
     /// How many runs' tallies are kept; an older run's counts come from its rows.
     static let kept = 4
     private let lock = NSLock()
-    /// By the run id's bytes, as SQLite tells ids apart.
-    private var runs: [[UInt8]: RunTally] = [:]  // guarded by `lock`
+    /// By the run id's bytes, as SQLite tells ids apart; each with the store's data version
+    /// when the run began.
+    private var runs: [[UInt8]: (tally: RunTally, dataVersion: Int)] = [:]  // guarded by `lock`
     /// The runs begun, oldest first.
     private var order: [[UInt8]] = []  // guarded by `lock`
 
     func begin(_ run: String, dataVersion: Int) {
         let id = Array(run.utf8)
         lock.withLock {
-            runs[id] = RunTally(dataVersion: dataVersion)
+            runs[id] = (RunTally(), dataVersion)
             order.removeAll { $0 == id }
             order.append(id)
             while order.count > Self.kept { runs.removeValue(forKey: order.removeFirst()) }
@@ -909,18 +908,19 @@ private final class RunTallies: @unchecked Sendable {
     func add(_ results: [CaseResult], run: String, replacing: Bool) {
         let id = Array(run.utf8)
         lock.withLock {
-            guard var tally = runs.removeValue(forKey: id), !replacing else { return }
+            guard let (kept, dataVersion) = runs.removeValue(forKey: id), !replacing else { return }
+            var tally = kept
             for result in results {
                 tally.add(CaseGroup.Key(suite: result.suite, fixture: result.fixture, provider: result.provider),
                           outcome: result.outcome.rawValue, repeatIndex: result.repeatIndex)
                 tally.replies += result.turns.count
                 tally.cachedReplies += result.turns.count { $0.cached }
             }
-            runs[id] = tally
+            runs[id] = (tally, dataVersion)
         }
     }
 
-    subscript(run: String) -> RunTally? { lock.withLock { runs[Array(run.utf8)] } }
+    subscript(run: String) -> (tally: RunTally, dataVersion: Int)? { lock.withLock { runs[Array(run.utf8)] } }
 }
 
 /// The repeats of one case in a run, counted by ``ResultStore/suiteCounts(run:)``.
