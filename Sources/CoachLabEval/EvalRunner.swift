@@ -13,8 +13,6 @@ public struct FixtureReference: Sendable, Hashable {
         var id, file, pack: String
         var tags: [String]
         var judgeChecks: [Check]
-        var usesScript: Bool
-        var hasSimulatedUser: Bool
         var inputs: CompileInputs
         var inputLocations: [String: SourceLocation]
         var location: SourceLocation
@@ -25,9 +23,18 @@ public struct FixtureReference: Sendable, Hashable {
         case summary(Summary)
     }
 
+    /// The fixture, and the three facts the runner asks of every fixture before its cases
+    /// run, found once: a held fixture would otherwise be copied out for each question.
     private final class Storage: Sendable {
         let source: Source
-        init(_ source: Source) { self.source = source }
+        let usesJudge, usesScript, hasSimulatedUser: Bool
+
+        init(_ source: Source, of fixture: Fixture) {
+            self.source = source
+            usesJudge = fixture.turns.contains { $0.expect.contains(where: \.isJudge) }
+            usesScript = fixture.turns.contains { $0.expect.contains(where: \.isScript) }
+            hasSimulatedUser = fixture.simulatedUser != nil
+        }
     }
 
     private let storage: Storage
@@ -36,8 +43,7 @@ public struct FixtureReference: Sendable, Hashable {
     public init(_ fixture: Fixture, holding: Bool = false) {
         storage = Storage(holding ? .held(fixture) : .summary(Summary(
             id: fixture.id, file: fixture.file, pack: fixture.pack, tags: fixture.tags, judgeChecks: Self.judgeChecks(of: fixture),
-            usesScript: Self.usesScript(fixture), hasSimulatedUser: fixture.simulatedUser != nil, inputs: fixture.inputs, inputLocations: fixture.inputLocations,
-            location: fixture.location)))
+            inputs: fixture.inputs, inputLocations: fixture.inputLocations, location: fixture.location)), of: fixture)
     }
 
     /// The parsed fixture, when kept in memory.
@@ -60,11 +66,11 @@ public struct FixtureReference: Sendable, Hashable {
     /// The judge checks of its turns (each needs its judge provider ready before cases run).
     public var judgeChecks: [Check] { field(Self.judgeChecks(of:), \.judgeChecks) }
     /// Whether a turn's checks include `judge`.
-    public var usesJudge: Bool { field({ $0.turns.contains { $0.expect.contains(where: \.isJudge) } }, { !$0.judgeChecks.isEmpty }) }
+    public var usesJudge: Bool { storage.usesJudge }
     /// Whether a turn's checks include `script`, which runs a process.
-    public var usesScript: Bool { field(Self.usesScript, \.usesScript) }
+    public var usesScript: Bool { storage.usesScript }
     /// Whether a simulated user speaks after the scripted turns.
-    public var hasSimulatedUser: Bool { field({ $0.simulatedUser != nil }, \.hasSimulatedUser) }
+    public var hasSimulatedUser: Bool { storage.hasSimulatedUser }
     /// What the fixture asks its pack for, and where it says so: checked before any case
     /// runs, without reading the file again.
     public var inputs: CompileInputs { field(\.inputs, \.inputs) }
@@ -73,10 +79,6 @@ public struct FixtureReference: Sendable, Hashable {
 
     private static func judgeChecks(of fixture: Fixture) -> [Check] {
         fixture.turns.flatMap { $0.expect.filter(\.isJudge) }
-    }
-
-    private static func usesScript(_ fixture: Fixture) -> Bool {
-        fixture.turns.contains { $0.expect.contains(where: \.isScript) }
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -316,8 +318,11 @@ public struct EvalRunner: Sendable {
                 if found.isEmpty { resolved[reference.pack, default: []].insert(reference.inputs) }
                 problems += found
             }
+            // Every case of the suite runs on each of its providers, so those are the ones to
+            // build (none when it has no fixture).
+            let names = loaded.fixtures.isEmpty ? [] : self.providers(of: loaded)
             var providers: [String: ProviderSlot] = [:]
-            for name in Set(cases(of: loaded).lazy.map(\.provider)) { providers[name] = try slot(name) }
+            for name in names { providers[name] = try slot(name) }
             // Every judge a check can name: its own provider, else the suite's judge, else the
             // mock (lint refuses judge checks with neither; library users get the mock).
             let judgeChecks = loaded.suite.checks.filter(\.isJudge) + loaded.fixtures.lazy.filter(\.usesJudge).flatMap(\.judgeChecks)
