@@ -279,13 +279,14 @@ public struct EvalRunner: Sendable {
     /// Loads and checks every pack the suites use that is not prepared yet, on every core.
     /// ``run(_:include:onResult:)`` prepares the packs it still lacks; a plan prepares them
     /// first, so that a broken pack fails before a run is opened, and while the store opens.
+    /// Only errors stop a run, so the checks that can only warn are left to lint.
     /// - Throws: The ``CoachLabError`` of the first broken pack, in order of first use.
     public mutating func preparePacks(of suites: [LoadedSuite]) throws {
         var seen = Set(compilers.keys)
         let missing = suites.flatMap { $0.fixtures.lazy.map(\.pack).filter { seen.insert($0).inserted } }
         let (preloaded, fileSystem) = (packs, fileSystem)
         let built = missing.concurrentMap { path in
-            Result { try Compiler(pack: preloaded[path] ?? PackLoader(fileSystem: fileSystem).load(path).get()) }
+            Result { try Compiler(pack: preloaded[path] ?? PackLoader(fileSystem: fileSystem).load(path, warnings: false).get()) }
         }
         for (path, compiler) in zip(missing, built) { compilers[path] = try compiler.get() }
     }

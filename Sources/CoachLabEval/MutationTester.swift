@@ -41,7 +41,7 @@ public struct MutationTester: Sendable {
             only.map { $0.contains(path) || $0.contains(String(path.split(separator: "/").last ?? "")) } ?? true
         }
         return try chosen.flatMap { path in
-            let pack = try PackLoader(fileSystem: fileSystem).load(path).get()
+            let pack = try PackLoader(fileSystem: fileSystem).load(path, warnings: false).get()
             return PackMutator.mutants(of: pack).filter { mutant in operators.map { $0.contains(mutant.operator) } ?? true }
         }
     }
@@ -89,7 +89,7 @@ public struct MutationTester: Sendable {
             for fixture in suite.heldFixtures where (pack == nil || fixture.pack == pack) && Self.screensOnly(fixture, in: suite.suite) {
                 if compilers[fixture.pack] == nil {
                     let source = fixture.pack == pack ? loaded : nil
-                    compilers[fixture.pack] = try Compiler(pack: source ?? PackLoader(fileSystem: fileSystem).load(fixture.pack).get())
+                    compilers[fixture.pack] = try Compiler(pack: source ?? PackLoader(fileSystem: fileSystem).load(fixture.pack, warnings: false).get())
                 }
                 guard let compiler = compilers[fixture.pack] else { continue }
                 let screening = compiler.screen(fixture.turns[0].user)
@@ -128,7 +128,8 @@ public struct MutationTester: Sendable {
                                   location: "\(mutant.location.file):\(mutant.location.line)", description: mutant.description,
                                   before: mutant.before, after: mutant.after, verdict: .survived)
         let overlay = fileSystem.overlaying([mutant.file: mutant.text])
-        let loaded = PackLoader(fileSystem: overlay).load(mutant.pack)
+        // Only an error kills a mutant at lint.
+        let loaded = PackLoader(fileSystem: overlay).load(mutant.pack, warnings: false)
         if let error = loaded.diagnostics.first(where: { $0.severity == .error }) {
             result.verdict = .lint
             result.caughtBy = error.description
@@ -157,7 +158,7 @@ public struct MutationTester: Sendable {
     func screeningChanged(_ mutant: Mutant, mutated: Pack?) -> Bool {
         switch mutant.operator {
         case .dropKeyword:
-            guard let mutated, let original = try? PackLoader(fileSystem: fileSystem).load(mutant.pack).get(),
+            guard let mutated, let original = try? PackLoader(fileSystem: fileSystem).load(mutant.pack, warnings: false).get(),
                   let before = try? Compiler(pack: original), let after = try? Compiler(pack: mutated) else { return true }
             return before.screen(mutant.before).decision?.ruleId != after.screen(mutant.before).decision?.ruleId
         case .dropPattern, .dropAllKeywords, .deleteRule:

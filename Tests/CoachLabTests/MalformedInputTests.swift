@@ -160,4 +160,23 @@ import Testing
         #expect(lines == [5, 6, 7, 8, 9, 10], "\(result.diagnostics.map(\.description).joined(separator: "\n"))")
         #expect(result.diagnostics.contains { $0.message.contains("used by no guardrail") && $0.location.line == 3 })
     }
+
+    /// A run loads its packs without the checks that can only warn: every malformed file and
+    /// every shipped pack gives the same errors either way, and the user-data warning is found
+    /// only when asked for.
+    @Test(arguments: corpus.map { "Tests/CoachLabTests/Malformed/\($0)" } + ["betterone", "healthwallet", "kindred", "luna", "ticbuddy"].map { "personas/\($0)" })
+    func loadingWithoutWarningsFindsEveryError(_ path: String) {
+        let loader = PackLoader(fileSystem: TestSupport.fileSystem)
+        let (full, errorsOnly) = (loader.load(path), loader.load(path, warnings: false))
+        #expect(errorsOnly.diagnostics.filter { $0.severity == .error } == full.diagnostics.filter { $0.severity == .error })
+        #expect(errorsOnly.diagnostics.allSatisfy { full.diagnostics.contains($0) })
+        #expect(!errorsOnly.diagnostics.contains { $0.message.contains("would pose as prompt structure") })
+    }
+
+    @Test func theUserDataWarningNeedsWarnings() {
+        let path = "Tests/CoachLabTests/Malformed/forged-header-profile.yaml"
+        let loader = PackLoader(fileSystem: TestSupport.fileSystem)
+        #expect(loader.load(path).diagnostics.contains { $0.severity == .warning && $0.message.contains("would pose as prompt structure") })
+        #expect(loader.load(path, warnings: false).diagnostics.isEmpty)
+    }
 }

@@ -5,7 +5,9 @@ import Foundation
 /// or use names nothing defines, invalid patterns, strings that look like API keys, and the
 /// count limits of rich coach templates.
 enum PackChecker {
-    static func check(_ pack: Pack, into diagnostics: inout Diagnostics) {
+    /// - Parameter warnings: Whether to run the checks that can only warn; false skips them,
+    ///   for a caller that keeps only the errors.
+    static func check(_ pack: Pack, warnings: Bool = true, into diagnostics: inout Diagnostics) {
         // Compiling the guardrails' patterns and frames takes about as long as every other
         // check together: the rules are checked in two halves (alternate rules, each half with
         // a template session of its own) beside the other checks, on every core. Each part
@@ -24,7 +26,7 @@ enum PackChecker {
                 checkLexicons(pack, into: &found)
             case parts - 1:
                 checkTemplates(pack, into: &found)
-                checkUserData(pack, into: &found)
+                if warnings { checkUserData(pack, into: &found) }
                 checkAlertPlacement(pack, into: &found)
                 for document in pack.documents {
                     SecretScanner.scan(document, into: &found)

@@ -33,7 +33,11 @@ public struct PackLoader: Sendable {
     }
 
     /// Loads the pack at `path`, a folder holding `pack.yaml` or the root file itself.
-    public func load(_ path: String) -> PackLoadResult {
+    /// - Parameter warnings: Whether to run the checks that can only warn (user data that
+    ///   would pose as prompt structure, which the compiler quotes). A caller that keeps only
+    ///   the errors, as a run preparing its packs does, passes false and skips that work; every
+    ///   error is found either way.
+    public func load(_ path: String, warnings: Bool = true) -> PackLoadResult {
         let path = Paths.normalize(path)
         var diagnostics = Diagnostics()
         let rootFile: String
@@ -59,7 +63,7 @@ public struct PackLoader: Sendable {
         let pack = PackAssembler.assemble(fragments: state.fragments, directory: state.root, rootFile: rootFile,
                                           diagnostics: &diagnostics)
         if let pack, !state.incomplete {
-            PackChecker.check(pack, into: &diagnostics)
+            PackChecker.check(pack, warnings: warnings, into: &diagnostics)
         }
         return PackLoadResult(pack: pack, diagnostics: diagnostics.sorted)
     }
