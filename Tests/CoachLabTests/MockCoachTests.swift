@@ -179,6 +179,25 @@ import Testing
         #expect(explained.contains("The mock's reply to \"Hello\":"))
     }
 
+    /// A reading answers "the first / every instruction of a kind" from an index kept beside
+    /// its instructions; over every shipped pack's prompt, and one with an alert, the index
+    /// says what a scan of the instructions in prompt order says.
+    @Test func aReadingsIndexAgreesWithItsInstructions() throws {
+        var prompts = [Self.base + Self.alert, Self.base]
+        for pack in ["betterone", "healthwallet", "kindred", "luna", "ticbuddy"] {
+            prompts.append(try TestSupport.compiler(pack).compile(CompileInputs(), fileSystem: TestSupport.fileSystem).system)
+        }
+        for system in prompts {
+            let reading = MockReading(system: system)
+            #expect(reading.instructions.count > 3)
+            for kind in MockReading.Instruction.Kind.allCases {
+                #expect(reading.first(kind) == reading.instructions.first { $0.kind == kind }, "\(kind)")
+                #expect(reading.all(kind) == reading.instructions.filter { $0.kind == kind }, "\(kind)")
+                #expect(reading.has(kind) == reading.instructions.contains { $0.kind == kind }, "\(kind)")
+            }
+        }
+    }
+
     @Test func repliesAreDeterministic() {
         let first = MockCoach.reply(system: Self.base + Self.alert, userMessages: ["one", "two"])
         let second = MockCoach.reply(system: Self.base + Self.alert, userMessages: ["one", "two"])

@@ -30,6 +30,9 @@ public struct MockReading: Sendable, Equatable {
 
     /// Every instruction understood, in prompt order.
     public private(set) var instructions: [Instruction] = []
+    /// The same, by kind: a reply asks some twenty questions of its reading ("is there a
+    /// sentence limit?", "no emoji?"), each of which would otherwise scan every instruction.
+    private var byKind: [Instruction.Kind: [Instruction]] = [:]
     /// The prompt, and its lines.
     let system: String
     let lines: [String]
@@ -112,11 +115,11 @@ public struct MockReading: Sendable, Equatable {
     // MARK: - What the reply must obey
 
     /// The first instruction of a kind.
-    public func first(_ kind: Instruction.Kind) -> Instruction? { instructions.first { $0.kind == kind } }
+    public func first(_ kind: Instruction.Kind) -> Instruction? { byKind[kind]?.first }
     /// Every instruction of a kind.
-    public func all(_ kind: Instruction.Kind) -> [Instruction] { instructions.filter { $0.kind == kind } }
+    public func all(_ kind: Instruction.Kind) -> [Instruction] { byKind[kind] ?? [] }
     /// Whether an instruction of the kind was understood.
-    public func has(_ kind: Instruction.Kind) -> Bool { first(kind) != nil }
+    public func has(_ kind: Instruction.Kind) -> Bool { byKind[kind] != nil }
 
     /// The persona's name ("You are X", "Your name is X").
     public var name: String? { first(.name)?.value }
@@ -139,7 +142,9 @@ public struct MockReading: Sendable, Equatable {
     // MARK: - Reading
 
     private mutating func note(_ kind: Instruction.Kind, _ value: String, _ index: Int) {
-        instructions.append(Instruction(kind: kind, value: value, line: index + 1, text: lines[index]))
+        let instruction = Instruction(kind: kind, value: value, line: index + 1, text: lines[index])
+        instructions.append(instruction)
+        byKind[kind, default: []].append(instruction)
     }
 
     private mutating func read() {
@@ -166,7 +171,9 @@ public struct MockReading: Sendable, Equatable {
         }
         // The name: a line that introduces the persona beats a section title.
         if let chosen = nameCandidates.first(where: { !$0.isHeader }) ?? nameCandidates.first {
-            instructions.insert(Instruction(kind: .name, value: chosen.name, line: chosen.index + 1, text: lines[chosen.index]), at: 0)
+            let name = Instruction(kind: .name, value: chosen.name, line: chosen.index + 1, text: lines[chosen.index])
+            instructions.insert(name, at: 0)
+            byKind[.name, default: []].insert(name, at: 0)
         }
         readKnowledge()
         readData()
@@ -174,6 +181,7 @@ public struct MockReading: Sendable, Equatable {
         readAlert()
         instructions.sort { ($0.line, Instruction.Kind.allCases.firstIndex(of: $0.kind) ?? 0)
             < ($1.line, Instruction.Kind.allCases.firstIndex(of: $1.kind) ?? 0) }
+        byKind = Dictionary(grouping: instructions, by: \.kind)
     }
 
     /// What one line says on its own, whatever prompt it is in: the names it gives the
