@@ -200,7 +200,7 @@ public final class Compiler: Sendable {
         var out = ""
         var afterTag = false
         for (index, line) in lines.enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmed(.whitespaces)
             if isStandaloneTagLine(trimmed) {
                 out += trimmed
                 afterTag = true
