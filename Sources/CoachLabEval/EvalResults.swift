@@ -18,6 +18,10 @@ public struct TurnResult: Sendable, Codable, Hashable {
     public var flaggedRule: String?
     /// The deciding flag in full (stage, what matched, the excerpt), if any.
     public var flag: GuardrailFlag?
+    /// Every flag the user's message raised, when any did: the screening the turn's checks
+    /// saw. Messages that compile to one system prompt share its stored row, so the turn
+    /// keeps its own screening for a rescore.
+    public var screening: ScreeningResult?
     public var latency: Double
     public var timeToFirstToken: Double?
     public var inputTokens: Int

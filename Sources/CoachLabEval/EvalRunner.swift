@@ -426,6 +426,7 @@ public struct EvalRunner: Sendable {
                                       outputTokens: reply.usage.outputTokens, usageEstimated: reply.usage.estimated,
                                       cost: cost, finishReason: reply.finishReason.rawValue, promptHash: prompt.hash)
                 turn.sanitized = exchange.removed
+                turn.screening = prompt.screening?.isFlagged == true ? prompt.screening : nil
                 turn.cached = reply.cached
                 turn.simulated = simulated
                 result.turns.append(turn)

@@ -64,7 +64,11 @@ public struct Rescorer {
         for (index, turn) in stored.turns.enumerated() where turn.turn > 0 {
             let compiled = try prompt(turn.promptHash)
             let users = fixture.turns.prefix(turn.turn).map(\.user)
-            let subject = CheckSubject(reply: turn.reply, system: compiled?.system ?? "", screening: compiled?.screening,
+            // The turn's own screening: the prompt's row holds that of whichever message first
+            // compiled to it. A run stored before turns kept theirs has only the row's, which
+            // holds at least the same deciding rule.
+            let screening = turn.screening ?? (turn.flaggedRule == nil ? nil : compiled?.screening)
+            let subject = CheckSubject(reply: turn.reply, system: compiled?.system ?? "", screening: screening,
                                        personaName: persona, latency: turn.latency, outputTokens: turn.outputTokens, cost: turn.cost,
                                        finishReason: turn.finishReason, userMessages: users)
             let expected = fixture.turns.indices.contains(turn.turn - 1) ? fixture.turns[turn.turn - 1].expect : []

@@ -335,6 +335,11 @@ public final class ResultStore: Sendable {
             // Whether a simulated user, not the fixture, wrote the turn's user message.
             try db.alter(table: "turnResult") { t in t.add(column: "simulated", .boolean).notNull().defaults(to: false) }
         }
+        migrator.registerMigration("v9: each turn's screening") { db in
+            // Every flag a turn's message raised (JSON), when any did: the compiled prompt's row
+            // is shared by every message that compiles to it, so its screening is one of theirs.
+            try db.alter(table: "turnResult") { t in t.add(column: "screening", .text) }
+        }
         return migrator
     }
 
@@ -448,13 +453,15 @@ public final class ResultStore: Sendable {
         for turn in result.turns {
             var row = SQLiteRow(try db.cachedStatement(sql: """
                 INSERT INTO turnResult (runId, caseId, turn, user, reply, flaggedRule, latency, timeToFirstToken, inputTokens,
-                                        outputTokens, usageEstimated, cost, finishReason, promptHash, sanitized, cached, simulated)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                        outputTokens, usageEstimated, cost, finishReason, promptHash, sanitized, cached, simulated,
+                                        screening)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """))
             row(run); row(result.id); row(turn.turn); row(turn.user); row(turn.reply); row(turn.flaggedRule); row(turn.latency)
             row(turn.timeToFirstToken); row(turn.inputTokens); row(turn.outputTokens); row(turn.usageEstimated); row(turn.cost)
             row(turn.finishReason); row(turn.promptHash); row(turn.sanitized.map { JSONValue.array($0.map(JSONValue.string)).text })
             row(turn.cached); row(turn.simulated)
+            row(try turn.screening.map { String(decoding: try JSONEncoder.sorted().encode($0), as: UTF8.self) })
             try row.execute(in: db)
             // A turn's checks in one statement, a row each.
             let checks = Array(turn.checks.enumerated())
@@ -628,7 +635,7 @@ public final class ResultStore: Sendable {
         var turns: [String: [TurnResult]] = [:]
         for row in try Row.fetchAll(db, sql: """
             SELECT caseId, turn, user, reply, flaggedRule, latency, timeToFirstToken, inputTokens, outputTokens, usageEstimated,
-                   cost, finishReason, promptHash, sanitized, cached, simulated
+                   cost, finishReason, promptHash, sanitized, cached, simulated, screening
             FROM turnResult WHERE runId = ? AND caseId IN (\(placeholders)) ORDER BY caseId, turn
             """, arguments: arguments) {
             let caseId: String = row[0]
@@ -639,6 +646,7 @@ public final class ResultStore: Sendable {
             turn.sanitized = (row[13] as String?).flatMap { try? JSONValue.parse(Data($0.utf8)) }?.array?.compactMap(\.string)
             turn.cached = row[14] ?? false
             turn.simulated = row[15] ?? false
+            turn.screening = (row[16] as String?).flatMap { try? JSONDecoder().decode(ScreeningResult.self, from: Data($0.utf8)) }
             turns[caseId, default: []].append(turn)
         }
         return rows.map { row in

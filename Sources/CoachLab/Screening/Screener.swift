@@ -28,7 +28,7 @@ public struct GuardrailFlag: Sendable, Codable, Hashable {
 }
 
 /// The result of screening one message.
-public struct ScreeningResult: Sendable, Codable, Equatable {
+public struct ScreeningResult: Sendable, Codable, Hashable {
     /// Every rule that matched, highest priority first, then by position.
     public var flags: [GuardrailFlag]
 

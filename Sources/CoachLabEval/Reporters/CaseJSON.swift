@@ -159,6 +159,12 @@ extension PrettyJSONWriter {
         key("promptHash"); string(turn.promptHash)
         key("reply"); string(turn.reply)
         if let sanitized = turn.sanitized { key("sanitized"); strings(sanitized) }
+        if let screening = turn.screening {
+            key("screening")
+            beginObject()
+            key("flags"); try array(screening.flags) { $0.write($1) }
+            endObject()
+        }
         key("simulated"); bool(turn.simulated)
         if let first = turn.timeToFirstToken { key("timeToFirstToken"); try number(first) }
         key("turn"); number(turn.turn)
