@@ -611,6 +611,25 @@ actor PlayerProvider: ChatProvider {
     }
 }
 
+/// Rescoring an unchanged run with unchanged suites changes no verdict: every stored reply is
+/// scored against the prompt it answered, a rotated session's carried summary included.
+@Suite struct RescoreUnchangedTests {
+    @Test func rescoringEveryShippedCaseChangesNoVerdict() async throws {
+        let fileSystem = EvalSupport.fileSystem()
+        let suites = try EvalSupport.suites(fileSystem)
+        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem))
+        let stored = try report.allCases()
+        #expect(stored.count > 500)
+        #expect(stored.contains { $0.fixture == "kindred-long-session-rotation" })
+        var rescorer = Rescorer(suites: suites, fileSystem: fileSystem) { try report.store.compiledPrompt($0) }
+        for result in stored {
+            let rescored = try await rescorer.rescore(result)
+            #expect(rescored.outcome == result.outcome && rescored.score == result.score,
+                    "\(result.id): \(rescored.turns.flatMap(\.checks).filter { !$0.passed }.map(\.reason))")
+        }
+    }
+}
+
 /// Two messages decided by one rule compile to one system prompt, whose stored row keeps the
 /// screening of whichever was recorded first; a rescore scores each turn with its own.
 @Suite struct RescoreScreeningTests {

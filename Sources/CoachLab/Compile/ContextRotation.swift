@@ -44,6 +44,25 @@ public struct ContextRotation: Sendable, Hashable {
 
     /// A system prompt carrying the summary of the rotated-out conversation.
     public static func carry(_ summary: String, into system: String) -> String {
-        system + "\n\n" + carriedHeading + "\n" + summary.trimmingCharacters(in: .whitespacesAndNewlines)
+        system + "\n\n" + carried(summary)
+    }
+
+    /// `prompt` as a rotated session sends it: the summary a last layer of its own, and the
+    /// text, estimated tokens and hash those of what is sent, so that a store keeps (and a
+    /// rescore reads) the prompt a reply answered.
+    public static func carry(_ summary: String, into prompt: CompiledPrompt) -> CompiledPrompt {
+        var sent = prompt
+        let text = carried(summary)
+        sent.system = carry(summary, into: prompt.system)
+        sent.layers.append(CompiledPrompt.Layer(id: "carried-summary", title: "Summary of the earlier conversation", text: text,
+                                                tokens: TokenEstimator.estimate(text), sources: []))
+        sent.tokens = TokenEstimator.estimate(sent.system)
+        sent.hash = StableHash.hex(sent.system)
+        return sent
+    }
+
+    /// What a rotated session's system prompt ends with: the heading, then the summary.
+    private static func carried(_ summary: String) -> String {
+        carriedHeading + "\n" + summary.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -33,9 +33,10 @@ public struct Conversation: Sendable {
 
     /// One exchange.
     public struct Turn: Sendable {
-        /// The prompt compiled for the message (with its screening).
+        /// The prompt sent for the message, with the message's screening: the compiled one,
+        /// after a rotation with the carried summary as a last layer (and its own hash).
         public var prompt: CompiledPrompt
-        /// The system prompt sent: the compiled one, carrying the summary after a rotation.
+        /// The system prompt sent: `prompt.system`.
         public var system: String
         /// The provider's reply, as it came.
         public var reply: ProviderReply
@@ -73,13 +74,13 @@ public struct Conversation: Sendable {
     /// - Throws: The provider's errors, after the one retry a context overflow earns.
     public mutating func send(_ message: String, scriptedReply: String? = nil, using send: Send,
                               summarise: Summarise) async throws -> Turn {
-        let prompt: CompiledPrompt
+        let compiled: CompiledPrompt
         if let cache {
-            prompt = cache.prompts.prompt(compiler, resolved: inputs, key: cache.key, message: message)
+            compiled = cache.prompts.prompt(compiler, resolved: inputs, key: cache.key, message: message)
         } else {
             var turnInputs = inputs
             turnInputs.screen = message
-            prompt = compiler.compile(turnInputs)
+            compiled = compiler.compile(turnInputs)
         }
         var rotated = false
         if let rotation, rotation.mustRotate(history.count) {
@@ -88,7 +89,8 @@ public struct Conversation: Sendable {
             rotations += 1
             rotated = true
         }
-        var system = carried.map { ContextRotation.carry($0, into: prompt.system) } ?? prompt.system
+        var prompt = carried.map { ContextRotation.carry($0, into: compiled) } ?? compiled
+        var system = prompt.system
         var request = ChatRequest(system: system, messages: history + [ChatMessage(.user, message)], scriptedReply: scriptedReply)
         let reply: ProviderReply
         do {
@@ -100,7 +102,8 @@ public struct Conversation: Sendable {
             history = []
             rotations += 1
             rotated = true
-            system = ContextRotation.carry(carried ?? "", into: prompt.system)
+            prompt = ContextRotation.carry(carried ?? "", into: compiled)
+            system = prompt.system
             request = ChatRequest(system: system, messages: [ChatMessage(.user, message)], scriptedReply: scriptedReply)
             reply = try await send(request)
         }
