@@ -409,12 +409,16 @@ public final class ResultStore: Sendable {
             .map { ($0.hash, String(decoding: (try? encoder.encode($0)) ?? Data(), as: UTF8.self)) }
         let stamp = Self.timestamp(clock())
         let results = Array(results)
+        // Each flagged turn's screening, as JSON, by the same encoder as the prompts.
+        let screenings = results.map { $0.turns.map { $0.screening.map { String(decoding: (try? encoder.encode($0)) ?? Data(), as: UTF8.self) } } }
         let replaced = try write { db in
             for (hash, body) in prompts {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO compiledPrompt (hash, body) VALUES (?, ?)").execute(arguments: [hash, body])
             }
             var replaced = false
-            for result in results { replaced = try Self.insert(result, run: run, stamp: stamp, db: db) || replaced }
+            for (result, screenings) in zip(results, screenings) {
+                replaced = try Self.insert(result, screenings: screenings, run: run, stamp: stamp, db: db) || replaced
+            }
             return replaced
         }
         keptPrompts.insert(prompts.map(\.0))
@@ -422,7 +426,8 @@ public final class ResultStore: Sendable {
     }
 
     /// Inserts one case; true when it replaced an earlier result.
-    private static func insert(_ result: CaseResult, run: String, stamp: String, db: Database) throws -> Bool {
+    /// - Parameter screenings: Each turn's screening as JSON, in the order of its turns.
+    private static func insert(_ result: CaseResult, screenings: [String?], run: String, stamp: String, db: Database) throws -> Bool {
         let insertCase = try db.cachedStatement(sql: """
             INSERT INTO caseResult (runId, caseId, suite, fixture, provider, model, repeatIndex, outcome, score, error, tags, recordedAt, pack)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (runId, caseId) DO NOTHING
@@ -450,7 +455,7 @@ public final class ResultStore: Sendable {
             try log(GuardrailLogEntry(at: stamp, source: "eval", runId: run, caseId: result.id, turn: turn.turn,
                                       pack: result.pack, flag: flag, message: turn.user, reply: turn.reply), db: db)
         }
-        for turn in result.turns {
+        for (turn, screening) in zip(result.turns, screenings) {
             var row = SQLiteRow(try db.cachedStatement(sql: """
                 INSERT INTO turnResult (runId, caseId, turn, user, reply, flaggedRule, latency, timeToFirstToken, inputTokens,
                                         outputTokens, usageEstimated, cost, finishReason, promptHash, sanitized, cached, simulated,
@@ -461,7 +466,7 @@ public final class ResultStore: Sendable {
             row(turn.timeToFirstToken); row(turn.inputTokens); row(turn.outputTokens); row(turn.usageEstimated); row(turn.cost)
             row(turn.finishReason); row(turn.promptHash); row(turn.sanitized.map { JSONValue.array($0.map(JSONValue.string)).text })
             row(turn.cached); row(turn.simulated)
-            row(try turn.screening.map { String(decoding: try JSONEncoder.sorted().encode($0), as: UTF8.self) })
+            row(screening)
             try row.execute(in: db)
             // A turn's checks in one statement, a row each.
             let checks = Array(turn.checks.enumerated())
