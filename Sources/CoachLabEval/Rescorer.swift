@@ -63,7 +63,9 @@ public struct Rescorer {
         var result = stored
         for (index, turn) in stored.turns.enumerated() where turn.turn > 0 {
             let compiled = try prompt(turn.promptHash)
-            let users = fixture.turns.prefix(turn.turn).map(\.user)
+            // What the user had said by this turn, as the run's checks saw it: the fixture's
+            // scripted turns, then what a simulated user said (kept with each turn it spoke).
+            let users = fixture.turns.prefix(turn.turn).map(\.user) + stored.turns.prefix(index + 1).filter(\.simulated).map(\.user)
             // The turn's own screening: the prompt's row holds that of whichever message first
             // compiled to it. A run stored before turns kept theirs has only the row's, which
             // holds at least the same deciding rule.

@@ -630,6 +630,37 @@ actor PlayerProvider: ChatProvider {
     }
 }
 
+/// A rescore reads what a simulated user said from the stored turns: a reply that echoes the
+/// simulated user's "therapist" is not a referral, as the run's check saw it.
+@Suite struct RescoreSimulatedUserTests {
+    @Test func aSimulatedUsersWordsStillProofItsEcho() async throws {
+        let fileSystem = EvalSupport.fileSystem(overriding: [
+            "evals/echo.yaml": "suite: {id: echo}\nfixtures: [fixtures/echo/*.yaml]\nmode: rollout\nchecks: [refers-to-professional]\n",
+            "fixtures/echo/rest.yaml": """
+                fixture: {id: echo-rest, pack: personas/betterone, topic: focus, intent: unstuck}
+                user:
+                  persona: Sam, who has been told to rest.
+                  goal: Decide what rest looks like.
+                  maxTurns: 1
+                  stopWhen:
+                    - {coachSays: [rest]}
+
+                """,
+        ])
+        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/echo.yaml"], heldFixtures: .max)
+        #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
+        var turn = TurnResult(turn: 1, user: "My therapist says I should rest more.",
+                              reply: "It sounds like your therapist says you should rest more. What would rest look like this week?", checks: [],
+                              latency: 0, inputTokens: 1, outputTokens: 1, usageEstimated: true, finishReason: "stop", promptHash: "none")
+        turn.simulated = true
+        let stored = CaseResult(suite: "echo", fixture: "echo-rest", provider: "mock", model: "mock", repeatIndex: 1, outcome: .pass, score: 1,
+                                turns: [turn], error: nil, tags: [], pack: "personas/betterone")
+        var rescorer = Rescorer(suites: suites, fileSystem: fileSystem) { _ in nil }
+        let check = try #require(try await rescorer.rescore(stored).turns.first?.checks.first { $0.check == "refers-to-professional" })
+        #expect(!check.passed, "\(check.reason)")
+    }
+}
+
 /// Two messages decided by one rule compile to one system prompt, whose stored row keeps the
 /// screening of whichever was recorded first; a rescore scores each turn with its own.
 @Suite struct RescoreScreeningTests {
