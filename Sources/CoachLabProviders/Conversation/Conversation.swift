@@ -90,8 +90,7 @@ public struct Conversation: Sendable {
             rotated = true
         }
         var prompt = carried.map { ContextRotation.carry($0, into: compiled) } ?? compiled
-        var system = prompt.system
-        var request = ChatRequest(system: system, messages: history + [ChatMessage(.user, message)], scriptedReply: scriptedReply)
+        var request = ChatRequest(system: prompt.system, messages: history + [ChatMessage(.user, message)], scriptedReply: scriptedReply)
         let reply: ProviderReply
         do {
             reply = try await send(request)
@@ -103,18 +102,17 @@ public struct Conversation: Sendable {
             rotations += 1
             rotated = true
             prompt = ContextRotation.carry(carried ?? "", into: compiled)
-            system = prompt.system
-            request = ChatRequest(system: system, messages: [ChatMessage(.user, message)], scriptedReply: scriptedReply)
+            request = ChatRequest(system: prompt.system, messages: [ChatMessage(.user, message)], scriptedReply: scriptedReply)
             reply = try await send(request)
         }
         var text = reply.text
         var removed: [String]?
         if sanitize {
-            let cleaned = ReplySanitizer(system: system).sanitize(text)
+            let cleaned = ReplySanitizer(system: prompt.system).sanitize(text)
             (text, removed) = (cleaned.text, cleaned.removed)
         }
         record(user: message, reply: text)
-        return Turn(prompt: prompt, system: system, reply: reply, text: text, removed: removed, rotated: rotated)
+        return Turn(prompt: prompt, system: prompt.system, reply: reply, text: text, removed: removed, rotated: rotated)
     }
 
     /// Asks `provider` to summarise the latest messages for a rotated session, as a structured
