@@ -70,7 +70,13 @@ let package = Package(
                 "CoachLabMockServer",
                 "CoachLabEval",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // The Swift driver exports every symbol of an executable on Linux. Nothing looks
+            // the command's symbols up at run time, and exporting them costs each start about a
+            // millisecond: the dynamic loader resolves the binary's references to its own 46,000
+            // symbols through the global scope, and the runtime's start-up `dladdr` scans them
+            // all (docs/benchmarks.md, "the loader").
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]
         ),
         // A release-build benchmark that prints its figures; it asserts nothing.
         .executableTarget(
