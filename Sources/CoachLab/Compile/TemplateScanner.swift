@@ -36,26 +36,26 @@ struct TemplateScanner {
                 index += 1
             }
         }
-        func starts(_ text: String) -> Bool {
-            let needle = Array(text.unicodeScalars)
-            guard index + needle.count <= scalars.count else { return false }
-            return Array(scalars[index..<(index + needle.count)]) == needle
+        // Whether `count` of `brace` start at the current scalar. Every delimiter is one
+        // brace repeated, so this compares in place, with nothing allocated per scalar.
+        func starts(_ brace: Unicode.Scalar, _ count: Int) -> Bool {
+            guard index + count <= scalars.count else { return false }
+            return scalars[index..<(index + count)].allSatisfy { $0 == brace }
         }
         while index < scalars.count {
-            guard starts("{{") else { advance(1); continue }
+            guard starts("{", 2) else { advance(1); continue }
             let tagLine = line, tagColumn = column
-            let triple = starts("{{{")
+            let triple = starts("{", 3)
             advance(triple ? 3 : 2)
-            let closer = triple ? "}}}" : "}}"
-            var body = ""
-            while index < scalars.count, !starts(closer) {
-                body.unicodeScalars.append(scalars[index])
-                advance(1)
-            }
+            let closing = triple ? 3 : 2
+            let bodyStart = index
+            while index < scalars.count, !starts("}", closing) { advance(1) }
             guard index < scalars.count else {
-                return .failure(Problem(message: "tag opened here is never closed with '\(closer)'", line: tagLine, column: tagColumn))
+                return .failure(Problem(message: "tag opened here is never closed with '\(triple ? "}}}" : "}}")'", line: tagLine, column: tagColumn))
             }
-            advance(closer.count)
+            var body = ""
+            body.unicodeScalars.append(contentsOf: scalars[bodyStart..<index])
+            advance(closing)
             var kind = Tag.Kind.variable
             var name = body.trimmed(.whitespaces)
             if !triple, let first = name.unicodeScalars.first {
