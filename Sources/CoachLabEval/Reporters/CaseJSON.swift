@@ -162,7 +162,7 @@ extension PrettyJSONWriter {
         if let screening = turn.screening {
             key("screening")
             beginObject()
-            key("flags"); try array(screening.flags) { $0.write($1) }
+            key("flags"); array(screening.flags) { $0.write($1) }
             endObject()
         }
         key("simulated"); bool(turn.simulated)
