@@ -404,13 +404,14 @@ public final class ResultStore: Sendable {
     public func record(_ results: some Collection<CaseResult>, run: String) throws {
         guard !results.isEmpty else { return }
         let encoder = JSONEncoder.sorted()
+        func json(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
         var seen = Set<String>()
-        let prompts = results.flatMap(\.prompts).filter { !keptPrompts.contains($0.hash) && seen.insert($0.hash).inserted }
-            .map { ($0.hash, String(decoding: (try? encoder.encode($0)) ?? Data(), as: UTF8.self)) }
+        let prompts = try results.flatMap(\.prompts).filter { !keptPrompts.contains($0.hash) && seen.insert($0.hash).inserted }
+            .map { ($0.hash, try json($0)) }
         let stamp = Self.timestamp(clock())
         let results = Array(results)
         // Each flagged turn's screening, as JSON, by the same encoder as the prompts.
-        let screenings = results.map { $0.turns.map { $0.screening.map { String(decoding: (try? encoder.encode($0)) ?? Data(), as: UTF8.self) } } }
+        let screenings = try results.map { try $0.turns.map { try $0.screening.map(json) } }
         let replaced = try write { db in
             for (hash, body) in prompts {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO compiledPrompt (hash, body) VALUES (?, ?)").execute(arguments: [hash, body])
