@@ -44,6 +44,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// process and keep it, or call ``shutdown()`` when done: a client must be shut down
     /// before it is released.
     public static func dedicated() -> AsyncHTTPClientTransport {
+        AsyncHTTPClientTransport(client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
+    }
+
+    /// The client configuration of ``shared`` and ``dedicated()``: AsyncHTTPClient's singleton
+    /// configuration with these changes.
+    static var configuration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
         // A redirect would resend the request, key included, to wherever it points, and a
@@ -55,7 +61,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         // a local server is not running.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .seconds(10)
-        return AsyncHTTPClientTransport(client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
+        // Each request's own timeout (--timeout, a provider's `timeout:`) bounds it whole: a
+        // deadline until the response head, then a watchdog over the body (``send``). The
+        // singleton's 90 s idle-read timeout would end a slower answer early, and report it as
+        // a timeout of the longer limit: a local model given 300 s that thinks for 100 s before
+        // its first byte would fail at 90 s.
+        configuration.timeout.read = nil
+        return configuration
     }
 
     /// Uses the given client.
