@@ -286,7 +286,7 @@ public struct EvalRunner: Sendable {
         let missing = suites.flatMap { $0.fixtures.lazy.map(\.pack).filter { seen.insert($0).inserted } }
         let (preloaded, fileSystem) = (packs, fileSystem)
         let built = missing.concurrentMap { path in
-            Result { try Compiler(pack: preloaded[path] ?? PackLoader(fileSystem: fileSystem).load(path, warnings: false).get()) }
+            Result { try preloaded[path].map { try Compiler(pack: $0) } ?? PackLoader(fileSystem: fileSystem).compiler(for: path, warnings: false) }
         }
         for (path, compiler) in zip(missing, built) { compilers[path] = try compiler.get() }
     }

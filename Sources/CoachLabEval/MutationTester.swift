@@ -89,7 +89,7 @@ public struct MutationTester: Sendable {
             for fixture in suite.heldFixtures where (pack == nil || fixture.pack == pack) && Self.screensOnly(fixture, in: suite.suite) {
                 if compilers[fixture.pack] == nil {
                     let source = fixture.pack == pack ? loaded : nil
-                    compilers[fixture.pack] = try Compiler(pack: source ?? PackLoader(fileSystem: fileSystem).load(fixture.pack, warnings: false).get())
+                    compilers[fixture.pack] = try source.map { try Compiler(pack: $0) } ?? PackLoader(fileSystem: fileSystem).compiler(for: fixture.pack, warnings: false)
                 }
                 guard let compiler = compilers[fixture.pack] else { continue }
                 let screening = compiler.screen(fixture.turns[0].user)

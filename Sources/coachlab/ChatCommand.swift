@@ -68,7 +68,7 @@ struct ChatCommand: AsyncParsableCommand {
         private(set) var failures = 0
 
         init(_ command: ChatCommand) throws {
-            compiler = try Compiler(pack: PackLoader(fileSystem: .invocation).load(command.pack).get())
+            compiler = try PackLoader(fileSystem: .invocation).compiler(for: command.pack)
             inputs = try command.input.inputs(for: compiler.pack)
             let resolved = try ResolvedInputs(inputs, pack: compiler.pack, fileSystem: .invocation)
             let registry = try command.provider.registry()

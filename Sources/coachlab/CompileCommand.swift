@@ -56,7 +56,7 @@ struct CompileCommand: ParsableCommand {
     func run() throws {
         if let out { return try writeAll(to: out) }
         if let check { return try checkAll(against: check) }
-        let compiler = try Compiler(pack: PackLoader(fileSystem: .invocation).load(packs[0]).get())
+        let compiler = try PackLoader(fileSystem: .invocation).compiler(for: packs[0])
         var inputs = try input.inputs(for: compiler.pack)
         inputs.screen = screen ?? inputs.screen
         let prompt = try compiler.compile(inputs, fileSystem: .invocation)

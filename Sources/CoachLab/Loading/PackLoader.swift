@@ -38,6 +38,40 @@ public struct PackLoader: Sendable {
     ///   the errors, as a run preparing its packs does, passes false and skips that work; every
     ///   error is found either way.
     public func load(_ path: String, warnings: Bool = true) -> PackLoadResult {
+        var (pack, diagnostics, complete) = assemble(path)
+        if let pack, complete {
+            PackChecker.check(pack, warnings: warnings, into: &diagnostics)
+        }
+        return PackLoadResult(pack: pack, diagnostics: diagnostics.sorted)
+    }
+
+    /// Loads the pack at `path` as ``load(_:warnings:)`` does and prepares its compiler, with
+    /// the checks and the compiler's preparation side by side: both only read the pack, and
+    /// together they are most of the time a pack takes to load, which a one-case run spent
+    /// on one core. The compiler is kept only when the checks find no error, so a broken pack
+    /// fails with the same errors as `Compiler(pack: load(path).get())`.
+    /// - Throws: ``CoachLabError`` with the pack's errors, or with the compiler's.
+    public func compiler(for path: String, warnings: Bool = true) throws -> Compiler {
+        let (assembled, diagnostics, complete) = assemble(path)
+        guard let pack = assembled, complete else {
+            return try Compiler(pack: PackLoadResult(pack: assembled, diagnostics: diagnostics.sorted).get())
+        }
+        let (checked, compiler) = concurrently({
+            var checked = diagnostics
+            PackChecker.check(pack, warnings: warnings, into: &checked)
+            return checked.sorted
+        }, {
+            Result { try Compiler(pack: pack) }
+        })
+        _ = try PackLoadResult(pack: pack, diagnostics: checked).get()
+        return try compiler.get()
+    }
+
+    /// Reads the root file and everything it includes, and merges them: the pack (nil when
+    /// errors kept it from being assembled), what was found on the way, and whether every
+    /// file could be read (when one could not, what it defines is missing, and the checks
+    /// would only repeat that one root cause).
+    private func assemble(_ path: String) -> (pack: Pack?, diagnostics: Diagnostics, complete: Bool) {
         let path = Paths.normalize(path)
         var diagnostics = Diagnostics()
         let rootFile: String
@@ -46,26 +80,21 @@ public struct PackLoader: Sendable {
             guard fileSystem.exists(rootFile) else {
                 diagnostics.error("no pack.yaml in '\(path)'", at: SourceLocation(file: path, line: 1, column: 1),
                                   hint: "a pack is a folder whose pack.yaml names it; see docs/packs.md")
-                return PackLoadResult(pack: nil, diagnostics: diagnostics.sorted)
+                return (nil, diagnostics, false)
             }
         } else if fileSystem.exists(path) {
             rootFile = path
         } else {
             diagnostics.error("no such pack: '\(path)'", at: SourceLocation(file: path, line: 1, column: 1),
                               hint: "name a folder under personas/, such as personas/betterone")
-            return PackLoadResult(pack: nil, diagnostics: diagnostics.sorted)
+            return (nil, diagnostics, false)
         }
         var state = LoadState(root: Paths.directory(of: rootFile))
         loadFile(rootFile, includedFrom: [], state: &state, diagnostics: &diagnostics)
-        guard !state.fragments.isEmpty else {
-            return PackLoadResult(pack: nil, diagnostics: diagnostics.sorted)
-        }
+        guard !state.fragments.isEmpty else { return (nil, diagnostics, false) }
         let pack = PackAssembler.assemble(fragments: state.fragments, directory: state.root, rootFile: rootFile,
                                           diagnostics: &diagnostics)
-        if let pack, !state.incomplete {
-            PackChecker.check(pack, warnings: warnings, into: &diagnostics)
-        }
-        return PackLoadResult(pack: pack, diagnostics: diagnostics.sorted)
+        return (pack, diagnostics, !state.incomplete)
     }
 
     struct LoadState {

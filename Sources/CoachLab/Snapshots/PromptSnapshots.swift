@@ -53,7 +53,7 @@ public enum PromptSnapshots {
         WorkQueue<RenderJob>.drain(paths.indices.map { .load($0) }) { job, queue in
             switch job {
             case .load(let pack):
-                let compiler = Result { try Compiler(pack: PackLoader(fileSystem: fileSystem).load(paths[pack]).get()) }
+                let compiler = Result { try PackLoader(fileSystem: fileSystem).compiler(for: paths[pack]) }
                 rendering.store(compiler, pack: pack)
                 guard let compiler = try? compiler.get() else { return }
                 for variant in compiler.pack.variants.indices { queue.add(.compile(compiler, pack: pack, variant: variant)) }
