@@ -72,4 +72,15 @@ import Testing
             #expect(side == Self.errors { try Self.sequential(loader, path) }, "\(path)")
         }
     }
+
+    /// The README's "Using the core in an app" example, as written there, over a file system
+    /// rooted at the packs' folder as an app's bundle would be.
+    @Test func theReadmeAppExampleCompiles() throws {
+        let files = FileSystem.rooted(at: TestSupport.root + "/personas")
+        let compiler = try PackLoader(fileSystem: files).compiler(for: "betterone", warnings: false)
+        let prompt = try compiler.compile(CompileInputs(topic: "goal-setting", intent: "next_step",
+                                                        profile: "freelance-designer", screen: "Do I have ADHD? I can't focus."),
+                                          fileSystem: files)
+        #expect(prompt.system.contains("RISK ALERT"))
+    }
 }
