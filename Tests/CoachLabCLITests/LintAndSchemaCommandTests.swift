@@ -172,7 +172,9 @@ import Testing
 
 /// coachlab watch, driven by real file writes in a project made by init.
 @Suite struct WatchCommandTests {
-    /// Reads a pipe until `text` has appeared or the deadline passes.
+    /// Reads a pipe until `text` has appeared or the deadline passes. The deadline only bounds
+    /// a test that would otherwise hang: in CI the whole suite runs at once beside a real
+    /// model, and a watch's first build of every fixture once took just over 20 s to start.
     final class Reader: @unchecked Sendable {
         private let lock = NSLock()
         private var data = Data()
@@ -183,7 +185,7 @@ import Testing
             }
         }
         var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
-        func wait(for needle: String, seconds: Double = 20) async -> Bool {
+        func wait(for needle: String, seconds: Double = 90) async -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 if text.contains(needle) { return true }
