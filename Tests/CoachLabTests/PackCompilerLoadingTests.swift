@@ -33,8 +33,9 @@ import Testing
         }
     }
 
-    /// The checks' errors win over the compiler's. A section never closed fails both; a pattern that is not a regular expression fails the checks alone (the screener
-    /// skips it). Every error is reported, as the sequential load reports them, not only the
+    /// The checks' errors win over the compiler's. A section never closed fails both; a
+    /// pattern that is not a regular expression fails the checks alone (the screener skips
+    /// it). Every error is reported, as the sequential load reports them, not only the
     /// compiler's one.
     @Test func aBrokenPackFailsWithAllTheChecksErrors() throws {
         let stack = String(decoding: try TestSupport.fileSystem.read("personas/betterone/stack.yaml"), as: UTF8.self)
