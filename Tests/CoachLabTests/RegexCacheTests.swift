@@ -18,4 +18,25 @@ import Testing
         }
         #expect(RegexCache.shared.pattern("(unclosed", caseSensitive: false) == nil)
     }
+
+    /// A regex check's pattern is compiled once for the process: when the check is read, and
+    /// every case's evaluation takes it from the cache. The mock's split of alert lines into
+    /// parts, which runs on every alert line it reads, does the same.
+    @Test func checksAndTheMockTakeTheirPatternsFromTheCache() throws {
+        let tag = UUID().uuidString.prefix(8).lowercased()
+        let read = "\\bread-\(tag)\\b"
+        let yaml = try YAMLDocument.parse("- {check: regex, pattern: '\(read)'}\n", file: "c.yaml")
+        var diagnostics: [Diagnostic] = []
+        let item = try #require(yaml.items?.first)
+        #expect(CheckParser.parse(item, into: &diagnostics) != nil)
+        #expect(diagnostics.isEmpty && RegexCache.shared.holds(read, caseSensitive: true))
+
+        let evaluated = "\\bevaluated-\(tag)\\b"
+        let check = Check(id: "r", kind: .regex(evaluated, negate: false))
+        let result = CheckEvaluator.evaluate(check, CheckSubject(reply: "It was evaluated-\(tag) twice.", system: ""))
+        #expect(result.passed && RegexCache.shared.holds(evaluated, caseSensitive: true))
+
+        #expect(MockDirective.parts(of: "Say it is a good question, and tell them to rest") == ["Say it is a good question", "tell them to rest"])
+        #expect(RegexCache.shared.holds(MockDirective.partBoundary, caseSensitive: false))
+    }
 }

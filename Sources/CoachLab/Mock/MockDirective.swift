@@ -10,11 +10,13 @@ enum MockDirective: Equatable {
     /// Something not to do: `coaching` (no knowledge or tips), `questions`, `data`.
     case suppress(String)
 
+    /// Where an instruction line splits: before a comma or "and" that starts another request.
+    static let partBoundary = #"(?:,? and |, )(?=(?:tell|suggest|encourage|ask|say|explain|remind|thank|point|gently|clearly|stay|stop|respond)\b)"#
+
     /// An instruction line split into its parts ("…; thank them", "…, and suggest a doctor").
     static func parts(of line: String) -> [String] {
         var parts: [String] = []
-        let split = try? NSRegularExpression(pattern: #"(?:,? and |, )(?=(?:tell|suggest|encourage|ask|say|explain|remind|thank|point|gently|clearly|stay|stop|respond)\b)"#,
-                                             options: [.caseInsensitive])
+        let split = RegexCache.shared.expression(partBoundary, caseSensitive: false)
         for piece in line.components(separatedBy: "; ") {
             var current = piece
             // "If they are in danger, tell them to…" is one instruction: its condition stays.

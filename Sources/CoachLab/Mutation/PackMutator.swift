@@ -181,7 +181,7 @@ public enum PackMutator {
 
         /// The sentences of a line, as written (so they can be removed from it).
         static func sentences(of line: String) -> [String] {
-            guard let expression = try? NSRegularExpression(pattern: #"[^.!?]+(?:[.!?]+|$)"#) else { return [line] }
+            guard let expression = RegexCache.shared.expression(#"[^.!?]+(?:[.!?]+|$)"#, caseSensitive: true) else { return [line] }
             return expression.matches(in: line, range: NSRange(line.startIndex..., in: line)).compactMap { match in
                 Range(match.range, in: line).map { String(line[$0]).trimmingCharacters(in: .whitespaces) }
             }.filter { !$0.isEmpty }
@@ -194,7 +194,7 @@ public enum PackMutator {
         static func scaled(_ sentence: String) -> String? {
             let number = #"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"#
             let pattern = number + #"((?:\s*(?:-|–|to|or)\s*)"# + number + #")?(-|\s+(?:short\s+|brief\s+|plain\s+)?)(sentences?|paragraphs?|words)\b"#
-            guard let expression = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { return nil }
+            guard let expression = RegexCache.shared.expression(pattern, caseSensitive: false) else { return nil }
             var result = sentence
             for match in expression.matches(in: sentence, range: NSRange(sentence.startIndex..., in: sentence)).reversed() {
                 guard let unitRange = Range(match.range(at: 5), in: sentence) else { continue }

@@ -15,6 +15,11 @@ final class RegexCache: @unchecked Sendable {
         self.pattern(pattern, caseSensitive: caseSensitive)?.regex
     }
 
+    /// Whether `pattern` is compiled and held.
+    func holds(_ pattern: String, caseSensitive: Bool) -> Bool {
+        lock.withLock { (caseSensitive ? patterns.sensitive[pattern] : patterns.insensitive[pattern]) != nil }
+    }
+
     /// The pattern compiled with the literals a match needs, or nil when it is not a valid
     /// regular expression.
     func pattern(_ pattern: String, caseSensitive: Bool) -> CompiledPattern? {

@@ -12,7 +12,8 @@ extension CheckKinds {
 
         public static func read(_ reading: inout CheckReading) -> Regex? {
             guard let pattern = reading.value.located("pattern") else { return reading.missing("a pattern") }
-            guard (try? NSRegularExpression(pattern: pattern.value)) != nil else {
+            // Compiled here, into the process's cache, and taken from it for every case.
+            guard RegexCache.shared.expression(pattern.value, caseSensitive: true) != nil else {
                 return reading.error("pattern is not a valid regular expression", at: pattern.location)
             }
             return Regex(pattern: pattern.value, negate: reading.name == "not-regex")
@@ -20,7 +21,7 @@ extension CheckKinds {
 
         public func evaluate(_ subject: CheckSubject, as check: Check) -> CheckResult {
             let reply = subject.reply
-            guard let expression = try? NSRegularExpression(pattern: pattern, options: []) else {
+            guard let expression = RegexCache.shared.expression(pattern, caseSensitive: true) else {
                 return check.result(false, "the pattern \(CheckEvaluator.quote(pattern)) is not a valid regular expression")
             }
             let match = expression.firstMatch(in: reply, range: NSRange(reply.startIndex..., in: reply))
