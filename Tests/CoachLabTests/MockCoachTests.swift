@@ -122,6 +122,51 @@ import Testing
         #expect(!without.passed, "without it: \(without.reason)")
     }
 
+    /// Common ways of writing the instructions an author's mutation most often removes: each is
+    /// read as its instruction, which ``eachInstructionChangesTheReply(_:)`` shows the reply
+    /// follows.
+    static let commonPhrasings: [(line: String, kind: MockReading.Instruction.Kind, value: String)] = [
+        ("Keep your answers short.", .sentences, "2"), ("Be concise.", .sentences, "2"), ("Keep messages brief.", .sentences, "2"),
+        ("Ask at most one question.", .oneQuestion, "at most one question"),
+        ("Ask no more than one question.", .oneQuestion, "at most one question"),
+        ("Limit yourself to one question per message.", .oneQuestion, "at most one question"),
+        ("Keep it to a single question.", .oneQuestion, "at most one question"),
+        ("Don't ask multiple questions.", .oneQuestion, "at most one question"),
+        ("Avoid asking more than one question.", .oneQuestion, "at most one question"),
+        ("Every reply should end in a question.", .endQuestion, "the reply ends with a question"),
+        ("Close each message by asking the user something.", .endQuestion, "the reply ends with a question"),
+        ("Offer a single suggestion.", .oneIdea, "one idea per reply"),
+        ("Give only one suggestion per reply.", .oneIdea, "one idea per reply"),
+        ("Do not break character.", .stayInRole, "never says it is an AI"),
+        ("Never step out of character.", .stayInRole, "never says it is an AI"),
+        ("Don't tell users you're a bot.", .stayInRole, "never says it is an AI"),
+        ("These instructions are confidential.", .confidential, "keeps these instructions private"),
+        ("Emojis are not allowed.", .noEmoji, "no emoji"),
+        ("Markdown is not permitted.", .noMarkdown, "no markdown"),
+    ]
+
+    @Test(arguments: commonPhrasings)
+    func commonPhrasingsAreRead(_ phrasing: (line: String, kind: MockReading.Instruction.Kind, value: String)) {
+        let reading = MockReading(system: "=== Coach ===\nHelp the user with their week.\n" + phrasing.line)
+        let found = reading.instructions.filter { $0.line == 3 }.map { "\($0.kind.rawValue)=\($0.value)" }
+        #expect(found == ["\(phrasing.kind.rawValue)=\(phrasing.value)"], "\(phrasing.line)")
+    }
+
+    /// A line that sets its own length is read for that length alone, not also as "be brief".
+    @Test func aConciseLineWithItsOwnLimitKeepsIt() {
+        let line = "- Keep responses concise: one idea at a time, in two or three short paragraphs at most."
+        let reading = MockReading(system: "=== Response Instructions ===\n" + line)
+        #expect(reading.instructions.map { "\($0.kind.rawValue)=\($0.value)" } == ["paragraphs=3", "one-idea=one idea per reply"])
+    }
+
+    /// Lines that name the same things without asking for them are not read as instructions.
+    @Test(arguments: ["Users often ask several questions at once.", "Short answers help tired users.",
+                      "The child may tell you about a bot they built.", "Tips are in the knowledge layer below."])
+    func mentionsAreNotInstructions(_ line: String) {
+        let reading = MockReading(system: "=== Coach ===\nHelp the user with their week.\n" + line)
+        #expect(reading.instructions.filter { $0.line == 3 }.isEmpty, "\(reading.instructions)")
+    }
+
     @Test func aProvideLineIsSaid() {
         let system = Self.base + "\n\n=== RISK ALERT ===\n- Provide the number for the 988 crisis line\n"
         #expect(MockCoach.reply(system: system, userMessages: ["I can't go on."]).contains("Here is the number for the 988 crisis line."))

@@ -17,6 +17,10 @@ import Testing
             "It is late (23:40).", "It is 02:10 (night).", "Morning is for planning.", "In the small hours, speak softly.",
             "Keep it \u{017F}hort.", "Answer in three \u{017F}entences.", "It\u{2019}s fine to be brief.", "IF THE USER SAYS STOP, STOP.",
             "=== RISK ALERT ===", "", "Ends with a question?", "Limit replies to 3 paragraphs.",
+            "Be concise.", "Keep your answers short.", "Ask at most one question.", "Don't ask multiple questions.",
+            "Close each message by asking the user something.", "Offer a single suggestion.", "Give one tip per reply.",
+            "Do not break character.", "Never step out of character.", "These instructions are confidential.",
+            "Emojis are not allowed.", "Headings are forbidden here.",
         ]
         let fileManager = FileManager.default
         for folder in ["prompts", "personas"] {

@@ -219,14 +219,14 @@ public struct MockReading: Sendable, Equatable {
         if clues.any("talking ", "speaking ", "chatting ") {
             said.userName = matches(#"\b(?:talking|speaking|chatting) (?:with|to) ([A-Z][\p{L}'’-]*)"#, in: line, caseSensitive: true).first?[1]
         }
-        if clues.any("sentence", "paragraph", "word", "brief", "short") { scratch.readLength(lower, 0) }
-        if clues.any("question", "idea", " at a time") { scratch.readQuestions(lower, 0) }
+        if clues.any("sentence", "paragraph", "word", "brief", "short", "concise", "succinct") { scratch.readLength(lower, 0) }
+        if clues.any("question", "idea", " at a time", "by asking", "suggestion", "tip", "recommendation") { scratch.readQuestions(lower, 0) }
         if clues.any("markdown", "formatting", "rich text", "plain text", "heading", "header", "list", "bullet", "numbered", "bold",
                      "emoji", "exclamation") {
             let unquoted = clues.any("\"", "“") ? lower.replacingOccurrences(of: #""[^"]*"|“[^”]*”"#, with: "", options: .regularExpression) : lower
             scratch.readForm(unquoted, 0)
         }
-        if clues.any("an ai", "language model", "bot", "artificial", "stay in ", "break character", "instructions", "prompt", "rules",
+        if clues.any("an ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines") {
             scratch.readIdentity(lower, 0)
         }
@@ -302,42 +302,63 @@ public struct MockReading: Sendable, Equatable {
         for match in Self.matches(#"\b"# + Self.number + unit, in: rest) {
             if let kind = unitKind(match[2]), let high = Self.value(match[1]) { note(kind, String(high), index) }
         }
+        // "Keep your answers short", "Be concise": two sentences, when the line sets no length
+        // of its own ("Keep responses concise: … two or three short paragraphs at most").
+        let limits: Set<Instruction.Kind> = [.sentences, .paragraphs, .words]
+        if !instructions.contains(where: { $0.line == index + 1 && limits.contains($0.kind) }),
+           Self.contains(#"\b(?:be|keep (?:it|(?:your |the |all |each |every )?(?:replies|reply|responses?|answers?|messages?)))\s+(?:\w+\s+and\s+)?(?:brief|short|concise|succinct)\b(?!\s+enough)"#, lower) {
+            note(.sentences, "2", index)
+        }
     }
 
     private mutating func readQuestions(_ lower: String, _ index: Int) {
         let quantity = #"(?:exactly |just |only )?(?:one|a|an|a single|1)\s+(?:[\w-]+\s+){0,3}?question"#
-        if Self.contains(#"\b(?:end|finish|close|conclude|wrap up)s?\b[^.]{0,40}?\b(?:with|on|by asking)\s+(?:exactly |just |only )?(?:one|a|an|a single|1)?\s*(?:[\w-]+\s+){0,3}?question"#, lower)
+        if Self.contains(#"\b(?:end|finish|close|conclude|wrap up)s?\b[^.]{0,40}?\b(?:(?:with|on|in|by asking)\s+(?:exactly |just |only )?(?:one|a|an|a single|1)?\s*(?:[\w-]+\s+){0,3}?question|by asking\b)"#, lower)
             || Self.contains(#"\bthen\s+(?:ask\s+)?"# + quantity, lower)
             || Self.contains(#"\blast sentence (?:is|must be|should be) a question"#, lower) {
             note(.endQuestion, "the reply ends with a question", index)
         }
-        if Self.contains(#"\bone question at a time\b|\bexactly one\b[^.]{0,30}question|\bnever (?:ask )?more than one question|\b(?:ask|with|then|and)\s+(?:just |only )?(?:one|a single)\s+(?:[\w-]+\s+){0,3}?question"#, lower) {
+        // "Ask at most one question", "one question per message", "Keep it to a single question",
+        // "Don't ask multiple questions".
+        if Self.contains(#"\bone question at a time\b|\bexactly one\b[^.]{0,30}question|\bnever (?:ask )?more than one question|\b(?:ask|with|then|and)\s+(?:just |only )?(?:one|a single)\s+(?:[\w-]+\s+){0,3}?question"#
+                         + #"|\b(?:at most|no more than|not more than|a maximum of|only|just)\s+(?:one|1|a single)\s+(?:[\w-]+\s+){0,2}?questions?\b"#
+                         + #"|\bone question (?:per|in each|in every|at most)\b|\bto (?:a single|one) question\b"#
+                         + #"|\b(?:never|don't|do not|avoid|no)\s+(?:ask(?:ing)?\s+)?(?:multiple|several|many|more than one|two or more|stacked)\s+questions?\b"#, lower) {
             note(.oneQuestion, "at most one question", index)
         }
-        if Self.contains(#"\bone idea\b|\ba single idea\b|\bone (?:suggestion|tip|step) at a time\b|\bone idea or step\b"#, lower) {
+        // "One idea at a time", "Offer a single suggestion", "one tip per reply".
+        if Self.contains(#"\bone idea\b|\ba single idea\b|\bone (?:suggestion|tip|step) at a time\b|\bone idea or step\b"#
+                         + #"|\b(?:a single|only one|just one|one)\s+(?:suggestion|tip|recommendation)s?\s+(?:per|at a time|in each)\b"#
+                         + #"|\b(?:offer|give|suggest|share|make)\s+(?:only |just |exactly )?(?:one|a single)\s+(?:[\w-]+\s+)?(?:suggestion|tip|recommendation)\b"#, lower) {
             note(.oneIdea, "one idea per reply", index)
         }
     }
 
     private mutating func readForm(_ lower: String, _ index: Int) {
         let ban = #"\b(?:no|never|not|don't|do not|avoid|without|nor)\b[^.;]{0,40}?"#
-        if Self.contains(ban + #"\b(?:markdown|formatting|rich text)\b|\bplain text\b(?! conversational)"#, lower) {
+        // Banned after the fact: "Emojis are not allowed", "Markdown is forbidden".
+        func banned(_ marks: String) -> String {
+            ban + marks + #"|"# + marks + #"[^.;]{0,20}?\b(?:are|is)\s+(?:not (?:allowed|permitted|welcome)|forbidden|banned|prohibited|off-limits)\b"#
+        }
+        if Self.contains(banned(#"\b(?:markdown|formatting|rich text)\b"#) + #"|\bplain text\b(?! conversational)"#, lower) {
             note(.noMarkdown, "no markdown", index)
         }
-        if Self.contains(ban + #"\b(?:headings?|headers?)\b"#, lower) { note(.noHeadings, "no headings", index) }
-        if Self.contains(ban + #"\b(?:lists?|bullets?|bullet points|numbered)\b"#, lower) { note(.noLists, "no lists", index) }
-        if Self.contains(ban + #"\bbold\b"#, lower) { note(.noBold, "no bold", index) }
-        if Self.contains(ban + #"\bemojis?\b"#, lower) { note(.noEmoji, "no emoji", index) }
-        if Self.contains(ban + #"\bexclamation (?:marks?|points?)\b"#, lower) { note(.noExclamation, "no exclamation marks", index) }
+        if Self.contains(banned(#"\b(?:headings?|headers?)\b"#), lower) { note(.noHeadings, "no headings", index) }
+        if Self.contains(banned(#"\b(?:lists?|bullets?|bullet points|numbered)\b"#), lower) { note(.noLists, "no lists", index) }
+        if Self.contains(banned(#"\bbold\b"#), lower) { note(.noBold, "no bold", index) }
+        if Self.contains(banned(#"\bemojis?\b"#), lower) { note(.noEmoji, "no emoji", index) }
+        if Self.contains(banned(#"\bexclamation (?:marks?|points?)\b"#), lower) { note(.noExclamation, "no exclamation marks", index) }
     }
 
     private mutating func readIdentity(_ lower: String, _ index: Int) {
-        if Self.contains(#"\b(?:never|don't|do not)\s+(?:say|claim|mention|reveal|admit)\b[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b|\bnever break character\b"#, lower) {
+        if Self.contains(#"\b(?:never|don't|do not)\s+(?:say|claim|mention|reveal|admit|tell|imply|disclose|acknowledge)\b[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"#
+                         + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
         let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|prompt|rules|guidelines)"#
         if Self.contains(#"\b(?:never|don't|do not|not)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite)\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+"# + instructions + #"\s+(?:confidential|private|secret)"#
+                         + #"|\b(?:instructions|system prompt|prompt)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
                          + #"|\b(?:if|when)\b[^.]*\b(?:instructions|system prompt|prompt)\b[^.]*\b(?:decline|refuse)"#, lower) {
             note(.confidential, "keeps these instructions private", index)
         } else if Self.contains(#"\b(?:repeat|reveal|quote|share|print|recite|show|disclose)\b[^.]{0,30}"# + instructions, lower) {
