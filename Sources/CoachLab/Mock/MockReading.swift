@@ -213,15 +213,15 @@ public struct MockReading: Sendable, Equatable {
         let clues = Clue(lower, guarded: guarded)
         var scratch = MockReading(line: line)
         var said = LineReading()
-        if clues.any("you", "act as", "play the role of") {
-            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Ii]ntroduce yourself as|[Cc]all yourself)\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#, in: line, caseSensitive: true).map { $0[1] }
+        if clues.any("you", "act as", "play the role of", "speak as", "persona name") {
+            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Ii]ntroduce yourself as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:)\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#, in: line, caseSensitive: true).map { $0[1] }
         }
         if clues.any("talking ", "speaking ", "chatting ") {
             said.userName = matches(#"\b(?:talking|speaking|chatting) (?:with|to) ([A-Z][\p{L}'’-]*)"#, in: line, caseSensitive: true).first?[1]
         }
         if clues.any("sentence", "paragraph", "word", "brief", "short", "concise", "succinct") { scratch.readLength(lower, 0) }
         if clues.any("question", "idea", " at a time", "by asking", "suggestion", "tip", "recommendation") { scratch.readQuestions(lower, 0) }
-        if clues.any("markdown", "formatting", "rich text", "plain text", "heading", "header", "list", "bullet", "numbered", "bold",
+        if clues.any("markdown", "format", "rich text", "plain text", "plain prose", "heading", "header", "list", "bullet", "numbered", "bold",
                      "emoji", "exclamation") {
             let unquoted = clues.any("\"", "“") ? lower.replacingOccurrences(of: #""[^"]*"|“[^”]*”"#, with: "", options: .regularExpression) : lower
             scratch.readForm(unquoted, 0)
@@ -283,9 +283,9 @@ public struct MockReading: Sendable, Equatable {
             rest = rest.replacingOccurrences(of: match[0], with: " ")
         }
         // "at most 3 sentences", "under 60 words", "no more than two paragraphs", "limit replies to 3 sentences".
-        for match in Self.matches(#"\b(at most|no more than|up to|a maximum of|maximum|max|fewer than|less than|under|limit(?:ed)?(?: \w+){0,2} to)\s+"# + Self.number + unit, in: rest) {
+        for match in Self.matches(#"\b(at most|no more than|up to|a maximum of|maximum|max|fewer than|less than|shorter than|under|limit(?:ed)?(?: \w+){0,2} to)\s+"# + Self.number + unit, in: rest) {
             guard let kind = unitKind(match[3]), var high = Self.value(match[2]) else { continue }
-            if ["fewer than", "less than", "under"].contains(match[1]) { high -= 1 }
+            if ["fewer than", "less than", "shorter than", "under"].contains(match[1]) { high -= 1 }
             note(kind, String(max(1, high)), index)
             rest = rest.replacingOccurrences(of: match[0], with: " ")
         }
@@ -298,9 +298,12 @@ public struct MockReading: Sendable, Equatable {
             if let kind = unitKind(match[2]), let high = Self.numberWords[match[1]] { note(kind, String(high), index) }
             rest = rest.replacingOccurrences(of: match[0], with: " ")
         }
-        // "in three sentences", "one short paragraph".
+        // "in three sentences", "one short paragraph", "in a single sentence".
         for match in Self.matches(#"\b"# + Self.number + unit, in: rest) {
             if let kind = unitKind(match[2]), let high = Self.value(match[1]) { note(kind, String(high), index) }
+        }
+        for match in Self.matches(#"\b(?:in|to|with|write|use) a single"# + unit, in: rest) {
+            if let kind = unitKind(match[1]) { note(kind, "1", index) }
         }
         // "Keep your answers short", "Be concise": two sentences, when the line sets no length
         // of its own ("Keep responses concise: … two or three short paragraphs at most").
@@ -315,14 +318,14 @@ public struct MockReading: Sendable, Equatable {
         let quantity = #"(?:exactly |just |only )?(?:one|a|an|a single|1)\s+(?:[\w-]+\s+){0,3}?question"#
         if Self.contains(#"\b(?:end|finish|close|conclude|wrap up)s?\b[^.]{0,40}?\b(?:(?:with|on|in|by asking)\s+(?:exactly |just |only )?(?:one|a|an|a single|1)?\s*(?:[\w-]+\s+){0,3}?question|by asking\b)"#, lower)
             || Self.contains(#"\bthen\s+(?:ask\s+)?"# + quantity, lower)
-            || Self.contains(#"\blast sentence (?:is|must be|should be) a question"#, lower) {
+            || Self.contains(#"\b(?:last|final) sentence (?:is|must be|should be) a question|\b(?:include|add|put|pose|ask)\s+(?:a|one|an)\s+(?:[\w-]+\s+)?question at the end\b"#, lower) {
             note(.endQuestion, "the reply ends with a question", index)
         }
         // "Ask at most one question", "one question per message", "Keep it to a single question",
         // "Don't ask multiple questions".
         if Self.contains(#"\bone question at a time\b|\bexactly one\b[^.]{0,30}question|\bnever (?:ask )?more than one question|\b(?:ask|with|then|and)\s+(?:just |only )?(?:one|a single)\s+(?:[\w-]+\s+){0,3}?question"#
                          + #"|\b(?:at most|no more than|not more than|a maximum of|only|just)\s+(?:one|1|a single)\s+(?:[\w-]+\s+){0,2}?questions?\b"#
-                         + #"|\bone question (?:per|in each|in every|at most)\b|\bto (?:a single|one) question\b"#
+                         + #"|\bone question (?:per|in each|in every|at most)\b|\bto (?:a single|one) question\b|\bask (?:only |just )?one thing at a time\b"#
                          + #"|\b(?:never|don't|do not|avoid|no)\s+(?:ask(?:ing)?\s+)?(?:multiple|several|many|more than one|two or more|stacked)\s+questions?\b"#, lower) {
             note(.oneQuestion, "at most one question", index)
         }
@@ -340,7 +343,7 @@ public struct MockReading: Sendable, Equatable {
         func banned(_ marks: String) -> String {
             ban + marks + #"|"# + marks + #"[^.;]{0,20}?\b(?:are|is)\s+(?:not (?:allowed|permitted|welcome)|forbidden|banned|prohibited|off-limits)\b"#
         }
-        if Self.contains(banned(#"\b(?:markdown|formatting|rich text)\b"#) + #"|\bplain text\b(?! conversational)"#, lower) {
+        if Self.contains(banned(#"\b(?:markdown|formatting|rich text)\b"#) + #"|\bplain (?:text|prose)\b(?! conversational)|\b(?:don't|do not|never)\s+format\b"#, lower) {
             note(.noMarkdown, "no markdown", index)
         }
         if Self.contains(banned(#"\b(?:headings?|headers?)\b"#), lower) { note(.noHeadings, "no headings", index) }
@@ -351,12 +354,12 @@ public struct MockReading: Sendable, Equatable {
     }
 
     private mutating func readIdentity(_ lower: String, _ index: Int) {
-        if Self.contains(#"\b(?:never|don't|do not)\s+(?:say|claim|mention|reveal|admit|tell|imply|disclose|acknowledge)\b[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"#
+        if Self.contains(#"\b(?:never|don't|do not)\s+(?:say|claim|mention|reveal|admit|tell|imply|disclose|acknowledge|refer to yourself|describe yourself|identify)\b[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"#
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
         let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|prompt|rules|guidelines)"#
-        if Self.contains(#"\b(?:never|don't|do not|not)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite)\b[^.]{0,30}"# + instructions
+        if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e)\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+"# + instructions + #"\s+(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|prompt)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
                          + #"|\b(?:if|when)\b[^.]*\b(?:instructions|system prompt|prompt)\b[^.]*\b(?:decline|refuse)"#, lower) {
