@@ -209,6 +209,35 @@ import Testing
         }
     }
 
+    /// More ways of writing an alert line, each said (or, for a pause, obeyed) in the reply,
+    /// so that a fixture checking for it catches the line's removal.
+    static let alertPhrasings: [(line: String, says: String)] = [
+        ("Give them the number for the crisis line", "Here is the number for the crisis line."),
+        ("Emphasise that their safety comes first", "Your safety comes first."),
+        ("Check whether they are safe", "Are you safe?"),
+        ("Ask whether someone is with them", "Is someone with you?"),
+        ("Mention that you are not a doctor", "I am not a doctor."),
+        ("Signpost them to the Samaritans", "Please reach out to the Samaritans."),
+        ("Encourage professional support", "Professional support would be the right person to talk to about this."),
+        ("Express empathy", "Thank you for telling me; I'm really glad you did."),
+    ]
+
+    @Test(arguments: alertPhrasings)
+    func moreAlertLinesAreSaid(_ phrasing: (line: String, says: String)) {
+        let alert = "\n\n=== RISK ALERT ===\nThe user's latest message was flagged.\n- " + phrasing.line + "\n"
+        let reply = MockCoach.reply(system: Self.base + alert, userMessages: ["I took extra sleeping pills."])
+        #expect(reply.contains(phrasing.says), "\(reply)")
+    }
+
+    /// "Pause coaching" in an alert keeps the knowledge out of the reply, as "stop coaching" does.
+    @Test func aPausedLessonIsNotTaught() {
+        let alert = "\n\n=== RISK ALERT ===\nThe user's latest message was flagged.\n- Tell them to call their doctor\n"
+        let message = "How do I build momentum? I took extra sleeping pills."
+        let taught = MockCoach.reply(system: Self.base + alert, userMessages: [message])
+        let paused = MockCoach.reply(system: Self.base + alert + "- Pause coaching\n", userMessages: [message])
+        #expect(taught.lowercased().contains("small wins") && !paused.lowercased().contains("small wins"), "\(taught)\n\(paused)")
+    }
+
     @Test func anAlertThatIsNotLastIsBackground() {
         let last = Self.base + Self.alert
         let middle = Self.base.replacingOccurrences(of: "=== Format ===", with: Self.alert.trimmingCharacters(in: .newlines) + "\n\n=== Format ===")

@@ -39,7 +39,7 @@ enum MockDirective: Equatable {
     static func read(_ part: String) -> MockDirective? {
         var text = part.trimmed(CharacterSet(charactersIn: " ."))
         var lower = MockReading.fold(text)
-        if MockReading.contains(#"^stop (?:coaching|teaching|the lesson|the exercise)"#, lower) { return .suppress("coaching") }
+        if MockReading.contains(#"^(?:stop|pause|halt|set aside) (?:the |all )?(?:coaching|teaching|lesson|exercise|session plan)"#, lower) { return .suppress("coaching") }
         if MockReading.contains(#"^(?:do not|don't|never|avoid)\b"#, lower) {
             var what: [String] = []
             if MockReading.contains(#"\bask (?:any )?questions?\b"#, lower) { what.append("questions") }
@@ -61,13 +61,17 @@ enum MockDirective: Equatable {
             return .say(capitalized(bounded(full)) + ".")
         }
         // Questions: "Ask whether they are safe right now".
-        if let match = MockReading.matches(#"^ask (?:whether|if) (?:they|the user|the child) (are|have|feel|can|know) (.+)$"#, in: text).first {
+        // "Check whether someone is with them".
+        if let match = MockReading.matches(#"^(?:ask|check) (?:whether|if) (someone|anyone|somebody|an adult|a trusted adult) is (.+)$"#, in: text).first {
+            return .say(capitalized(condition + "is " + match[1].lowercased() + " " + swapListener(match[2])) + "?")
+        }
+        if let match = MockReading.matches(#"^(?:ask|check) (?:whether|if) (?:they|the user|the child) (are|have|feel|can|know) (.+)$"#, in: text).first {
             let verb = ["are": "Are you", "have": "Do you have", "feel": "Do you feel", "can": "Can you", "know": "Do you know"][match[1].lowercased()] ?? "Are you"
             return .say(capitalized(condition + verb + " " + swapListener(match[2])) + "?")
         }
         if MockReading.contains(#"^ask\b"#, lower) { return .say(capitalized(condition + "can you tell me a little more about how you are right now") + "?") }
         // Acknowledgements.
-        if MockReading.contains(#"^(?:thank|respond with|acknowledge (?:the|their|what|it)|validate|reassure)"#, lower) {
+        if MockReading.contains(#"^(?:thank|respond with|acknowledge (?:the|their|what|it)|validate|reassure|express (?:empathy|sympathy|care|compassion|understanding|concern))"#, lower) {
             return .say("Thank you for telling me; I'm really glad you did.")
         }
         if let match = MockReading.matches(#"^acknowledge (?:that |how )(.+)$"#, in: text).first {
@@ -82,12 +86,16 @@ enum MockDirective: Equatable {
             return sentence("please " + swapListener(body))
         }
         // "Point them to X", "Direct them to X", "Refer them to X".
-        if let match = MockReading.matches(#"^(?:point|direct|refer|send|steer)\s+"# + listener + #"\s+(?:to|towards?)\s+(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:(?:point|direct|refer|send|steer)\s+"# + listener + #"|signpost(?:\s+"# + listener + #")?)\s+(?:to|towards?)\s+(.+)$"#, in: text).first {
             return sentence("please reach out to " + swapListener(match[1]))
+        }
+        // "Mention that you are not a doctor" is said; "Mention the protocol's dose" cites the data.
+        if let match = MockReading.matches(#"^(?:mention|state|note|point out)\s+(?:(?:clearly|gently|kindly|briefly)\s+)?that\s+(.+)$"#, in: text).first {
+            return sentence(swapBoth(match[1]))
         }
         if MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite(text) }
         // "Provide the number of a crisis line", "Share the 988 lifeline".
-        if let match = MockReading.matches(#"^(?:provide|share)\s+(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:provide|share|give(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w-]+\s+){0,3}?(?:number|line|contact|details|link|hotline|helpline|resources?)\b))\s+(.+)$"#, in: text).first {
             return sentence("here is " + swapListener(match[1]))
         }
         // "Offer to practise together instead".
@@ -95,7 +103,7 @@ enum MockDirective: Equatable {
             return sentence("we could " + swapBoth(match[1]))
         }
         // "Suggest a pharmacist or doctor", "Recommend a professional", "Suggest a short walk".
-        if let match = MockReading.matches(#"^(?:suggest|recommend|mention|offer)\s+(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:suggest|recommend|mention|offer|encourage)\s+(.+)$"#, in: text).first {
             let object = swapListener(match[1])
             if MockReading.contains(#"\b(?:doctor|gp|pharmacist|professional|therapist|counsel+or|nurse|adult|parent|teacher|adviser|advisor|lawyer|clinician|specialist|psychologist|line|service)s?\b"#, object) {
                 return sentence(object + " would be the right person to talk to about this")
@@ -103,7 +111,7 @@ enum MockDirective: Equatable {
             return sentence("it might help to try " + object)
         }
         // "Say (kindly) that X", "Explain (that) X", "Tell them that X", "Let them know X".
-        if let match = MockReading.matches(#"^(?:say|explain|tell \#(listener)|let \#(listener) know|make (?:it )?clear)\s+(?:(?:clearly|kindly|gently|calmly|firmly|simply|honestly)\s+)?(?:that\s+)?(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:say|explain|tell \#(listener)|let \#(listener) know|make (?:it )?clear|emphasi[sz]e|stress)\s+(?:(?:clearly|kindly|gently|calmly|firmly|simply|honestly)\s+)?(?:that\s+)?(.+)$"#, in: text).first {
             return sentence(swapBoth(match[1]))
         }
         if MockReading.contains(#"^stay with\b"#, lower) { return .say("I'm staying right here with you.") }
