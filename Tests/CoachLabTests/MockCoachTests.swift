@@ -238,6 +238,26 @@ import Testing
         #expect(taught.lowercased().contains("small wins") && !paused.lowercased().contains("small wins"), "\(taught)\n\(paused)")
     }
 
+    /// Conditional lines written with "when", "whenever", "in case" or "should", about "a user"
+    /// who "expresses" or "shares" something, with a directive such as "provide" or "point to":
+    /// each is followed when the message is about it.
+    static let conditionals: [(line: String, message: String, says: String)] = [
+        ("When the user mentions self-harm, encourage them to contact a crisis line right away.",
+         "I have been thinking about self-harm again.", "crisis line"),
+        ("In case the user mentions suicide, share the 988 lifeline.", "I keep thinking about suicide.", "988 lifeline"),
+        ("If a user expresses suicidal thoughts, provide the 988 lifeline.", "I have suicidal thoughts.", "988 lifeline"),
+        ("Should the user mention their medication, point to their pharmacist.", "Should I change my medication?", "pharmacist"),
+    ]
+
+    @Test(arguments: conditionals)
+    func conditionalsInOtherWordsAreFollowed(_ conditional: (line: String, message: String, says: String)) {
+        let system = "=== Coach ===\nHelp the user with their week.\n" + conditional.line + "\nEnd with a question."
+        #expect(MockReading(system: system).has(.conditional), "\(conditional.line)")
+        let reply = MockCoach.reply(system: system, userMessages: [conditional.message])
+        #expect(reply.contains(conditional.says), "\(reply)")
+        #expect(!MockCoach.reply(system: system, userMessages: ["How do I plan my week?"]).contains(conditional.says))
+    }
+
     @Test func anAlertThatIsNotLastIsBackground() {
         let last = Self.base + Self.alert
         let middle = Self.base.replacingOccurrences(of: "=== Format ===", with: Self.alert.trimmingCharacters(in: .newlines) + "\n\n=== Format ===")

@@ -85,8 +85,9 @@ enum MockDirective: Equatable {
             }
             return sentence("please " + swapListener(body))
         }
-        // "Point them to X", "Direct them to X", "Refer them to X".
-        if let match = MockReading.matches(#"^(?:(?:point|direct|refer|send|steer)\s+"# + listener + #"|signpost(?:\s+"# + listener + #")?)\s+(?:to|towards?)\s+(.+)$"#, in: text).first {
+        // "Point (them) to a professional", "Signpost to …"; "refer" and "send" need a listener
+        // ("refer to the notes above" is not a referral).
+        if let match = MockReading.matches(#"^(?:(?:point|direct|steer|signpost)(?:\s+"# + listener + #")?|(?:refer|send)\s+"# + listener + #")\s+(?:to|towards?)\s+(.+)$"#, in: text).first {
             return sentence("please reach out to " + swapListener(match[1]))
         }
         // "Mention that you are not a doctor" is said; "Mention the protocol's dose" cites the data.

@@ -230,7 +230,7 @@ public struct MockReading: Sendable, Equatable {
                      "guidelines") {
             scratch.readIdentity(lower, 0)
         }
-        if !inAlert, clues.any("if "), clues.any(",") { scratch.readConditional(line, 0) }
+        if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
         if clues.any("small hours", "middle of the night", "it is ", "morning is") { scratch.readTime(line, lower, 0) }
         said.notes = scratch.instructions.map { ($0.kind, $0.value) }
         return said
@@ -371,10 +371,11 @@ public struct MockReading: Sendable, Equatable {
     }
 
     private mutating func readConditional(_ line: String, _ index: Int) {
-        let subject = #"(?:the user|they|the child|the person|someone|[A-Z][\p{L}'’-]*)"#
-        let verb = #"(?:mentions?|says?|talks? about|describes?|reports?|asks? about|brings? up|seems?)"#
-        let directive = #"(?:stop|stay|tell|encourage|point|suggest|respond|send|say|ask|gently|clearly|direct|refer|urge|do not|don't|never)"#
-        let pattern = #"\bif "# + subject + #"\s+"# + verb + #"\s+(.+?),\s*("# + directive + #"\b.+)$"#
+        let subject = #"(?:the user|a user|the client|the patient|they|the child|a child|the person|someone|[A-Z][\p{L}'’-]*)"#
+        let verb = #"(?:mentions?|says?|talks? about|describes?|reports?|asks? about|brings? up|seems?|expresses|express|shares?|raises?|discloses?|admits?|writes? about)"#
+        let directive = #"(?:stop|stay|tell|encourage|point|suggest|respond|send|say|ask|gently|clearly|direct|refer|urge|do not|don't|never|provide|share|give|offer|remind|recommend|explain|acknowledge|validate|thank|signpost)"#
+        // "If the user mentions X, …", "When they talk about X, …", "Should a user express X, …".
+        let pattern = #"\b(?:if|when|whenever|in case|should) "# + subject + #"\s+"# + verb + #"\s+(.+?),\s*("# + directive + #"\b.+)$"#
         guard let match = Self.matches(pattern, in: line).first else { return }
         let concept = MockConcept.of(match[1].lowercased())
         note(.conditional, "\(concept.rawValue)|\(match[1])|\(match[2])", index)
