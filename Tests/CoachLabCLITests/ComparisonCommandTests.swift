@@ -67,7 +67,7 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
                                    in: project)
         #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
         let before = try Cases(json: project + "/rec.json"), after = try Cases(json: project + "/rep.json")
-        #expect(before.byId.count == 32)
+        #expect(before.byId.count == 33)
         #expect(before.byId == after.byId)
     }
 

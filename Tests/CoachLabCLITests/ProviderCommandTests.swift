@@ -179,7 +179,7 @@ import Testing
         let result = try await CLI.run(["eval", "--store", try CLI.temporaryDirectory() + "/s.sqlite"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.range(of: #"\n(\d+) cases: \1 passed, 0 failed, 0 errors"#, options: .regularExpression) != nil)
-        #expect(result.stdout.contains("betterone                20     20    0     0      100.0% (84-100%)    100%       ok"))
+        #expect(result.stdout.contains("betterone                21     21    0     0      100.0% (85-100%)    100%       ok"))
         #expect(result.stdout.contains("betterone-guardrails     "))
         #expect(result.stdout.contains("kindred-structured       6      6     0     0      100.0% (61-100%)    100%       ok"))
     }
