@@ -258,6 +258,17 @@ import Testing
         #expect(!MockCoach.reply(system: system, userMessages: ["How do I plan my week?"]).contains(conditional.says))
     }
 
+    /// Knowledge under a section about skills, exercises or methods, bulleted with "* " or "• "
+    /// as well as "- ", is offered when it fits the message.
+    @Test(arguments: ["=== Coping skills ===\n* Box breathing: breathe in for four counts, hold for four, out for four.",
+                      "## Exercises\n• Box breathing: breathe in for four counts, hold for four, out for four.",
+                      "### Methods\n- Box breathing: breathe in for four counts, hold for four, out for four."])
+    func knowledgeInOtherSectionsIsOffered(_ section: String) {
+        let system = "=== Coach ===\nHelp the user with their week.\n\n" + section
+        let reply = MockCoach.reply(system: system, userMessages: ["How do I calm my breathing before a talk?"])
+        #expect(reply.contains("breathe in for four counts"), "\(reply)")
+    }
+
     @Test func anAlertThatIsNotLastIsBackground() {
         let last = Self.base + Self.alert
         let middle = Self.base.replacingOccurrences(of: "=== Format ===", with: Self.alert.trimmingCharacters(in: .newlines) + "\n\n=== Format ===")

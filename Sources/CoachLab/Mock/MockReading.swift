@@ -401,15 +401,17 @@ public struct MockReading: Sendable, Equatable {
         var inKnowledgeSection = false
         for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) {
             if headers[index] {
-                inKnowledgeSection = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance"#, Self.fold(line))
+                inKnowledgeSection = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping"#, Self.fold(line))
                 continue
             }
             let trimmed = line.trimmed(.whitespaces)
             for prefix in ["Core idea: ", "- Tip: ", "- Competing response: ", "Heuristic: "] where trimmed.hasPrefix(prefix) {
                 note(.knowledge, Self.firstSentence(String(trimmed.dropFirst(prefix.count))), index)
             }
-            if inKnowledgeSection, trimmed.hasPrefix("- "), !trimmed.hasPrefix("- Tip: "), !trimmed.hasPrefix("- Competing response: "),
-               !Self.contains(#"^- (?:when|avoid|what to avoid|source|why)\s*:"#, trimmed) {
+            // Bullets as "- ", "* " or "• ".
+            let bulleted = trimmed.hasPrefix("- ") || trimmed.hasPrefix("* ") || trimmed.hasPrefix("• ")
+            if inKnowledgeSection, bulleted, !trimmed.hasPrefix("- Tip: "), !trimmed.hasPrefix("- Competing response: "),
+               !Self.contains(#"^[-*•] (?:when|avoid|what to avoid|source|why)\s*:"#, trimmed) {
                 var text = String(trimmed.dropFirst(2))
                 if let colon = text.range(of: ": "), text.distance(from: text.startIndex, to: colon.lowerBound) < 40 {
                     text = String(text[colon.upperBound...])
