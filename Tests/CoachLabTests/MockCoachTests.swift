@@ -269,6 +269,36 @@ import Testing
         #expect(reply.contains("breathe in for four counts"), "\(reply)")
     }
 
+    /// Times of day stated as a clock time, "it's", or a "Time of day:" field.
+    static let times: [(line: String, period: String)] = [
+        ("It's 2am for the user.", "night"), ("The user's local time is 23:45.", "late"), ("Current time: 03:10.", "night"),
+        ("Time of day: evening.", "evening"), ("It is early morning where the user is.", "morning"), ("Local time: 14:05", "day"),
+    ]
+
+    @Test(arguments: times)
+    func timesInOtherWordsAreRead(_ time: (line: String, period: String)) {
+        let reading = MockReading(system: "=== Coach ===\nHelp the user.\n" + time.line)
+        #expect(reading.all(.time).map(\.value) == [time.period], "\(time.line)")
+        let reply = MockCoach.reply(system: "=== Coach ===\nHelp the user.\n" + time.line, userMessages: ["I can't settle."])
+        let sentences = ["night": "middle of the night", "late": "getting late", "evening": "It's evening", "morning": "Morning is here",
+                         "day": "plenty of the day"]
+        #expect(reply.contains(sentences[time.period] ?? "?"), "\(reply)")
+    }
+
+    /// A bedtime among the data is not the time now.
+    @Test func aClockTimeInTheDataIsNotTheTimeNow() {
+        #expect(MockReading(system: "=== Sleep ===\n- Average bedtime: 23:40\n- Sleep time: 6.5 h").all(.time).isEmpty)
+    }
+
+    /// The latest memory under a "Conversation history" or "Session notes" section, bulleted
+    /// with "* " as well as "- ".
+    @Test(arguments: ["=== Conversation history ===\n- Earlier: talked about interviews.\n- Last week: worked on saying no. Key theme: boundaries.",
+                      "=== Session notes ===\n* Last week: worked on saying no. Key theme: boundaries."])
+    func memoryInOtherSectionsIsRecalled(_ section: String) {
+        let reply = MockCoach.reply(system: "=== Coach ===\nHelp the user.\n\n" + section, userMessages: ["I said yes to everything again."])
+        #expect(reply.contains("Last time, we talked about boundaries"), "\(reply)")
+    }
+
     @Test func anAlertThatIsNotLastIsBackground() {
         let last = Self.base + Self.alert
         let middle = Self.base.replacingOccurrences(of: "=== Format ===", with: Self.alert.trimmingCharacters(in: .newlines) + "\n\n=== Format ===")
