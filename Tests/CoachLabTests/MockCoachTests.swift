@@ -299,6 +299,16 @@ import Testing
         #expect(reply.contains("Last time, we talked about boundaries"), "\(reply)")
     }
 
+    /// Blood pressure, temperatures and weekly counts are data the mock cites.
+    @Test(arguments: [("- Blood pressure: 142/91 mmHg (high)", "What does my blood pressure mean?", "142/91 mmHg"),
+                      ("- Temperature this morning: 38.4 °C", "Is my temperature okay?", "38.4 °C"),
+                      ("- Workouts: 3/week (goal 4)", "Am I doing enough workouts?", "3/week")])
+    func moreKindsOfDataAreCited(_ data: (line: String, message: String, cited: String)) {
+        let system = "=== Coach ===\nHelp the user understand their numbers.\n\n=== Readings ===\n" + data.line
+        let reply = MockCoach.reply(system: system, userMessages: [data.message])
+        #expect(reply.contains(data.cited), "\(reply)")
+    }
+
     @Test func anAlertThatIsNotLastIsBackground() {
         let last = Self.base + Self.alert
         let middle = Self.base.replacingOccurrences(of: "=== Format ===", with: Self.alert.trimmingCharacters(in: .newlines) + "\n\n=== Format ===")

@@ -450,7 +450,7 @@ public struct MockReading: Sendable, Equatable {
             // over before the pattern runs (\d also matches digits of other scripts).
             if line.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) { continue }
             let lower = Self.fold(line)
-            guard Self.contains(#"\d\s?(?:mg|mcg|µg|g|kg|ml|iu|ng/ml|mg/dl|pg/ml|miu/l|mmol/l|bpm|ms|h|hrs|hours|kcal|lbs?|km|cm|steps)\b|\d\s?%|\d+/(?:5|10|day)\b"#, lower),
+            guard Self.contains(#"\d\s?(?:mg|mcg|µg|g|kg|ml|iu|ng/ml|mg/dl|pg/ml|miu/l|mmol/l|mmhg|bpm|ms|h|hrs|hours|kcal|lbs?|km|cm|steps)\b|\d\s?%|\d\s?°[cf]\b|\d+/(?:5|10|day|week)\b|\b\d{2,3}/\d{2,3}\s?mmhg\b"#, lower),
                   !Self.contains(#"\b(?:never|don't|do not|reply|mention|keep|you are|you're|it is \d)"#, lower),
                   !has(.knowledge) || !instructions.contains(where: { $0.kind == .knowledge && $0.line == index + 1 }) else { continue }
             var text = line.trimmed(.whitespaces)
