@@ -220,8 +220,8 @@ public struct MockReading: Sendable, Equatable {
             said.userName = matches(#"\b(?:talking|speaking|chatting) (?:with|to) ([A-Z][\p{L}'’-]*)"#, in: line, caseSensitive: true).first?[1]
         }
         if clues.any("sentence", "paragraph", "word", "brief", "short", "concise", "succinct") { scratch.readLength(lower, 0) }
-        if clues.any("question", "idea", " at a time", "by asking", "suggestion", "tip", "recommendation") { scratch.readQuestions(lower, 0) }
-        if clues.any("markdown", "format", "rich text", "plain text", "plain prose", "heading", "header", "list", "bullet", "numbered", "bold",
+        if clues.any("question", "idea", " at a time", "by asking", "suggestion", " tip", "recommendation") { scratch.readQuestions(lower, 0) }
+        if clues.any("markdown", "formatting", "format your", "format the", "rich text", "plain text", "plain prose", "heading", "header", "list", "bullet", "numbered", "bold",
                      "emoji", "exclamation") {
             let unquoted = clues.any("\"", "“") ? lower.replacingOccurrences(of: #""[^"]*"|“[^”]*”"#, with: "", options: .regularExpression) : lower
             scratch.readForm(unquoted, 0)
@@ -231,7 +231,9 @@ public struct MockReading: Sendable, Equatable {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
-        if clues.any("small hours", "middle of the night", "it is ", "it's ", "morning is", "time") { scratch.readTime(line, lower, 0) }
+        if clues.any("small hours", "middle of the night", "it is ", "it's ", "morning is", "time of day", "local time", "current time", "the time") {
+            scratch.readTime(line, lower, 0)
+        }
         said.notes = scratch.instructions.map { ($0.kind, $0.value) }
         return said
     }
@@ -343,7 +345,7 @@ public struct MockReading: Sendable, Equatable {
         func banned(_ marks: String) -> String {
             ban + marks + #"|"# + marks + #"[^.;]{0,20}?\b(?:are|is)\s+(?:not (?:allowed|permitted|welcome)|forbidden|banned|prohibited|off-limits)\b"#
         }
-        if Self.contains(banned(#"\b(?:markdown|formatting|rich text)\b"#) + #"|\bplain (?:text|prose)\b(?! conversational)|\b(?:don't|do not|never)\s+format\b"#, lower) {
+        if Self.contains(banned(#"\b(?:markdown|formatting|rich text)\b"#) + #"|\bplain (?:text|prose)\b(?! conversational)|\b(?:don't|do not|never)\s+format (?:your|the)\b"#, lower) {
             note(.noMarkdown, "no markdown", index)
         }
         if Self.contains(banned(#"\b(?:headings?|headers?)\b"#), lower) { note(.noHeadings, "no headings", index) }
