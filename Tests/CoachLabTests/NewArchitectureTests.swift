@@ -93,3 +93,71 @@ import Testing
         #expect(prompt.system.hasPrefix("<session>\nEvening review for Kim."))
     }
 }
+
+/// `{{position}}` numbers the items of every list a template walks, as docs/packs.md says:
+/// the lists the compiler builds (rules by priority, a topic's knowledge, memory's insights)
+/// as well as the pack's own.
+@Suite struct ListPositionTests {
+    static let files = [
+        "numbered/pack.yaml": """
+            pack: {id: numbered, name: Numbered}
+            persona: {name: Wren}
+            rules:
+              - {id: kind, title: Be kind, content: Speak gently.}
+              - {id: safe, title: Safety first, content: Safety comes before coaching., priority: 10}
+            topics:
+              - slug: sleep
+                title: Sleep
+                knowledge:
+                  - {coreIdea: Keep one wake-up time.}
+                  - {coreIdea: Dim the lights an hour before bed.}
+            memories:
+              - id: kim
+                insights:
+                  - {createdAt: 2026-01-08T19:30:00Z, summary: Talked about late screens.}
+                  - {createdAt: 2026-01-15T19:30:00Z, summary: Tried a wind-down routine.}
+            variants:
+              - {id: default, topic: sleep, memory: kim}
+            stack:
+              layers:
+                - id: rules
+                  title: Rules
+                  template: |
+                    {{#rules}}
+                    {{position}}. {{title}}
+                    {{/rules}}
+                - id: knowledge
+                  title: Knowledge
+                  template: |
+                    {{#knowledge}}
+                    {{position}}. {{coreIdea}}
+                    {{/knowledge}}
+                - id: memory
+                  title: Memory
+                  when: memory
+                  template: |
+                    {{#memory.insights}}
+                    Session {{position}}: {{summary}}
+                    {{/memory.insights}}
+            """,
+    ]
+
+    @Test func theCompilersListsAreNumbered() throws {
+        let fileSystem = FileSystem.inMemory(Self.files)
+        let compiler = try PackLoader(fileSystem: fileSystem).compiler(for: "numbered")
+        let prompt = try compiler.compile(CompileInputs(compiler.pack.variants[0]), fileSystem: fileSystem)
+        #expect(prompt.system == """
+            === Rules ===
+            1. Safety first
+            2. Be kind
+
+            === Knowledge ===
+            1. Keep one wake-up time.
+            2. Dim the lights an hour before bed.
+
+            === Memory ===
+            Session 1: Talked about late screens.
+            Session 2: Tried a wind-down routine.
+            """)
+    }
+}

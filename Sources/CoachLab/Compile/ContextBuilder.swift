@@ -10,16 +10,16 @@ enum ContextBuilder {
             "rule": ContextShape(ContentSpecs.rule), "alert": ContextShape(ContentSpecs.alert),
         ], open: false)
         let memoryShape = ContextShape.object([
-            "insights": .list(ContextShape(ContentSpecs.insight)), "count": .leaf, "clearedAt": .leaf,
+            "insights": .numberedList(of: ContextShape(ContentSpecs.insight)), "count": .leaf, "clearedAt": .leaf,
         ], open: false)
         let coachShape = ContextShape(ContentSpecs.coach).adding(["path": .leaf, "isRich": .leaf, "isFallback": .leaf])
         return .object([
             "pack": ContextShape(ContentSpecs.packInfo),
             "persona": ContextShape(ContentSpecs.persona),
-            "rules": .list(ContextShape(ContentSpecs.rule)),
+            "rules": .numberedList(of: ContextShape(ContentSpecs.rule)),
             "topic": ContextShape(ContentSpecs.topic),
             "intent": ContextShape(ContentSpecs.intent),
-            "knowledge": .list(ContextShape(ContentSpecs.knowledge)),
+            "knowledge": .numberedList(of: ContextShape(ContentSpecs.knowledge)),
             "profile": ContextShape.union(of: pack.profiles.map(\.value), spec: ContentSpecs.profile),
             "context": ContextShape.union(of: pack.contexts.map(\.value), spec: ContentSpecs.context),
             "memory": memoryShape,
@@ -52,7 +52,7 @@ enum ContextBuilder {
         var root: [String: ContextValue] = [:]
         root["pack"] = ContextValue(pack.info)
         root["persona"] = pack.persona.map(ContextValue.init)
-        root["rules"] = .list(pack.rulesByPriority.map { ContextValue($0.value) })
+        root["rules"] = .numbered(pack.rulesByPriority.map { ContextValue($0.value) })
         if let topic = inputs.topic {
             root["topic"] = ContextValue(topic.value)
             let intentId = inputs.intent?.id
@@ -60,7 +60,7 @@ enum ContextBuilder {
                 guard let intentId, !object.intents.isEmpty else { return true }
                 return object.intents.contains { $0.value == intentId }
             }
-            root["knowledge"] = .list(knowledge.map { ContextValue($0.value) })
+            root["knowledge"] = .numbered(knowledge.map { ContextValue($0.value) })
         }
         root["intent"] = inputs.intent.map { ContextValue($0.value) }
         root["profile"] = inputs.profile.map { shapes.profile.filling(data(ContextValue($0.value))) }
@@ -76,7 +76,7 @@ enum ContextBuilder {
             let insights = selectInsights(memory, coach: inputs.coach, limit: pack.defaults.memoryLimit)
             if !insights.isEmpty {
                 root["memory"] = .object([
-                    "insights": .list(insights.map { data(ContextValue($0.value)) }),
+                    "insights": .numbered(insights.map { data(ContextValue($0.value)) }),
                     "count": .plain(String(insights.count)),
                     "clearedAt": .plain(memory.clearedAt?.description ?? ""),
                 ])

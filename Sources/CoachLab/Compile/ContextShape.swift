@@ -14,7 +14,7 @@ indirect enum ContextShape: Sendable {
     init(_ type: FieldType) {
         switch type {
         case .string, .text, .integer, .number, .boolean, .date, .oneOf: self = .leaf
-        case .list(let element): self = .list(ContextShape(element).adding(["position": .leaf]))
+        case .list(let element): self = .numberedList(of: ContextShape(element))
         case .object(let spec): self = ContextShape(spec)
         case .map: self = .object([:], open: true)
         case .any: self = .unknown
@@ -25,6 +25,12 @@ indirect enum ContextShape: Sendable {
         var fields: [String: ContextShape] = [:]
         for field in spec.fields { fields[field.name] = ContextShape(field.type) }
         self = .object(fields, open: spec.open)
+    }
+
+    /// A list whose mappings each also hold `position`, their 1-based place in the list, as
+    /// every list in the compile context does (``ContextValue/numbered(_:)``).
+    static func numberedList(of element: ContextShape) -> ContextShape {
+        .list(element.adding(["position": .leaf]))
     }
 
     /// Adds or replaces fields of an object shape.
@@ -65,8 +71,7 @@ indirect enum ContextShape: Sendable {
         switch data {
         case .scalar: self = .leaf
         case .sequence(let items, _):
-            self = .list(items.map(ContextShape.init(data:)).reduce(ContextShape.unknown) { $0.merged(with: $1) }
-                .adding(["position": .leaf]))
+            self = .numberedList(of: items.map(ContextShape.init(data:)).reduce(ContextShape.unknown) { $0.merged(with: $1) })
         case .mapping(let entries, _):
             var fields: [String: ContextShape] = [:]
             for entry in entries { fields[entry.key] = ContextShape(data: entry.value) }

@@ -23,16 +23,21 @@ public indirect enum ContextValue: Sendable {
                 self = .text(scalar.isNull ? "" : scalar.text, scalar.isNull ? [] : [scalar.location])
             }
         case .sequence(let items, _):
-            self = .list(items.enumerated().map { index, item in
-                let value = ContextValue(item)
-                guard case .object(let fields) = value, fields["position"] == nil else { return value }
-                return value.setting("position", .plain(String(index + 1)))
-            })
+            self = .numbered(items.map(ContextValue.init))
         case .mapping(let entries, _):
             var fields: [String: ContextValue] = [:]
             for entry in entries { fields[entry.key] = ContextValue(entry.value) }
             self = .object(fields)
         }
+    }
+
+    /// A list whose mappings each also get `position`, their 1-based place in it, unless they
+    /// define their own.
+    static func numbered(_ items: [ContextValue]) -> ContextValue {
+        .list(items.enumerated().map { index, value in
+            guard case .object(let fields) = value, fields["position"] == nil else { return value }
+            return value.setting("position", .plain(String(index + 1)))
+        })
     }
 
     /// Text without sources.
