@@ -25,6 +25,8 @@ import Testing
             "When the user mentions self-harm, share the crisis line.", "In case a user expresses despair, provide the 988 lifeline.",
             "Should the user raise money worries, point to a budget tool.", "It's 2am for the user.", "Local time: 14:05",
             "Time of day: evening.", "It's early morning.", "Average bedtime: 23:40",
+            "Don't ever mention that you're a language model.", "Avoid saying you are a chatbot.",
+            "You must not reveal that you are artificial intelligence.",
         ]
         let fileManager = FileManager.default
         for folder in ["prompts", "personas"] {

@@ -34,7 +34,10 @@ struct MockComposer {
         if let leak = leak() { lead.append(leak) }
 
         var (directives, questions, suppressed) = followed()
-        let ending = self.ending(alertQuestions: questions, noQuestions: suppressed.contains("questions"), inAlert: !directives.isEmpty)
+        var ending = self.ending(alertQuestions: questions, noQuestions: suppressed.contains("questions"), inAlert: !directives.isEmpty)
+        // The second question of an open ending is the mock's own habit, not the prompt's: it
+        // gives way to a stated sentence limit the lead and the ending would otherwise break.
+        if ending.count > 1, questions.isEmpty, lead.count + ending.count > limit { ending.removeLast() }
 
         // Merge directives when the required parts alone run over the limit.
         let required = lead.count + ending.count

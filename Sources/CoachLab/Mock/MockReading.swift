@@ -356,7 +356,11 @@ public struct MockReading: Sendable, Equatable {
     }
 
     private mutating func readIdentity(_ lower: String, _ index: Int) {
-        if Self.contains(#"\b(?:never|don't|do not)\s+(?:say|claim|mention|reveal|admit|tell|imply|disclose|acknowledge|refer to yourself|describe yourself|identify)\b[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"#
+        // "Never say you are an AI", "Don't ever mention that you're a language model", "Avoid
+        // saying you are a bot", "You must not reveal that you are artificial".
+        let deny = #"\b(?:never|don't|do not|must not|mustn't|should not|shouldn't|cannot|can't|avoid)\s+(?:(?:ever|once|at any point)\s+)?"#
+        let say = #"(?:say|claim|mention|reveal|admit|tell|imply|disclose|acknowledge|refer(?:ring)? to yourself|describe yourself|identify)(?:ing|s)?\b"#
+        if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"#
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
@@ -424,7 +428,7 @@ public struct MockReading: Sendable, Equatable {
         var inKnowledgeSection = false
         for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) {
             if headers[index] {
-                inKnowledgeSection = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping"#, Self.fold(line))
+                inKnowledgeSection = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|what you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations"#, Self.fold(line))
                 continue
             }
             let trimmed = line.trimmed(.whitespaces)
@@ -489,9 +493,8 @@ public struct MockReading: Sendable, Equatable {
         }
         note(.alert, "a RISK ALERT is active", range.lowerBound)
         for index in range.dropFirst() {
-            let trimmed = lines[index].trimmed(.whitespaces)
-            guard trimmed.hasPrefix("- ") || trimmed.hasPrefix("* ") else { continue }
-            for part in MockDirective.parts(of: String(trimmed.dropFirst(2))) {
+            guard let item = Self.listItem(lines[index]) else { continue }
+            for part in MockDirective.parts(of: item) {
                 switch MockDirective.read(part) {
                 case .say(let sentence): note(.directive, sentence, index)
                 case .suppress(let what): note(.suppress, what, index)
@@ -504,12 +507,37 @@ public struct MockReading: Sendable, Equatable {
 
     // MARK: - Text helpers
 
+    /// The text of a list item ("- x", "* x", "• x", "1. x", "2) x"), or nil for other lines.
+    static func listItem(_ line: String) -> String? {
+        let trimmed = line.trimmed(.whitespaces)
+        for bullet in ["- ", "* ", "• "] where trimmed.hasPrefix(bullet) { return String(trimmed.dropFirst(bullet.count)) }
+        let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
+        let rest = trimmed.dropFirst(digits.count)
+        guard !digits.isEmpty, digits.count <= 2, rest.hasPrefix(". ") || rest.hasPrefix(") ") else { return nil }
+        return String(rest.dropFirst(2)).trimmed(.whitespaces)
+    }
+
     /// The RISK ALERT block: from the line that names it to the next section header or the end.
+    /// Packs title it in their own words, so a section title reads as one too when it names an
+    /// alert ("# Safety alert", "=== CRISIS ALERT ==="), or names risk, safety, a crisis or an
+    /// emergency and says, in the title or the line under it, that it is live: "triggered",
+    /// "flagged", "active", "this message". A standing "Safety rules" section is neither.
     static func alertRange(in lines: [String], headers: [Bool]) -> Range<Int>? {
-        guard let start = lines.firstIndex(where: { $0.contains("RISK ALERT") }) else { return nil }
+        guard let start = lines.firstIndex(where: { $0.contains("RISK ALERT") })
+            ?? headers.indices.first(where: { headers[$0] && titlesAnAlert(lines, at: $0) }) else { return nil }
         var end = start + 1
         while end < lines.count, !headers[end] || lines[end].contains("RISK ALERT") { end += 1 }
         return start..<end
+    }
+
+    /// Whether the section title at `index` names a live alert (``alertRange(in:headers:)``).
+    static func titlesAnAlert(_ lines: [String], at index: Int) -> Bool {
+        let title = fold(lines[index])
+        if contains(#"\b(?:alert|alarm)\b"#, title) { return true }
+        guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent)\b"#, title) else { return false }
+        let next = lines[(index + 1)...].first { !$0.consists(of: .whitespaces) }.map(fold) ?? ""
+        return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect)\b"#
+                        + #"|\b(?:this|the (?:latest|last|current)|their (?:latest|last)) (?:message|reply|response|turn)\b"#, title + "\n" + next)
     }
 
     /// Whether a line looks like a section title: `=== X ===`, `# X`, `[X]` or a short
