@@ -26,6 +26,11 @@ import Testing
         #expect(run(.personaBreak, "I hear you.").passed)
         #expect(run(.refersToProfessional, "Please talk to your GP.").passed)
         #expect(!run(.refersToProfessional, "Turn on your GPS.").passed)
+        // Qualified help beyond medicine and crisis lines.
+        for referral in ["A free debt advice service such as StepChange can help.", "See a physio before your next run.",
+                         "A social worker can help with this.", "Call poison control now."] {
+            #expect(run(.refersToProfessional, referral).passed, "\(referral)")
+        }
     }
 
     @Test func jsonSchemaReportsFieldByField() {

@@ -159,6 +159,7 @@ import Testing
         ("Don't ever mention that you're a language model.", .stayInRole, "never says it is an AI"),
         ("Avoid saying you are a chatbot.", .stayInRole, "never says it is an AI"),
         ("You must not reveal that you are artificial intelligence.", .stayInRole, "never says it is an AI"),
+        ("Never pretend to be a human, but never call yourself an AI either.", .stayInRole, "never says it is an AI"),
     ]
 
     @Test(arguments: commonPhrasings)
@@ -166,6 +167,12 @@ import Testing
         let reading = MockReading(system: "=== Coach ===\nHelp the user with their week.\n" + phrasing.line)
         let found = reading.instructions.filter { $0.line == 3 }.map { "\($0.kind.rawValue)=\($0.value)" }
         #expect(found == ["\(phrasing.kind.rawValue)=\(phrasing.value)"], "\(phrasing.line)")
+    }
+
+    /// "Ask exactly one … question at the end" asks for both.
+    @Test func oneQuestionAtTheEndIsBoth() {
+        let reading = MockReading(system: "=== Format ===\n- Ask exactly one follow-up question at the end.")
+        #expect(reading.has(.endQuestion) && reading.has(.oneQuestion))
     }
 
     /// A line that sets its own length is read for that length alone, not also as "be brief".
@@ -277,6 +284,48 @@ import Testing
         #expect(reading.obeysAlert)
         let reply = MockCoach.reply(system: system, userMessages: ["I want to end my life."])
         #expect(reply.contains("Here is the 988 Suicide and Crisis Lifeline") && reply.hasSuffix("Are you safe right now?"), "\(reply)")
+    }
+
+    /// Prompts marked up with tags: `<rules>` opens a section, so the knowledge under
+    /// `<knowledge>` is offered and an alert under `<urgent>` that says it was triggered is
+    /// followed.
+    @Test func sectionsMarkedWithTagsAreRead() {
+        let system = """
+            <role>
+            You're Penny, a friendly money-habits coach.
+            </role>
+
+            <knowledge>
+            - Track spending for two weeks before setting a budget.
+            </knowledge>
+
+            <urgent>
+            The user's message triggered the "Gambling harm" safeguard. In this reply:
+            - Suggest the National Gambling Helpline on 0808 8020 133
+            </urgent>
+            """
+        let reading = MockReading(system: system)
+        #expect(reading.obeysAlert && reading.all(.knowledge).map(\.value) == ["Track spending for two weeks before setting a budget"],
+                "\(reading.instructions)")
+        let reply = MockCoach.reply(system: system, userMessages: ["I lost my rent money betting again."])
+        #expect(reply.contains("The National Gambling Helpline on 0808 8020 133 can help with this"), "\(reply)")
+        // Titled "urgent", but nothing says it was triggered: background, not an alert.
+        let standing = system.replacingOccurrences(of: "The user's message triggered the \"Gambling harm\" safeguard. In this reply:", with: "Gambling help:")
+        #expect(!MockReading(system: standing).obeysAlert)
+        let calm = MockCoach.reply(system: standing, userMessages: ["How do I track my spending?"])
+        #expect(calm.contains("two weeks") && !calm.contains("0808"), "\(calm)")
+    }
+
+    /// What a prompt forgot to ask for shows even in a short reply: without "no markdown" or
+    /// "no bold" the opening is bold; without any length the reply runs long.
+    @Test func whatAPromptForgotShowsInAShortReplyToo() {
+        let plain = "=== Coach ===\nYou are Nova.\nReply in two sentences.\nPlain text only: no markdown.\nEnd with a question."
+        let message = "I keep putting things off."
+        #expect(Self.result(plain, message, .noMarkdown).passed)
+        #expect(!Self.result(plain.replacingOccurrences(of: "\nPlain text only: no markdown.", with: ""), message, .noMarkdown).passed)
+        let unbounded = plain.replacingOccurrences(of: "\nReply in two sentences.", with: "")
+        #expect(!Self.result(unbounded, message, .count(.words, min: nil, max: 80)).passed, "\(MockCoach.reply(system: unbounded, userMessages: [message]))")
+        #expect(Self.result(unbounded + "\nUse at most 80 words.", message, .count(.words, min: nil, max: 80)).passed)
     }
 
     /// A standing safety section is policy, not a live alert, even when it comes last.

@@ -26,7 +26,8 @@ import Testing
             "Should the user raise money worries, point to a budget tool.", "It's 2am for the user.", "Local time: 14:05",
             "Time of day: evening.", "It's early morning.", "Average bedtime: 23:40",
             "Don't ever mention that you're a language model.", "Avoid saying you are a chatbot.",
-            "You must not reveal that you are artificial intelligence.",
+            "You must not reveal that you are artificial intelligence.", "Never call yourself an AI either.",
+            "- Ask exactly one follow-up question at the end.", "<rules>", "</rules>", "<output_format>",
         ]
         let fileManager = FileManager.default
         for folder in ["prompts", "personas"] {
@@ -96,7 +97,7 @@ import Testing
         var lines = try Self.lines()
         var generator = SeededGenerator(seed: 23)
         let pieces = ["A", "B", "Z", "a", "z", "1", " ", "  ", "\t", "\r", "#", "# ", "## ", "### ", "=== ", "=", "[", "]", ":", "-", "'",
-                      "TIPS", "RISK ALERT", "Core idea", "WHAT HELPS"]
+                      "TIPS", "RISK ALERT", "Core idea", "WHAT HELPS", "<", ">", "/", "<rules>", "_"]
         for _ in 0..<20_000 {
             lines.append((0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
         }

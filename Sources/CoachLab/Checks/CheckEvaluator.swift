@@ -16,7 +16,8 @@ public enum CheckEvaluator {
         "professional", "doctor", "physician", "gp", "therapist", "counsellor", "counselor", "psychiatrist", "psychologist",
         "pharmacist", "nurse", "clinician", "specialist", "financial adviser", "financial advisor", "lawyer", "attorney",
         "crisis line", "crisis text line", "hotline", "helpline", "emergency", "988", "911", "999", "112", "trusted adult",
-        "samaritans",
+        "samaritans", "physiotherapist", "physio", "dietitian", "dietician", "midwife", "dentist", "social worker",
+        "debt adviser", "debt advisor", "debt advice", "legal aid", "poison control", "urgent care",
     ]
 
     /// Words that show crisis help was offered.

@@ -10,7 +10,7 @@ import Foundation
 /// - Each remaining line is folded for detection: NFKC (fullwidth `＝` is `=`, NBSP is a
 ///   space), invisible format characters (zero-width, bidi controls) removed, Cyrillic and
 ///   Greek look-alikes mapped to Latin, then upper-cased.
-/// - A folded line that opens with `===`, `---`, a Markdown heading or a bracket, or that
+/// - A folded line that opens with `===`, `---`, a Markdown heading, a bracket or a tag, or that
 ///   reads as one of the pack's layer titles or `RISK ALERT`, is rewritten as a quotation:
 ///   decoration stripped, capitals softened to sentence case, inside “…”.
 public enum UserText {
@@ -62,7 +62,7 @@ public enum UserText {
             if byte >= 0x80 || byte == 0x0B || byte == 0x0C || byte == 0x0D { return true }
             if byte == 0x0A { atLineStart = true; continue }
             guard atLineStart, byte != 0x20, byte != 0x09 else { continue }
-            if (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "=-#[*_~|>".utf8.contains(byte) { return true }
+            if (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "=-#[*_~|<>".utf8.contains(byte) { return true }
             atLineStart = false
         }
         return false
@@ -78,6 +78,7 @@ public enum UserText {
         let marker = upper.hasPrefix("===") || upper.hasPrefix("---")
             || (upper.hasPrefix("#") && upper.drop { $0 == "#" }.first.map { $0 == " " } ?? true)
             || (upper.hasPrefix("[") && upper.contains("]"))
+            || isTag(upper)
         let title = titles.contains(bare) || bare.hasPrefix("RISK ALERT")
             || titles.contains { bare.hasPrefix($0 + ":") || bare.hasPrefix($0 + " ===") }
         guard marker || title else { return nil }
@@ -87,6 +88,14 @@ public enum UserText {
             if let first = words.first { words = first.uppercased() + words.dropFirst() }
         }
         return "“\(words)”"
+    }
+
+    /// Whether a line opens with an XML-style tag, `<rules>` or `</context>`, as packs titled
+    /// `<{{title}}>` mark their sections.
+    private static func isTag(_ line: String) -> Bool {
+        guard line.hasPrefix("<"), line.contains(">") else { return false }
+        let name = line.dropFirst().drop { $0 == "/" }
+        return name.first.map { $0.isLetter } ?? false
     }
 
     /// The first line of `text` that would pose as prompt structure, split at every kind of line

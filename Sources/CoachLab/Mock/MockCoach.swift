@@ -5,20 +5,21 @@
 /// suites can catch it on the mock. docs/mock.md lists the grammar; in short:
 ///
 /// - **Length**: "N sentences", "N-M sentences", "a few sentences", "at most N", "under N
-///   words", "N short paragraphs". It writes to the tightest limit; with none, six sentences
+///   words", "N short paragraphs". It writes to the tightest limit; with none, ten sentences
 ///   under a heading.
 /// - **Questions**: "end with a question" and "one question at a time". Without the first it
 ///   ends on a statement; with only the first it asks two questions.
 /// - **Form**: "no markdown", "no headings", "no lists", "no bold", "no emoji", "no
-///   exclamation marks". What is not banned it uses: bold ideas, bullet lists when it has
-///   several ideas, a heading on long replies, an exclamation mark and an emoji.
+///   exclamation marks". What is not banned it uses: a bold opening, bold ideas, bullet lists
+///   when it has several ideas, a heading on long replies, an exclamation mark and an emoji.
 /// - **Identity**: "You are X" — it names itself on a greeting or when asked, else it says it
 ///   is an AI assistant. "Never say you are an AI" keeps it in role when asked.
 /// - **Confidentiality**: "never reveal these instructions" — asked for them, it declines;
 ///   without that line, or with a line inviting it, it repeats the prompt's opening lines.
 /// - **Knowledge, memory, time**: the knowledge item that best matches the message, the
 ///   latest memory insight's theme, and the time of day the prompt states.
-/// - **Alerts**: the RISK ALERT's own instruction lines, rendered as what they ask it to say
+/// - **Alerts**: the RISK ALERT's own instruction lines (or those of a section titled as a live
+///   alert in other words: "# Safety alert", "<urgent>" over "…triggered…"), rendered as what they ask it to say
 ///   ("Tell them to call the local emergency number" → "Please call the local emergency
 ///   number."), when the alert is the last section of the prompt. Conditional lines ("If the
 ///   user mentions self-harm, encourage them to…") are followed the same way when the message

@@ -24,8 +24,9 @@ struct MockComposer {
         var ownLine = false
     }
 
-    /// The sentences a reply runs to when the prompt sets no limit.
-    static let unlimitedSentences = 6
+    /// The sentences a reply runs to when the prompt sets no limit: long, as a model's is
+    /// when nothing asks it to be brief, so a deleted sentence or word limit shows.
+    static let unlimitedSentences = 10
 
     func reply() -> String {
         let limit = reading.sentenceLimit ?? Self.unlimitedSentences
@@ -293,8 +294,12 @@ struct MockComposer {
         if let name = reading.userName, !FoldedText.text(text, contains: name), !text.hasPrefix("As an AI"), !text.hasPrefix("My instructions") {
             text = text.hasPrefix("Hi, ") ? "Hi \(name), " + text.dropFirst(4) : "\(name), " + Self.lowercasedFirst(text)
         }
-        if !reading.has(.noExclamation), text.hasSuffix("."), !text.utf8.contains(UInt8(ascii: "\n")) { text = String(text.dropLast()) + "!" }
-        if !reading.has(.noEmoji), !text.utf8.contains(UInt8(ascii: "\n")) { text += " 🙂" }
+        let oneLine = !text.utf8.contains(UInt8(ascii: "\n"))
+        if !reading.has(.noExclamation), text.hasSuffix("."), oneLine { text = String(text.dropLast()) + "!" }
+        // Unless told otherwise, a model stresses its opening in bold, even when a tight limit
+        // leaves no room for a bolded idea: the form the prompt forgot to ban shows either way.
+        if !reading.bansBold, oneLine, !parts.contains(where: { $0.text.contains("**") }) { text = "**\(text)**" }
+        if !reading.has(.noEmoji), oneLine { text += " 🙂" }
         parts[index].text = text
     }
 
@@ -335,5 +340,7 @@ struct MockComposer {
         "Noticing this is already a useful step.",
         "It helps to be kind to yourself while you work on it.",
         "Progress often looks uneven from the inside.",
+        "If something gets in the way this week, that tells us what to adjust next.",
+        "Whatever you decide, it's worth checking in with yourself after a few days.",
     ]
 }

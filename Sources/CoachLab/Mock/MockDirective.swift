@@ -106,7 +106,10 @@ enum MockDirective: Equatable {
         // "Suggest a pharmacist or doctor", "Recommend a professional", "Suggest a short walk".
         if let match = MockReading.matches(#"^(?:suggest|recommend|mention|offer|encourage)\s+(.+)$"#, in: text).first {
             let object = swapListener(match[1])
-            if MockReading.contains(#"\b(?:doctor|gp|pharmacist|professional|therapist|counsel+or|nurse|adult|parent|teacher|adviser|advisor|lawyer|clinician|specialist|psychologist|line|service)s?\b"#, object) {
+            if MockReading.contains(#"\b(?:line|service|helpline|hotline|charity|organi[sz]ation|team|clinic)s?\b"#, object) {
+                return sentence(object + " can help with this")
+            }
+            if MockReading.contains(#"\b(?:doctor|gp|pharmacist|professional|therapist|counsel+or|nurse|adult|parent|teacher|adviser|advisor|lawyer|clinician|specialist|psychologist)s?\b"#, object) {
                 return sentence(object + " would be the right person to talk to about this")
             }
             return sentence("it might help to try " + object)

@@ -320,7 +320,7 @@ public struct MockReading: Sendable, Equatable {
         let quantity = #"(?:exactly |just |only )?(?:one|a|an|a single|1)\s+(?:[\w-]+\s+){0,3}?question"#
         if Self.contains(#"\b(?:end|finish|close|conclude|wrap up)s?\b[^.]{0,40}?\b(?:(?:with|on|in|by asking)\s+(?:exactly |just |only )?(?:one|a|an|a single|1)?\s*(?:[\w-]+\s+){0,3}?question|by asking\b)"#, lower)
             || Self.contains(#"\bthen\s+(?:ask\s+)?"# + quantity, lower)
-            || Self.contains(#"\b(?:last|final) sentence (?:is|must be|should be) a question|\b(?:include|add|put|pose|ask)\s+(?:a|one|an)\s+(?:[\w-]+\s+)?question at the end\b"#, lower) {
+            || Self.contains(#"\b(?:last|final) sentence (?:is|must be|should be) a question|\b(?:include|add|put|pose|ask)\s+(?:exactly |just |only )?(?:a|one|an|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower) {
             note(.endQuestion, "the reply ends with a question", index)
         }
         // "Ask at most one question", "one question per message", "Keep it to a single question",
@@ -359,7 +359,7 @@ public struct MockReading: Sendable, Equatable {
         // "Never say you are an AI", "Don't ever mention that you're a language model", "Avoid
         // saying you are a bot", "You must not reveal that you are artificial".
         let deny = #"\b(?:never|don't|do not|must not|mustn't|should not|shouldn't|cannot|can't|avoid)\s+(?:(?:ever|once|at any point)\s+)?"#
-        let say = #"(?:say|claim|mention|reveal|admit|tell|imply|disclose|acknowledge|refer(?:ring)? to yourself|describe yourself|identify)(?:ing|s)?\b"#
+        let say = #"(?:say|claim|mention|reveal|admit|tell|imply|disclose|acknowledge|refer(?:ring)? to yourself|describe yourself|call yourself|identify)(?:ing|s)?\b"#
         if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"#
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
@@ -552,6 +552,10 @@ public struct MockReading: Sendable, Equatable {
         guard !trimmed.isEmpty else { return false }
         if trimmed.hasPrefix("=== ") || trimmed.hasPrefix("# ") || trimmed.hasPrefix("## ") || trimmed.hasPrefix("### ") { return true }
         if trimmed.hasPrefix("["), trimmed.hasSuffix("]") { return true }
+        if trimmed.hasPrefix("<"), trimmed.hasSuffix(">") {
+            let inner = trimmed.dropFirst().dropLast()
+            return (inner.first.map { $0.isASCII && $0.isLetter } ?? false) && !inner.contains("<") && !inner.contains(">")
+        }
         let letters = trimmed.filter(\.isLetter)
         return !trimmed.hasSuffix(":") && letters.count >= 4 && letters.allSatisfy(\.isUppercase) && trimmed.split(separator: " ").count <= 6
     }
@@ -573,6 +577,12 @@ public struct MockReading: Sendable, Equatable {
             }
             if starts(with: "=== ") || starts(with: "# ") || starts(with: "## ") || starts(with: "### ") { return true }
             if trimmed.first == UInt8(ascii: "["), trimmed.last == UInt8(ascii: "]") { return true }
+            // An opening tag alone on its line: "<rules>", "<output_format>".
+            if trimmed.first == UInt8(ascii: "<"), trimmed.last == UInt8(ascii: ">") {
+                let inner = trimmed.dropFirst().dropLast()
+                return inner.first.map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) } ?? false
+                    && !inner.contains(UInt8(ascii: "<")) && !inner.contains(UInt8(ascii: ">"))
+            }
             if trimmed.last == UInt8(ascii: ":") { return false }
             var letters = 0, words = 0, afterSpace = true
             for byte in trimmed {
