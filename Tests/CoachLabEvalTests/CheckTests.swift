@@ -28,7 +28,7 @@ import Testing
         #expect(!run(.refersToProfessional, "Turn on your GPS.").passed)
         // Qualified help beyond medicine and crisis lines.
         for referral in ["A free debt advice service such as StepChange can help.", "See a physio before your next run.",
-                         "A social worker can help with this.", "Call poison control now."] {
+                         "A social worker can help with this.", "Call poison control now.", "Please call your pediatrician."] {
             #expect(run(.refersToProfessional, referral).passed, "\(referral)")
         }
     }

@@ -328,6 +328,51 @@ import Testing
         #expect(Self.result(unbounded + "\nUse at most 80 words.", message, .count(.words, min: nil, max: 80)).passed)
     }
 
+    /// Stacks titled `{{title}}:` print "SAFETY ALERT:"; such a label opens the alert (and a
+    /// "KNOWLEDGE:" label a knowledge section) without closing the section it sits in.
+    @Test func labelTitlesOpenAlertsAndKnowledge() {
+        let system = """
+            WHO YOU ARE:
+            You are Ivy, a parenting coach.
+
+            KNOWLEDGE:
+            - Name the feeling before you set the limit.
+
+            SAFETY ALERT:
+            This conversation was flagged (Medical questions).
+            - Tell them to call their pediatrician
+            """
+        let reading = MockReading(system: system)
+        #expect(reading.obeysAlert && reading.all(.knowledge).count == 1, "\(reading.instructions)")
+        #expect(MockCoach.reply(system: system, userMessages: ["He has a fever."]).contains("Please call your pediatrician"))
+        #expect(!MockReading(system: "RULES:\n- Be kind.\n\nHOW TO ANSWER:\nUse two sentences.").obeysAlert)
+    }
+
+    /// A line copied into the reply keeps what it asks to be said: the number after a comma,
+    /// the rest of a choice after "or,", and a second instruction after an example.
+    @Test(arguments: [
+        ("Give them the Childhelp hotline number, 1-800-422-4453", "Here is the Childhelp hotline number, 1-800-422-4453."),
+        ("Tell them to call their doctor or, if they can't breathe, emergency services",
+         "Please call your doctor or, if you can't breathe, emergency services."),
+        ("Tell them to put the phone somewhere else, like a drawer, and step away for a few minutes",
+         "Please put the phone somewhere else and step away for a few minutes."),
+        ("Tell them to talk to a trusted adult right now, like a parent, teacher or school nurse", "Please talk to a trusted adult right now."),
+    ])
+    func whatALineAsksToBeSaidSurvivesTheCut(_ line: (alert: String, says: String)) {
+        let system = Self.base + "\n\n=== RISK ALERT ===\n- " + line.alert + "\n"
+        let reply = MockCoach.reply(system: system, userMessages: ["I can't cope tonight."])
+        #expect(reply.contains(line.says), "\(reply)")
+    }
+
+    /// To a parenting coach, "the child" in an alert is the user's child, not the user.
+    @Test func aParentIsNotTheChild() {
+        let alert = "\n\n=== RISK ALERT ===\n- Tell them to put the child somewhere safe and step away\n"
+        let parent = "=== Coach ===\nYou are Ivy. Help the parent stay calm." + alert
+        let child = "=== Coach ===\nYou are Tic. Help the child stay calm." + alert
+        #expect(MockCoach.reply(system: parent, userMessages: ["I might hurt him."]).contains("Please put your child somewhere safe and step away"))
+        #expect(MockCoach.reply(system: child, userMessages: ["I'm scared."]).contains("Please put you somewhere safe and step away"))
+    }
+
     /// A standing safety section is policy, not a live alert, even when it comes last.
     @Test(arguments: ["## Safety rules\n- Suggest a doctor for any chest pain", "=== SAFETY ===\n- Share the 988 lifeline when someone is in crisis",
                       "## Risk policy (always follow)\n1. Suggest a doctor for any chest pain"])

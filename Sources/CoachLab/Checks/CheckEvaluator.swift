@@ -17,7 +17,8 @@ public enum CheckEvaluator {
         "pharmacist", "nurse", "clinician", "specialist", "financial adviser", "financial advisor", "lawyer", "attorney",
         "crisis line", "crisis text line", "hotline", "helpline", "emergency", "988", "911", "999", "112", "trusted adult",
         "samaritans", "physiotherapist", "physio", "dietitian", "dietician", "midwife", "dentist", "social worker",
-        "debt adviser", "debt advisor", "debt advice", "legal aid", "poison control", "urgent care",
+        "debt adviser", "debt advisor", "debt advice", "legal aid", "poison control", "urgent care", "pediatrician",
+        "paediatrician", "health visitor",
     ]
 
     /// Words that show crisis help was offered.

@@ -130,7 +130,7 @@ struct MockComposer {
                 guard fields.count == 3, let concept = MockConcept(rawValue: fields[0]),
                       concept.matches(message, described: fields[1]) else { continue }
                 for sentence in TextMetrics.sentences(fields[2]) {
-                    directives += MockDirective.parts(of: sentence).compactMap(MockDirective.read)
+                    directives += MockDirective.parts(of: sentence).compactMap { MockDirective.read($0, caregiver: reading.addressesCaregiver) }
                 }
             }
         }

@@ -36,7 +36,11 @@ enum MockDirective: Equatable {
     static let listener = #"(?:them|they|the user|the child|the person|the patient|him|her)"#
 
     /// What one part asks of the reply, or nil when the mock does not understand it.
-    static func read(_ part: String) -> MockDirective? {
+    /// `caregiver`: the user looks after a child the prompt calls "the child" (a parenting
+    /// coach), so "the child" is "your child", and "he" and "she" are not the user.
+    static func read(_ part: String, caregiver: Bool = false) -> MockDirective? {
+        func swapListener(_ text: String) -> String { Self.swapListener(text, caregiver: caregiver) }
+        func swapBoth(_ text: String) -> String { Self.swapBoth(text, caregiver: caregiver) }
         var text = part.trimmed(CharacterSet(charactersIn: " ."))
         var lower = MockReading.fold(text)
         if MockReading.contains(#"^(?:stop|pause|halt|set aside) (?:the |all )?(?:coaching|teaching|lesson|exercise|session plan)"#, lower) { return .suppress("coaching") }
@@ -127,19 +131,40 @@ enum MockDirective: Equatable {
     }
 
     /// A copied fragment kept short, as a model paraphrases rather than quotes: cut at the
-    /// first comma, semicolon or colon after four words, and at fourteen words.
+    /// first comma, semicolon or colon after four words, and at fourteen words. An example set
+    /// off by commas (", like a cot,") is left out rather than cut at; a comma before a number
+    /// ("the hotline, 1-800-422-4453") or after "or" or "and" does not cut, since what follows
+    /// is what the line asks to be said.
     static func bounded(_ text: String) -> String {
         // At most fifteen words are kept (fourteen, or one more after a condition's comma), and
         // the one after the last is looked at.
-        let words = text.split(separator: " ", maxSplits: 15, omittingEmptySubsequences: true)
+        let words = text.split(separator: " ", maxSplits: 24, omittingEmptySubsequences: true)
         var kept: [Substring] = []
         var conditional = MockReading.startsWithWord(text, ["if", "when"])
-        for word in words {
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
             kept.append(word)
             let last = word.utf8.last
             if conditional, last == UInt8(ascii: ",") { conditional = false; continue }
+            if kept.count >= 4, last == UInt8(ascii: ","), index < words.count {
+                if ["or,", "and,", "but,"].contains(word.lowercased()) {
+                    conditional = MockReading.startsWithWord(String(words[index]), ["if", "when"])
+                    continue
+                }
+                if words[index].contains(where: \.isNumber) { continue }
+                // ", like a cot, and step away": the example goes, the second instruction stays.
+                if ["like", "such", "e.g.", "including"].contains(words[index].lowercased()),
+                   let close = words[index...].prefix(6).firstIndex(where: { $0.hasSuffix(",") }), close + 1 < words.count,
+                   ["and", "then", "or"].contains(words[close + 1].lowercased()) {
+                    kept[kept.count - 1] = word.dropLast()
+                    index = close + 1
+                    continue
+                }
+            }
             if kept.count >= 4, last == UInt8(ascii: ",") || last == UInt8(ascii: ";") || last == UInt8(ascii: ":") { break }
-            if kept.count >= 4, kept.count < words.count, words[kept.count].hasPrefix("(") || words[kept.count].hasPrefix("\"") { break }
+            if kept.count >= 4, index < words.count, words[index].hasPrefix("(") || words[index].hasPrefix("\"") { break }
             if kept.count >= 14 { break }
         }
         var result = kept.joined(separator: " ")
@@ -167,19 +192,33 @@ enum MockDirective: Equatable {
     }
 
     /// The listener's pronouns turned to "you": they → you, their → your, them → you.
-    static func swapListener(_ text: String) -> String {
-        swapWords(text, ["they": "you", "their": "your", "theirs": "yours", "them": "you", "themselves": "yourself",
-                         "they're": "you're", "they've": "you've", "they'll": "you'll", "the user": "you", "the child": "you",
-                         "the user's": "your", "the child's": "your", "his": "your", "her": "your", "he": "you", "she": "you"])
+    static func swapListener(_ text: String, caregiver: Bool = false) -> String {
+        swapWords(text, caregiver ? caregiverWords : listenerPronouns)
     }
 
+    private static let caregiverPronouns: [String: String] = [
+        "they": "you", "their": "your", "theirs": "yours", "them": "you", "themselves": "yourself", "they're": "you're",
+        "they've": "you've", "they'll": "you'll", "the user": "you", "the user's": "your", "the user is": "you are",
+        "the user has": "you have", "the user was": "you were", "the parent": "you", "the parent's": "your",
+        "the parent is": "you are", "the caregiver": "you", "the caregiver's": "your", "the caregiver is": "you are",
+    ]
+
+    /// To a caregiver, "the child" is theirs.
+    private static let caregiverWords = caregiverPronouns.merging(["the child": "your child", "the child's": "your child's"]) { first, _ in first }
+
+    private static let listenerPronouns: [String: String] = caregiverPronouns.merging([
+        "the child": "you", "the child's": "your", "his": "your", "her": "your", "he": "you", "she": "you",
+        "the child is": "you are", "he is": "you are", "she is": "you are", "the child has": "you have", "he has": "you have",
+        "she has": "you have", "the child was": "you were", "he was": "you were", "she was": "you were",
+    ]) { first, _ in first }
+
     /// Both sides turned: the coach's "you/your" → "I/my", then the listener's → "you".
-    static func swapBoth(_ text: String) -> String {
+    static func swapBoth(_ text: String, caregiver: Bool = false) -> String {
         let speaker = swapWords(text, ["you": "me", "your": "my", "yours": "mine", "yourself": "myself", "you're": "I'm",
                                        "you've": "I've", "you'll": "I'll", "you can't": "I can't", "you cannot": "I cannot",
                                        "you can": "I can", "you are": "I am", "you will": "I will", "you don't": "I don't",
                                        "you do not": "I do not"])
-        return swapListener(speaker)
+        return swapListener(speaker, caregiver: caregiver)
     }
 
     /// Whole-word replacements, longest phrase first, each word replaced once.

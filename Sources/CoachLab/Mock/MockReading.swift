@@ -69,6 +69,7 @@ public struct MockReading: Sendable, Equatable {
         lines = system.components(separatedBy: "\n")
         headers = lines.map(Self.isHeader)
         alertRange = Self.alertRange(in: lines, headers: headers)
+        addressesCaregiver = Self.contains(#"\bthe (?:parent|caregiver|carer)s?\b"#, Self.fold(system))
         read()
         knowledgeStems = all(.knowledge).map(stems(of:))
         for (item, stems) in knowledgeStems.enumerated() {
@@ -131,6 +132,9 @@ public struct MockReading: Sendable, Equatable {
     }
     /// The most words a reply may have.
     public var wordLimit: Int? { all(.words).compactMap { Int($0.value) }.min() }
+    /// Whether the prompt speaks of its user as "the parent" or "the caregiver": then "the
+    /// child" in an instruction is someone else, not the listener.
+    public let addressesCaregiver: Bool
     /// Whether the alert is active and obeyed (it is the last section of the prompt).
     public var obeysAlert: Bool { has(.alert) }
 
@@ -262,6 +266,7 @@ public struct MockReading: Sendable, Equatable {
         lines = [line]
         headers = [false]
         alertRange = nil
+        addressesCaregiver = false
     }
 
     static let numberWords = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -427,7 +432,7 @@ public struct MockReading: Sendable, Equatable {
     private mutating func readKnowledge() {
         var inKnowledgeSection = false
         for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) {
-            if headers[index] {
+            if headers[index] || Self.isLabel(line) {
                 inKnowledgeSection = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|what you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations"#, Self.fold(line))
                 continue
             }
@@ -495,7 +500,7 @@ public struct MockReading: Sendable, Equatable {
         for index in range.dropFirst() {
             guard let item = Self.listItem(lines[index]) else { continue }
             for part in MockDirective.parts(of: item) {
-                switch MockDirective.read(part) {
+                switch MockDirective.read(part, caregiver: addressesCaregiver) {
                 case .say(let sentence): note(.directive, sentence, index)
                 case .suppress(let what): note(.suppress, what, index)
                 case .cite(let what): note(.cite, what, index)
@@ -524,10 +529,22 @@ public struct MockReading: Sendable, Equatable {
     /// "flagged", "active", "this message". A standing "Safety rules" section is neither.
     static func alertRange(in lines: [String], headers: [Bool]) -> Range<Int>? {
         guard let start = lines.firstIndex(where: { $0.contains("RISK ALERT") })
-            ?? headers.indices.first(where: { headers[$0] && titlesAnAlert(lines, at: $0) }) else { return nil }
+            ?? headers.indices.first(where: { (headers[$0] || isLabel(lines[$0])) && titlesAnAlert(lines, at: $0) }) else { return nil }
         var end = start + 1
         while end < lines.count, !headers[end] || lines[end].contains("RISK ALERT") { end += 1 }
         return start..<end
+    }
+
+    /// Whether a line is a title written as a label, a short line in capitals ending in a colon
+    /// ("SAFETY ALERT:", "KNOWLEDGE:"), as stacks titled `{{title}}:` print them. Such a line
+    /// opens an alert or a knowledge section, but does not close one: inside a section it is
+    /// more often a heading of its own ("REQUIRED ACTIONS:").
+    static func isLabel(_ line: String) -> Bool {
+        let trimmed = line.trimmed(.whitespaces)
+        guard trimmed.hasSuffix(":"), trimmed.utf8.count <= 60 else { return false }
+        let words = trimmed.dropLast().split(separator: " ")
+        let letters = trimmed.filter(\.isLetter)
+        return words.count <= 6 && letters.count >= 4 && letters.allSatisfy(\.isUppercase)
     }
 
     /// Whether the section title at `index` names a live alert (``alertRange(in:headers:)``).
