@@ -217,8 +217,10 @@ public struct MockReading: Sendable, Equatable {
         let clues = Clue(lower, guarded: guarded)
         var scratch = MockReading(line: line)
         var said = LineReading()
-        if clues.any("you", "act as", "play the role of", "speak as", "persona name") {
-            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Ii]ntroduce yourself as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:)\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#, in: line, caseSensitive: true).map { $0[1] }
+        if clues.any("you", "act as", "play the role of", "speak as", "persona name", "respond as", "reply as", "answer as", "write as", "i am ", "i'm ") {
+            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Ii]ntroduce yourself as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|[Yy]ou go by(?: the name)?|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite) as)\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
+                                 + #"|^\s*I(?: am|'m) ([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*),"#, in: line, caseSensitive: true)
+                .map { $0[1].isEmpty ? $0[2] : $0[1] }.filter { !Self.notNames.contains($0) }
         }
         if clues.any("talking ", "speaking ", "chatting ") {
             said.userName = matches(#"\b(?:talking|speaking|chatting) (?:with|to) ([A-Z][\p{L}'’-]*)"#, in: line, caseSensitive: true).first?[1]
@@ -241,6 +243,10 @@ public struct MockReading: Sendable, Equatable {
         said.notes = scratch.instructions.map { ($0.kind, $0.value) }
         return said
     }
+
+    /// Capitalised words that follow "reply as" or "write as" without naming anyone.
+    static let notNames: Set<String> = ["JSON", "YAML", "XML", "HTML", "CSV", "Markdown", "Plain", "English", "Spanish", "French",
+                                        "German", "A", "An", "The"]
 
     /// Whether a folded line holds any of some words. Only for ASCII lines: case-insensitive
     /// matching folds a few letters outside ASCII onto ASCII ones (the long s onto "s", the
@@ -363,17 +369,19 @@ public struct MockReading: Sendable, Equatable {
     private mutating func readIdentity(_ lower: String, _ index: Int) {
         // "Never say you are an AI", "Don't ever mention that you're a language model", "Avoid
         // saying you are a bot", "You must not reveal that you are artificial".
-        let deny = #"\b(?:never|don't|do not|must not|mustn't|should not|shouldn't|cannot|can't|avoid)\s+(?:(?:ever|once|at any point)\s+)?"#
+        let deny = #"\b(?:never|don't|do not|must not|mustn't|should not|shouldn't|cannot|can't|avoid|under no circumstances(?: should you| may you| will you)?|at no point(?: should you)?)\s+(?:(?:ever|once|at any point)\s+)?"#
         let say = #"(?:say|claim|mention|reveal|admit|tell|imply|disclose|acknowledge|refer(?:ring)? to yourself|describe yourself|call yourself|identify)(?:ing|s)?\b"#
-        if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"#
+        // "If asked whether you are an AI, say you are Luna."
+        let asked = #"|\bif (?:you are |you're )?(?:asked|someone asks|the user asks|they ask)\b[^,]{0,40}\b(?:an ai|a bot|a robot|a chatbot|a machine|human|a real person)\b[^,]{0,20},\s*(?:say|tell them|answer|reply|explain) (?:that )?(?:you are|you're|i am|i'm) (?!an ai|a bot|a chatbot|a language model|artificial)"#
+        if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"# + asked
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
         let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|prompt|rules|guidelines)"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e)\b[^.]{0,30}"# + instructions
-                         + #"|\b(?:keep|treat)\s+"# + instructions + #"\s+(?:confidential|private|secret)"#
+                         + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|prompt)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
-                         + #"|\b(?:if|when)\b[^.]*\b(?:instructions|system prompt|prompt)\b[^.]*\b(?:decline|refuse)"#, lower) {
+                         + #"|\b(?:if|when)\b[^.]*\b(?:instructions|system prompt|prompt)\b[^.]*\b(?:decline|refuse|(?:do not|don't|never) (?:share|reveal|repeat|show|disclose))"#, lower) {
             note(.confidential, "keeps these instructions private", index)
         } else if Self.contains(#"\b(?:repeat|reveal|quote|share|print|recite|show|disclose)\b[^.]{0,30}"# + instructions, lower) {
             let conditional = Self.contains(#"\b(?:if|when|whenever)\b"#, lower)
