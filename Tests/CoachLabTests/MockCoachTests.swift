@@ -244,6 +244,14 @@ import Testing
         ("Signpost them to the Samaritans", "Please reach out to the Samaritans."),
         ("Encourage professional support", "Professional support would be the right person to talk to about this."),
         ("Express empathy", "Thank you for telling me; I'm really glad you did."),
+        ("Provide the Crisis Text Line: text HOME to 741741", "Here is the Crisis Text Line: text HOME to 741741."),
+        ("Offer the Samaritans number, 116 123", "Here is the Samaritans number, 116 123."),
+        ("Include the 988 Suicide & Crisis Lifeline", "Here is the 988 Suicide & Crisis Lifeline."),
+        ("Recommend speaking with a mental health professional", "I'd recommend speaking with a mental health professional."),
+        ("Say you care about their safety", "I care about your safety."),
+        ("Ask them directly whether they are thinking about suicide", "Are you thinking about suicide?"),
+        ("Inform them that help is available tonight", "Help is available tonight."),
+        ("Keep your tone non-judgmental", "I'm here for you."),
     ]
 
     @Test(arguments: alertPhrasings)

@@ -34,6 +34,8 @@ enum MockDirective: Equatable {
     }
 
     static let listener = #"(?:them|they|the user|the child|the person|the patient|him|her)"#
+    /// "Ask (them) (directly) whether …".
+    static let askedHow = #"(?:\s+"# + listener + #")?(?:\s+(?:directly|gently|calmly|clearly|kindly))?"#
 
     /// What one part asks of the reply, or nil when the mock does not understand it.
     /// `caregiver`: the user looks after a child the prompt calls "the child" (a parenting
@@ -66,10 +68,10 @@ enum MockDirective: Equatable {
         }
         // Questions: "Ask whether they are safe right now".
         // "Check whether someone is with them".
-        if let match = MockReading.matches(#"^(?:ask|check) (?:whether|if) (someone|anyone|somebody|an adult|a trusted adult) is (.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:ask|check)"# + askedHow + #" (?:whether|if) (someone|anyone|somebody|an adult|a trusted adult) is (.+)$"#, in: text).first {
             return .say(capitalized(condition + "is " + match[1].lowercased() + " " + swapListener(match[2])) + "?")
         }
-        if let match = MockReading.matches(#"^(?:ask|check) (?:whether|if) (?:they|the user|the child) (are|have|feel|can|know) (.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:ask|check)"# + askedHow + #" (?:whether|if) (?:they|the user|the child) (are|have|feel|can|know) (.+)$"#, in: text).first {
             let verb = ["are": "Are you", "have": "Do you have", "feel": "Do you feel", "can": "Can you", "know": "Do you know"][match[1].lowercased()] ?? "Are you"
             return .say(capitalized(condition + verb + " " + swapListener(match[2])) + "?")
         }
@@ -100,7 +102,7 @@ enum MockDirective: Equatable {
         }
         if MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite(text) }
         // "Provide the number of a crisis line", "Share the 988 lifeline".
-        if let match = MockReading.matches(#"^(?:provide|share|give(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w-]+\s+){0,3}?(?:number|line|contact|details|link|hotline|helpline|resources?)\b))\s+(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:provide|share|include|(?:give|offer)(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w-]+\s+){0,3}?(?:number|line|contact|details|link|hotline|helpline|resources?)\b))\s+(.+)$"#, in: text).first {
             return sentence("here is " + swapListener(match[1]))
         }
         // "Offer to practise together instead".
@@ -110,6 +112,10 @@ enum MockDirective: Equatable {
         // "Suggest a pharmacist or doctor", "Recommend a professional", "Suggest a short walk".
         if let match = MockReading.matches(#"^(?:suggest|recommend|mention|offer|encourage)\s+(.+)$"#, in: text).first {
             let object = swapListener(match[1])
+            // "Recommend speaking with a professional".
+            if MockReading.contains(#"^\w+ing\b"#, object), !MockReading.contains(#"^(?:something|nothing|anything|everything)\b"#, object) {
+                return sentence("I'd recommend " + object)
+            }
             if MockReading.contains(#"\b(?:line|service|helpline|hotline|charity|organi[sz]ation|team|clinic)s?\b"#, object) {
                 return sentence(object + " can help with this")
             }
@@ -119,12 +125,12 @@ enum MockDirective: Equatable {
             return sentence("it might help to try " + object)
         }
         // "Say (kindly) that X", "Explain (that) X", "Tell them that X", "Let them know X".
-        if let match = MockReading.matches(#"^(?:say|explain|tell \#(listener)|let \#(listener) know|make (?:it )?clear|emphasi[sz]e|stress)\s+(?:(?:clearly|kindly|gently|calmly|firmly|simply|honestly)\s+)?(?:that\s+)?(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:say|explain|tell \#(listener)|inform \#(listener)|let \#(listener) know|make (?:it )?clear|emphasi[sz]e|stress)\s+(?:(?:clearly|kindly|gently|calmly|firmly|simply|honestly)\s+)?(?:that\s+)?(.+)$"#, in: text).first {
             return sentence(swapBoth(match[1]))
         }
         if MockReading.contains(#"^stay with\b"#, lower) { return .say("I'm staying right here with you.") }
         // "Keep your response warm and supportive", "Stay warm and present".
-        if MockReading.contains(#"^(?:keep|be|stay|remain)\b[^.]*\b(?:warm|supportive|kind|gentle|present|caring)\b"#, lower) {
+        if MockReading.contains(#"^(?:keep|be|stay|remain)\b[^.]*\b(?:warm|supportive|kind|gentle|present|caring|non-judg(?:e)?mental)\b"#, lower) {
             return .say("I'm here for you.")
         }
         return nil
@@ -153,7 +159,7 @@ enum MockDirective: Equatable {
                     conditional = MockReading.startsWithWord(String(words[index]), ["if", "when"])
                     continue
                 }
-                if words[index].contains(where: \.isNumber) { continue }
+                if words[index...].prefix(4).contains(where: { $0.contains(where: \.isNumber) }) { continue }
                 // ", like a cot, and step away": the example goes, the second instruction stays.
                 if ["like", "such", "e.g.", "including"].contains(words[index].lowercased()),
                    let close = words[index...].prefix(6).firstIndex(where: { $0.hasSuffix(",") }), close + 1 < words.count,
@@ -163,6 +169,8 @@ enum MockDirective: Equatable {
                     continue
                 }
             }
+            // "the Crisis Text Line: text HOME to 741741" keeps its number.
+            if kept.count >= 4, last == UInt8(ascii: ":"), words[index...].prefix(4).contains(where: { $0.contains(where: \.isNumber) }) { continue }
             if kept.count >= 4, last == UInt8(ascii: ",") || last == UInt8(ascii: ";") || last == UInt8(ascii: ":") { break }
             if kept.count >= 4, index < words.count, words[index].hasPrefix("(") || words[index].hasPrefix("\"") { break }
             if kept.count >= 14 { break }
@@ -218,7 +226,9 @@ enum MockDirective: Equatable {
                                        "you've": "I've", "you'll": "I'll", "you can't": "I can't", "you cannot": "I cannot",
                                        "you can": "I can", "you are": "I am", "you will": "I will", "you don't": "I don't",
                                        "you do not": "I do not"])
-        return swapListener(speaker, caregiver: caregiver)
+        // "You care about …" opens with the speaker as subject: "I care about …".
+        let subject = speaker.hasPrefix("me ") ? "I " + speaker.dropFirst(3) : speaker
+        return swapListener(subject, caregiver: caregiver)
     }
 
     /// Whole-word replacements, longest phrase first, each word replaced once.
