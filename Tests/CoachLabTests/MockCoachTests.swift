@@ -183,6 +183,13 @@ import Testing
         #expect(MockReading(system: "=== Format ===\nReply as JSON only.").name == nil)
     }
 
+    /// Asked who it is in other words, it gives its name.
+    @Test(arguments: ["Who am I talking to?", "Tell me about yourself.", "Howdy!", "What do I call you?"])
+    func askedWhoItIsItSaysItsName(_ message: String) {
+        let reply = MockCoach.reply(system: "=== Coach ===\nYou are Luna, a gentle sleep companion.", userMessages: [message])
+        #expect(reply.contains("I'm Luna"), "\(reply)")
+    }
+
     /// "Ask exactly one … question at the end" asks for both.
     @Test func oneQuestionAtTheEndIsBoth() {
         let reading = MockReading(system: "=== Format ===\n- Ask exactly one follow-up question at the end.")

@@ -79,9 +79,9 @@ struct MockComposer {
     }
 
     private func identity() -> Part? {
-        let greeting = MockReading.startsWithWord(lower, ["hi", "hello", "hey", "hiya", "good morning", "good afternoon", "good evening"])
+        let greeting = MockReading.startsWithWord(lower, ["hi", "hello", "hey", "hiya", "howdy", "greetings", "good morning", "good afternoon", "good evening"])
         let mentionsYou = mayMatch(["you"])
-        let askedName = mentionsYou && MockReading.contains(#"\b(?:who are you|what(?:'s| is) your name|what should i call you|introduce yourself)\b"#, lower)
+        let askedName = (mentionsYou || mayMatch(["who am i"])) && MockReading.contains(#"\b(?:who are you|what(?:'s| is) your name|what should i call you|what do i call you|introduce yourself|tell me about yourself|who am i (?:talking|speaking|chatting) (?:to|with)|what are you called)\b"#, lower)
         let askedNature = mentionsYou && MockReading.contains(#"\bare you (?:a |an )?(?:real|human|person|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
         if askedNature {
             if reading.has(.stayInRole) { return Part(text: "I'm \(reading.name ?? "your coach"), and I'm here to think this through with you.") }
