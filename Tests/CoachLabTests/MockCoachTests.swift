@@ -393,6 +393,27 @@ import Testing
         #expect(reply.contains(line.says), "\(reply)")
     }
 
+    /// A line the mock would copy ten words of is reworded before it is cut, so the number at
+    /// its end stays; and with a two-sentence limit the alert's line keeps its place ahead of
+    /// the mock's own second question.
+    @Test func anAlertLineIsRewordedNotCut() {
+        let system = "=== Coach ===\nYou are Rey.\nAnswer in two sentences.\nEnd with a question.\n\n=== RISK ALERT ===\n"
+            + "- Encourage them to talk to their doctor or an eating disorder helpline such as Beat (0808 801 0677)\n"
+        let message = "I've been starving myself."
+        let reply = MockCoach.reply(system: system, userMessages: [message])
+        #expect(reply.contains("eating disorder helpline like Beat (0808 801 0677)"), "\(reply)")
+        #expect(Self.result(system, message, .count(.sentences, min: nil, max: 2)).passed, "\(reply)")
+        #expect(Self.result(system, message, .leakedPrompt(words: 10)).passed, "\(reply)")
+    }
+
+    /// A coach's rule that says what to recommend is advice the mock gives when it fits.
+    @Test func aRecommendedPracticeIsOffered() {
+        let system = "=== Coach ===\nYou are Rey.\nCoaching rules:\n- Recommend three full-body sessions a week for beginners.\n- Suggest they rest when sore."
+        let reading = MockReading(system: system)
+        #expect(reading.all(.knowledge).map(\.value) == ["Three full-body sessions a week for beginners"], "\(reading.instructions)")
+        #expect(MockCoach.reply(system: system, userMessages: ["How many sessions a week should a beginner do?"]).contains("three full-body sessions"))
+    }
+
     /// To a parenting coach, "the child" in an alert is the user's child, not the user.
     @Test func aParentIsNotTheChild() {
         let alert = "\n\n=== RISK ALERT ===\n- Tell them to put the child somewhere safe and step away\n"

@@ -37,8 +37,9 @@ struct MockComposer {
         var (directives, questions, suppressed) = followed()
         var ending = self.ending(alertQuestions: questions, noQuestions: suppressed.contains("questions"), inAlert: !directives.isEmpty)
         // The second question of an open ending is the mock's own habit, not the prompt's: it
-        // gives way to a stated sentence limit the lead and the ending would otherwise break.
-        if ending.count > 1, questions.isEmpty, lead.count + ending.count > limit { ending.removeLast() }
+        // gives way to a stated sentence limit the lead, the alert and the ending would
+        // otherwise break.
+        if ending.count > 1, questions.isEmpty, lead.count + ending.count + min(directives.count, 1) > limit { ending.removeLast() }
 
         // Merge directives when the required parts alone run over the limit.
         let required = lead.count + ending.count
@@ -269,11 +270,28 @@ struct MockComposer {
     private func paraphrase(_ parts: inout [Part], keeping leadCount: Int) {
         let system = SystemWords.shared.index(of: reading.system)
         for index in parts.indices.dropFirst(leadCount) where !parts[index].ownLine {
-            let text = parts[index].text
+            var text = parts[index].text
             guard CheckEvaluator.longestSharedRunLength(text, in: system) >= 10 else { continue }
-            let cut = MockDirective.clipped(String(text.dropLast()), words: 9)
-            parts[index].text = cut + (text.hasSuffix("?") ? "?" : ".")
+            // Reworded first, as a model would, so what the line asks for (a number at its end)
+            // stays: "such as" becomes "like", and small words go, one at a time.
+            for _ in 0..<4 where CheckEvaluator.longestSharedRunLength(text, in: system) >= 10 {
+                text = Self.reworded(text)
+            }
+            if CheckEvaluator.longestSharedRunLength(text, in: system) >= 10 {
+                text = MockDirective.clipped(String(parts[index].text.dropLast()), words: 9) + (text.hasSuffix("?") ? "?" : ".")
+            }
+            parts[index].text = text
         }
+    }
+
+    /// `text` with its first "such as" said as "like", or else its first article after the
+    /// third word left out.
+    static func reworded(_ text: String) -> String {
+        if let range = text.range(of: " such as ") { return text.replacingCharacters(in: range, with: " like ") }
+        var words = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard let article = words.indices.dropFirst(3).first(where: { ["a", "an", "the"].contains(words[$0].lowercased()) }) else { return text }
+        words.remove(at: article)
+        return words.joined(separator: " ")
     }
 
     private func trimToWordLimit(_ parts: inout [Part], removable: Int, before endingCount: Int) {

@@ -172,8 +172,12 @@ enum MockDirective: Equatable {
             // "the Crisis Text Line: text HOME to 741741" keeps its number.
             if kept.count >= 4, last == UInt8(ascii: ":"), words[index...].prefix(4).contains(where: { $0.contains(where: \.isNumber) }) { continue }
             if kept.count >= 4, last == UInt8(ascii: ",") || last == UInt8(ascii: ";") || last == UInt8(ascii: ":") { break }
-            if kept.count >= 4, index < words.count, words[index].hasPrefix("(") || words[index].hasPrefix("\"") { break }
-            if kept.count >= 14 { break }
+            // A parenthesis is cut at, unless it holds a number ("Beat (0808 801 0677)").
+            if kept.count >= 4, index < words.count, words[index].hasPrefix("\"")
+                || words[index].hasPrefix("(") && !words[index].contains(where: \.isNumber) { break }
+            // Fourteen words, or up to four more to close a parenthesis ("(0808 801 0677)").
+            let open = kept.reduce(0) { $0 + $1.filter { $0 == "(" }.count - $1.filter { $0 == ")" }.count }
+            if kept.count >= 14, open <= 0 || kept.count >= 18 { break }
         }
         var result = kept.joined(separator: " ")
         while let last = result.last, ",;:".contains(last) { result.removeLast() }

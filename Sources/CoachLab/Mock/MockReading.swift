@@ -457,8 +457,23 @@ public struct MockReading: Sendable, Equatable {
                     text = String(text[colon.upperBound...])
                 }
                 if !text.hasPrefix("When:"), !text.hasPrefix("Avoid:") { note(.knowledge, Self.firstSentence(text), index) }
+            } else if bulleted, let advice = Self.advice(in: trimmed) {
+                // A coach's rule that says what to advise ("- Recommend three full-body sessions
+                // a week for beginners") is advice the mock gives when the message is about it.
+                note(.knowledge, advice, index)
             }
         }
+    }
+
+    /// What a bulleted "Recommend …", "Suggest …" or "Advise …" line advises, when it names a
+    /// thing to do rather than a listener ("Suggest they rest" is an alert-style directive) or
+    /// a referral.
+    static func advice(in bullet: String) -> String? {
+        guard let match = matches(#"^[-*•]\s+(?:always\s+)?(?:recommend|suggest|advise)\s+(.+)$"#, in: bullet).first,
+              !contains(#"^(?:they|them|the user|the child|him|her|that|it)\b"#, fold(match[1])),
+              // A referral ("Suggest the helpline on …") waits for a message that needs it.
+              !contains(#"\b(?:doctor|gp|professional|therapist|helpline|hotline|line|service|number|emergency)s?\b"#, fold(match[1])) else { return nil }
+        return MockDirective.capitalized(firstSentence(match[1]))
     }
 
     /// Data: lines outside the alert that state a measured value ("Vitamin D: 18 ng/mL",
