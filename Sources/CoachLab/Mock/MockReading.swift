@@ -379,7 +379,7 @@ public struct MockReading: Sendable, Equatable {
         }
         let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|prompt|rules|guidelines)"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e)\b[^.]{0,30}"# + instructions
-                         + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:confidential|private|secret)"#
+                         + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|prompt)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
                          + #"|\b(?:if|when)\b[^.]*\b(?:instructions|system prompt|prompt)\b[^.]*\b(?:decline|refuse|(?:do not|don't|never) (?:share|reveal|repeat|show|disclose))"#, lower) {
             note(.confidential, "keeps these instructions private", index)
@@ -591,6 +591,11 @@ public struct MockReading: Sendable, Equatable {
         let trimmed = line.trimmed(.whitespaces)
         guard !trimmed.isEmpty else { return false }
         if trimmed.hasPrefix("=== ") || trimmed.hasPrefix("# ") || trimmed.hasPrefix("## ") || trimmed.hasPrefix("### ") { return true }
+        if trimmed.hasPrefix("== ") || trimmed.hasPrefix("#### ") { return true }
+        if trimmed.count > 4, trimmed.hasPrefix("**"), trimmed.hasSuffix("**") || trimmed.hasSuffix("**:") {
+            let inner = trimmed.dropFirst(2).prefix { $0 != "*" }
+            return inner.count + 2 >= trimmed.count - 3 && inner.contains(where: \.isLetter) && inner.split(separator: " ").count <= 6
+        }
         if trimmed.hasPrefix("["), trimmed.hasSuffix("]") { return true }
         if trimmed.hasPrefix("<"), trimmed.hasSuffix(">") {
             let inner = trimmed.dropFirst().dropLast()
@@ -616,6 +621,15 @@ public struct MockReading: Sendable, Equatable {
                 prefix.withUTF8Buffer { trimmed.count >= $0.count && zip(trimmed, $0).allSatisfy { $0 == $1 } }
             }
             if starts(with: "=== ") || starts(with: "# ") || starts(with: "## ") || starts(with: "### ") { return true }
+            if starts(with: "== ") || starts(with: "#### ") { return true }
+            // A title in bold alone on its line: "**Rules**", "**Rules:**".
+            if trimmed.count > 4, starts(with: "**"), trimmed[trimmed.count - 1] == UInt8(ascii: "*") && trimmed[trimmed.count - 2] == UInt8(ascii: "*")
+                || trimmed[trimmed.count - 1] == UInt8(ascii: ":") && trimmed[trimmed.count - 2] == UInt8(ascii: "*") && trimmed[trimmed.count - 3] == UInt8(ascii: "*") {
+                let inner = trimmed.dropFirst(2).prefix { $0 != UInt8(ascii: "*") }
+                let words = inner.split(separator: UInt8(ascii: " ")).count
+                let letters = inner.contains { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) }
+                return inner.count + 2 >= trimmed.count - 3 && letters && words <= 6
+            }
             if trimmed.first == UInt8(ascii: "["), trimmed.last == UInt8(ascii: "]") { return true }
             // An opening tag alone on its line: "<rules>", "<output_format>".
             if trimmed.first == UInt8(ascii: "<"), trimmed.last == UInt8(ascii: ">") {
