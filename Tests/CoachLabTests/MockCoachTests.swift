@@ -182,6 +182,8 @@ import Testing
         #expect(reading.has(.stayInRole) && reading.name == "Luna")
         #expect(!MockReading(system: "=== Coach ===\nIf asked whether you are an AI, say you are an AI assistant.").has(.stayInRole))
         #expect(MockReading(system: "=== Format ===\nReply as JSON only.").name == nil)
+        let juniper = MockReading(system: "=== About you ===\nIf anyone asks, you're Juniper, not an AI assistant.")
+        #expect(juniper.has(.stayInRole) && juniper.name == "Juniper")
     }
 
     /// Asked who it is in other words, it gives its name.

@@ -373,7 +373,9 @@ public struct MockReading: Sendable, Equatable {
         let say = #"(?:say|claim|mention|reveal|admit|tell|imply|disclose|acknowledge|refer(?:ring)? to yourself|describe yourself|call yourself|identify)(?:ing|s)?\b"#
         // "If asked whether you are an AI, say you are Luna."
         let asked = #"|\bif (?:you are |you're )?(?:asked|someone asks|the user asks|they ask)\b[^,]{0,40}\b(?:an ai|a bot|a robot|a chatbot|a machine|human|a real person)\b[^,]{0,20},\s*(?:say|tell them|answer|reply|explain) (?:that )?(?:you are|you're|i am|i'm) (?!an ai|a bot|a chatbot|a language model|artificial)"#
-        if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"# + asked
+        // "If anyone asks, you're Juniper, not an AI assistant."
+        let not = #"|\byou(?:'re| are) [\w'-]+(?: [\w'-]+)?,? not (?:an ai|a bot|a chatbot|a robot|a machine|a language model)\b"#
+        if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"# + asked + not
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
