@@ -145,39 +145,49 @@ enum MockDirective: Equatable {
         // At most fifteen words are kept (fourteen, or one more after a condition's comma), and
         // the one after the last is looked at.
         let words = text.split(separator: " ", maxSplits: 24, omittingEmptySubsequences: true)
+        func hasDigit(_ word: Substring) -> Bool { word.utf8.contains { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } || !word.utf8.allSatisfy { $0 < 0x80 } && word.contains(where: \.isNumber) }
+        // Whether the word is one of some lower-case ASCII words, in any case.
+        func isAny(_ word: Substring, _ options: [StaticString]) -> Bool {
+            options.contains { option in
+                option.withUTF8Buffer { $0.count == word.utf8.count && zip($0, word.utf8).allSatisfy { $0 == $1 || $0 == $1 | 0x20 && $1 >= 0x41 && $1 <= 0x5A } }
+            }
+        }
         var kept: [Substring] = []
         var conditional = MockReading.startsWithWord(text, ["if", "when"])
         var index = 0
+        var openParentheses = 0
         while index < words.count {
             let word = words[index]
             index += 1
             kept.append(word)
+            for byte in word.utf8 {
+                if byte == UInt8(ascii: "(") { openParentheses += 1 } else if byte == UInt8(ascii: ")") { openParentheses -= 1 }
+            }
             let last = word.utf8.last
             if conditional, last == UInt8(ascii: ",") { conditional = false; continue }
             if kept.count >= 4, last == UInt8(ascii: ","), index < words.count {
-                if ["or,", "and,", "but,"].contains(word.lowercased()) {
+                if isAny(word, ["or,", "and,", "but,"]) {
                     conditional = MockReading.startsWithWord(String(words[index]), ["if", "when"])
                     continue
                 }
-                if words[index...].prefix(4).contains(where: { $0.contains(where: \.isNumber) }) { continue }
+                if words[index...].prefix(4).contains(where: hasDigit) { continue }
                 // ", like a cot, and step away": the example goes, the second instruction stays.
-                if ["like", "such", "e.g.", "including"].contains(words[index].lowercased()),
+                if isAny(words[index], ["like", "such", "e.g.", "including"]),
                    let close = words[index...].prefix(6).firstIndex(where: { $0.hasSuffix(",") }), close + 1 < words.count,
-                   ["and", "then", "or"].contains(words[close + 1].lowercased()) {
+                   isAny(words[close + 1], ["and", "then", "or"]) {
                     kept[kept.count - 1] = word.dropLast()
                     index = close + 1
                     continue
                 }
             }
             // "the Crisis Text Line: text HOME to 741741" keeps its number.
-            if kept.count >= 4, last == UInt8(ascii: ":"), words[index...].prefix(4).contains(where: { $0.contains(where: \.isNumber) }) { continue }
+            if kept.count >= 4, last == UInt8(ascii: ":"), words[index...].prefix(4).contains(where: hasDigit) { continue }
             if kept.count >= 4, last == UInt8(ascii: ",") || last == UInt8(ascii: ";") || last == UInt8(ascii: ":") { break }
             // A parenthesis is cut at, unless it holds a number ("Beat (0808 801 0677)").
             if kept.count >= 4, index < words.count, words[index].hasPrefix("\"")
-                || words[index].hasPrefix("(") && !words[index].contains(where: \.isNumber) { break }
+                || words[index].hasPrefix("(") && !hasDigit(words[index]) { break }
             // Fourteen words, or up to four more to close a parenthesis ("(0808 801 0677)").
-            let open = kept.reduce(0) { $0 + $1.filter { $0 == "(" }.count - $1.filter { $0 == ")" }.count }
-            if kept.count >= 14, open <= 0 || kept.count >= 18 { break }
+            if kept.count >= 14, openParentheses <= 0 || kept.count >= 18 { break }
         }
         var result = kept.joined(separator: " ")
         while let last = result.last, ",;:".contains(last) { result.removeLast() }
