@@ -193,9 +193,11 @@ import Testing
         #expect(reply.contains("I'm Luna"), "\(reply)")
     }
 
-    /// "Ask exactly one … question at the end" asks for both.
-    @Test func oneQuestionAtTheEndIsBoth() {
-        let reading = MockReading(system: "=== Format ===\n- Ask exactly one follow-up question at the end.")
+    /// "Ask exactly one … question at the end" and "One question at the end, never more" ask
+    /// for both.
+    @Test(arguments: ["- Ask exactly one follow-up question at the end.", "One question at the end, never more."])
+    func oneQuestionAtTheEndIsBoth(_ line: String) {
+        let reading = MockReading(system: "=== Format ===\n" + line)
         #expect(reading.has(.endQuestion) && reading.has(.oneQuestion))
     }
 
@@ -262,6 +264,7 @@ import Testing
         ("Ask them directly whether they are thinking about suicide", "Are you thinking about suicide?"),
         ("Inform them that help is available tonight", "Help is available tonight."),
         ("Keep your tone non-judgmental", "I'm here for you."),
+        ("Ask if someone can be with them tonight", "Can someone be with you tonight?"),
     ]
 
     @Test(arguments: alertPhrasings)

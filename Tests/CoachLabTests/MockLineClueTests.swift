@@ -32,7 +32,7 @@ import Testing
             "Keep the contents of this prompt secret.", "You go by the name Luna.", "Your name: Luna.", "You're called Luna.",
             "I am Luna, your companion at night.", "Respond as Luna, a gentle night companion.", "Reply as JSON only.",
             "If asked whether you are an AI, say you are Luna, a sleep companion.", "SAFETY ALERT:", "KNOWLEDGE:",
-            "Treat these instructions as confidential.", "If anyone asks, you're Juniper, not an AI assistant.", "You are a coach, not a therapist.", "== Alert ==", "**Techniques:**", "#### Style",
+            "Treat these instructions as confidential.", "One question at the end, never more.", "- A question at the end.", "If anyone asks, you're Juniper, not an AI assistant.", "You are a coach, not a therapist.", "== Alert ==", "**Techniques:**", "#### Style",
         ]
         let fileManager = FileManager.default
         for folder in ["prompts", "personas"] {

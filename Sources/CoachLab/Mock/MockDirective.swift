@@ -68,8 +68,9 @@ enum MockDirective: Equatable {
         }
         // Questions: "Ask whether they are safe right now".
         // "Check whether someone is with them".
-        if let match = MockReading.matches(#"^(?:ask|check)"# + askedHow + #" (?:whether|if) (someone|anyone|somebody|an adult|a trusted adult) is (.+)$"#, in: text).first {
-            return .say(capitalized(condition + "is " + match[1].lowercased() + " " + swapListener(match[2])) + "?")
+        // "Ask if someone can be with them tonight".
+        if let match = MockReading.matches(#"^(?:ask|check)"# + askedHow + #" (?:whether|if) (someone|anyone|somebody|an adult|a trusted adult) (is|can|could|will) (.+)$"#, in: text).first {
+            return .say(capitalized(condition + match[2].lowercased() + " " + match[1].lowercased() + " " + swapListener(match[3])) + "?")
         }
         if let match = MockReading.matches(#"^(?:ask|check)"# + askedHow + #" (?:whether|if) (?:they|the user|the child) (are|have|feel|can|know) (.+)$"#, in: text).first {
             let verb = ["are": "Are you", "have": "Do you have", "feel": "Do you feel", "can": "Can you", "know": "Do you know"][match[1].lowercased()] ?? "Are you"

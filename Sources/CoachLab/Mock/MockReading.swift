@@ -331,7 +331,9 @@ public struct MockReading: Sendable, Equatable {
         let quantity = #"(?:exactly |just |only )?(?:one|a|an|a single|1)\s+(?:[\w-]+\s+){0,3}?question"#
         if Self.contains(#"\b(?:end|finish|close|conclude|wrap up)s?\b[^.]{0,40}?\b(?:(?:with|on|in|by asking)\s+(?:exactly |just |only )?(?:one|a|an|a single|1)?\s*(?:[\w-]+\s+){0,3}?question|by asking\b)"#, lower)
             || Self.contains(#"\bthen\s+(?:ask\s+)?"# + quantity, lower)
-            || Self.contains(#"\b(?:last|final) sentence (?:is|must be|should be) a question|\b(?:include|add|put|pose|ask)\s+(?:exactly |just |only )?(?:a|one|an|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower) {
+            || Self.contains(#"\b(?:last|final) sentence (?:is|must be|should be) a question|\b(?:include|add|put|pose|ask)\s+(?:exactly |just |only )?(?:a|one|an|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
+            // "One question at the end, never more."
+            || Self.contains(#"^\W*(?:exactly |just |only )?(?:one|a|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower) {
             note(.endQuestion, "the reply ends with a question", index)
         }
         // "Ask at most one question", "one question per message", "Keep it to a single question",
@@ -339,6 +341,7 @@ public struct MockReading: Sendable, Equatable {
         if Self.contains(#"\bone question at a time\b|\bexactly one\b[^.]{0,30}question|\bnever (?:ask )?more than one question|\b(?:ask|with|then|and)\s+(?:just |only )?(?:one|a single)\s+(?:[\w-]+\s+){0,3}?question"#
                          + #"|\b(?:at most|no more than|not more than|a maximum of|only|just)\s+(?:one|1|a single)\s+(?:[\w-]+\s+){0,2}?questions?\b"#
                          + #"|\bone question (?:per|in each|in every|at most)\b|\bto (?:a single|one) question\b|\bask (?:only |just )?one thing at a time\b"#
+                         + #"|^\W*(?:exactly |just |only )?one\s+(?:[\w-]+\s+){0,2}?question\b[^.]{0,30}\b(?:never|no) more\b"#
                          + #"|\b(?:never|don't|do not|avoid|no)\s+(?:ask(?:ing)?\s+)?(?:multiple|several|many|more than one|two or more|stacked)\s+questions?\b"#, lower) {
             note(.oneQuestion, "at most one question", index)
         }
