@@ -16,7 +16,7 @@ import Testing
     static func reference(_ text: String) -> [String] {
         let characters = Array(text.unicodeScalars)
         let terminators: Set<Unicode.Scalar> = [".", "!", "?", "…"]
-        let closers: Set<Unicode.Scalar> = ["\"", "'", "”", "’", ")", "]"]
+        let closers: Set<Unicode.Scalar> = ["\"", "'", "”", "’", ")", "]", "*", "_", "`", "~"]
         func emojiLike(_ scalar: Unicode.Scalar) -> Bool {
             scalar.properties.isEmojiPresentation || (scalar.properties.isEmoji && scalar.value > 0x238C)
                 || scalar.value == 0x200D || scalar.value == 0xFE0F || (0x1F3FB...0x1F3FF).contains(scalar.value)

@@ -22,6 +22,9 @@ import Testing
         ("Visit example.com today. It helps.", 2),
         ("It's… complicated. Really!", 2),
         ("- first idea\n- second idea", 2),
+        ("**Ready to start?** 🙂 And what is in the way?", 2),  // emphasis closes a sentence
+        ("*Breathe in.* _Hold._ Let it go.", 3),
+        ("Run `swift test`. Then push.", 2),
     ])
     func countsSentences(_ text: String, _ expected: Int) {
         #expect(TextMetrics.sentences(text).count == expected, "\(TextMetrics.sentences(text))")
@@ -35,5 +38,7 @@ import Testing
         #expect(TextMetrics.endsWithQuestion("Ready to try?\""))
         #expect(!TextMetrics.endsWithQuestion("Try it. Ready?\nGo."))
         #expect(!TextMetrics.endsWithQuestion(""))
+        #expect(TextMetrics.endsWithQuestion("**What is one small step you could take?**"))
+        #expect(TextMetrics.questions("**Is it ok?** 🙂 And why?") == 2)
     }
 }

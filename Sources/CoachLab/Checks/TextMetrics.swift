@@ -87,9 +87,11 @@ public enum TextMetrics {
     }
 
     /// A closing quote or bracket: `"`, `'`, `”`, `’`, `)` and `]`.
+    /// Closing quotes and brackets, and the marks that close markdown emphasis or code
+    /// ("**Ready?** Go."): they end a sentence with the punctuation before them.
     private static func isCloser(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x22, 0x27, 0x201D, 0x2019, 0x29, 0x5D: true
+        case 0x22, 0x27, 0x201D, 0x2019, 0x29, 0x5D, 0x2A, 0x5F, 0x60, 0x7E: true
         default: false
         }
     }
@@ -188,10 +190,10 @@ public enum TextMetrics {
     }
 
     /// Whether the text ends with a question: its last run of sentence punctuation, ignoring
-    /// trailing spaces, closing quotes and emoji, contains "?".
+    /// trailing spaces, closing quotes, emphasis marks and emoji, contains "?".
     public static func endsWithQuestion(_ text: String) -> Bool {
         var scalars = Substring(text).unicodeScalars[...]
-        while let last = scalars.last, last.properties.isWhitespace || "\"'”’)]".unicodeScalars.contains(last)
+        while let last = scalars.last, last.properties.isWhitespace || "\"'”’)]*_`~".unicodeScalars.contains(last)
                 || last.properties.isEmojiPresentation || last.properties.generalCategory == .otherSymbol
                 || last.value == 0xFE0F || last.value == 0x200D || (0x1F3FB...0x1F3FF).contains(last.value) {
             scalars = scalars.dropLast()
