@@ -160,4 +160,66 @@ import Testing
             Session 2: Tried a wind-down routine.
             """)
     }
+
+    /// A list of texts numbers its items too: an alert's instructions, a knowledge item's
+    /// heuristics. Inside a nested list of texts, `{{position}}` is the inner item's.
+    static let texts = [
+        "texts/pack.yaml": """
+            pack: {id: texts, name: Texts}
+            persona: {name: Wren}
+            rules:
+              - id: crisis
+                title: Crisis
+                content: Safety first.
+                guardrail:
+                  keywords: [want to die]
+                  alert:
+                    instructions: [Stay calm, Share the 988 lifeline]
+            topics:
+              - slug: sleep
+                title: Sleep
+                knowledge:
+                  - {coreIdea: Keep one wake-up time., heuristics: [Set an alarm, Get light early]}
+            variants:
+              - {id: default, topic: sleep}
+            stack:
+              layers:
+                - id: knowledge
+                  title: Knowledge
+                  template: |
+                    {{#knowledge}}
+                    {{position}}. {{coreIdea}}
+                    {{#heuristics}}
+                      {{position}}) {{.}}
+                    {{/heuristics}}
+                    {{/knowledge}}
+                - id: alert
+                  title: Alert
+                  when: risk
+                  template: |
+                    {{#risk.alert.instructions}}
+                    {{position}}) {{.}}
+                    {{/risk.alert.instructions}}
+            """,
+    ]
+
+    @Test func aListOfTextsIsNumberedToo() throws {
+        let fileSystem = FileSystem.inMemory(Self.texts)
+        let lint = try ProjectLint(fileSystem: fileSystem).lint(["texts"])
+        #expect(lint.errors == 0 && lint.warnings == 0, "\(lint.diagnostics)")
+        let compiler = try PackLoader(fileSystem: fileSystem).compiler(for: "texts")
+        var inputs = CompileInputs(compiler.pack.variants[0])
+        inputs.screen = "Some days I want to die."
+        let prompt = try compiler.compile(inputs, fileSystem: fileSystem)
+        #expect(prompt.system == """
+            === Knowledge ===
+            1. Keep one wake-up time.
+              1) Set an alarm
+              2) Get light early
+
+            === Alert ===
+            1) Stay calm
+            2) Share the 988 lifeline
+            """)
+    }
 }

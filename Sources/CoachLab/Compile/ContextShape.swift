@@ -4,6 +4,8 @@
 indirect enum ContextShape: Sendable {
     /// A text, number or boolean.
     case leaf
+    /// A text, number or boolean walked as an item of a list: it also has its `position`.
+    case listedLeaf
     /// A list of values of one shape.
     case list(ContextShape)
     /// A mapping with known keys; `open` when other keys may appear at compile time.
@@ -30,7 +32,8 @@ indirect enum ContextShape: Sendable {
     /// A list whose mappings each also hold `position`, their 1-based place in the list, as
     /// every list in the compile context does (``ContextValue/numbered(_:)``).
     static func numberedList(of element: ContextShape) -> ContextShape {
-        .list(element.adding(["position": .leaf]))
+        if case .leaf = element { return .list(.listedLeaf) }
+        return .list(element.adding(["position": .leaf]))
     }
 
     /// Adds or replaces fields of an object shape.
@@ -97,7 +100,7 @@ indirect enum ContextShape: Sendable {
         switch self {
         case .object: "a mapping"
         case .list: "a list"
-        case .leaf, .unknown: nil
+        case .leaf, .listedLeaf, .unknown: nil
         }
     }
 
@@ -108,6 +111,8 @@ indirect enum ContextShape: Sendable {
             return open ? .some(nil) : nil
         case .unknown:
             return .some(nil)
+        case .listedLeaf:
+            return key == "position" ? .some(.leaf) : nil
         case .leaf, .list:
             return nil
         }

@@ -32,7 +32,7 @@ public indirect enum ContextValue: Sendable {
     }
 
     /// A list whose mappings each also get `position`, their 1-based place in it, unless they
-    /// define their own.
+    /// define their own. A list's texts get theirs as they render (``renderable(_:)``).
     static func numbered(_ items: [ContextValue]) -> ContextValue {
         .list(items.enumerated().map { index, value in
             guard case .object(let fields) = value, fields["position"] == nil else { return value }
@@ -92,11 +92,12 @@ public indirect enum ContextValue: Sendable {
     }
 
     /// The Mustache object for rendering; texts record their sources into `recorder` as they render.
-    func renderable(_ recorder: SourceRecorder) -> Any {
+    /// A text or boolean in a list answers `{{position}}` with its 1-based place in it.
+    func renderable(_ recorder: SourceRecorder, position: Int? = nil) -> Any {
         switch self {
-        case .text(let text, let sources): RenderableText(text: text, sources: sources, recorder: recorder)
-        case .bool(let value, let sources): RenderableBool(value: value, sources: sources, recorder: recorder)
-        case .list(let items): items.map { $0.renderable(recorder) }
+        case .text(let text, let sources): RenderableText(text: text, sources: sources, recorder: recorder, position: position)
+        case .bool(let value, let sources): RenderableBool(value: value, sources: sources, recorder: recorder, position: position)
+        case .list(let items): items.enumerated().map { $1.renderable(recorder, position: $0 + 1) }
         case .object(let fields): RenderableObject(fields: fields.mapValues { $0.renderable(recorder) })
         }
     }
@@ -117,6 +118,8 @@ struct RenderableText: MustacheCustomRenderable, MustacheParent, MustacheTransfo
     let text: String
     let sources: [SourceLocation]
     let recorder: SourceRecorder
+    /// Its place in the list it is an item of.
+    var position: Int?
 
     var renderText: String {
         recorder.record(sources)
@@ -125,7 +128,7 @@ struct RenderableText: MustacheCustomRenderable, MustacheParent, MustacheTransfo
 
     var isNull: Bool { text.isEmpty }
 
-    func child(named: String) -> Any? { nil }
+    func child(named: String) -> Any? { named == "position" ? position.map(String.init) : nil }
 
     func transform(_ name: String) -> Any? {
         guard let result = text.transform(name) else { return nil }
@@ -144,6 +147,8 @@ struct RenderableBool: MustacheCustomRenderable, MustacheParent {
     let value: Bool
     let sources: [SourceLocation]
     let recorder: SourceRecorder
+    /// Its place in the list it is an item of.
+    var position: Int?
 
     var renderText: String {
         recorder.record(sources)
@@ -152,7 +157,7 @@ struct RenderableBool: MustacheCustomRenderable, MustacheParent {
 
     var isNull: Bool { !value }
 
-    func child(named: String) -> Any? { nil }
+    func child(named: String) -> Any? { named == "position" ? position.map(String.init) : nil }
 }
 
 /// A mapping Mustache can walk.
