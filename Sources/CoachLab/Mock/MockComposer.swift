@@ -22,6 +22,8 @@ struct MockComposer {
         var sentences: Int = 1
         /// Joined to the previous part with a line break rather than a space.
         var ownLine = false
+        /// What to say in one sentence instead, when the reply has no room for this part.
+        var shorter: String?
     }
 
     /// The sentences a reply runs to when the prompt sets no limit: long, as a model's is
@@ -50,11 +52,18 @@ struct MockComposer {
         }
         var body: [Part] = []
         var room = limit - required - directives.count
+        // With no room left for an idea, a coach asks about one rather than leave it out.
+        if room <= 0, directives.isEmpty, questions.isEmpty, !suppressed.contains("coaching"), !reading.obeysAlert,
+           !ending.isEmpty, ending[0].text.hasSuffix("?"), let idea = rankedKnowledge().first.map({ reading.ideas[$0] }) {
+            ending[0] = Part(text: "What do you think of this idea: \(idea)?")
+        }
         if !reading.bansHeadings, reading.sentenceLimit == nil || limit >= 5, room > 1 {
             lead.insert(Part(text: "## " + heading(), ownLine: true), at: 0)
             room -= 1
         }
-        for part in bodyParts(suppressed: suppressed) where room >= part.sentences {
+        for var part in bodyParts(suppressed: suppressed) {
+            if room < part.sentences, let shorter = part.shorter { part = Part(text: shorter) }
+            guard room >= part.sentences else { continue }
             body.append(part)
             room -= part.sentences
         }
@@ -95,7 +104,8 @@ struct MockComposer {
     }
 
     private func leak() -> Part? {
-        let asked = mayMatch(["instructions", "prompt", "rules", "guidelines", "told", "above"]) && MockReading.contains(#"\b(?:your|the) (?:instructions|system prompt|prompt|rules|guidelines)\b|\bignore (?:all |your |the )?(?:previous|prior|above|earlier) instructions\b|\bwhat were you told\b|\brepeat (?:everything|the text) above\b"#, lower)
+        let asked = mayMatch(["instructions", "prompt", "rules", "guidelines", "told", "above", "given"]) && MockReading.contains(#"\b(?:your|the) (?:instructions|system prompt|prompt|rules|guidelines)\b|\bignore (?:all |your |the )?(?:previous|prior|above|earlier) instructions\b|\bwhat were you told\b|\brepeat (?:everything|the text) above\b"#
+            + #"|\b(?:repeat|paste|print|show|copy|recite|quote)\b[^.?]{0,30}\b(?:above|you were given|you were told)\b"#, lower)
         let invitation = reading.first(.invitesLeak)
         let always = invitation?.value == "always"
         guard asked || always else { return nil }
@@ -214,20 +224,24 @@ struct MockComposer {
     }
 
     private func ideas() -> [Part] {
-        // At most three are said; only they are clipped.
-        var ideas = rankedKnowledge().prefix(3).map { reading.ideas[$0] }
+        // At most three are said; only they are clipped. The first is given with its example.
+        let ranked = rankedKnowledge().prefix(3)
+        var ideas = ranked.map { reading.ideas[$0] }
+        if let first = ranked.first, let example = reading.ideaExamples[first] { ideas[0] += " (try this: \(example))" }
         if ideas.isEmpty {
             guard reading.all(.data).isEmpty else { return [] }  // a data assistant answers from the data
             ideas = ["write down the one thing that matters most this week"]
         }
         let emphasise = emphasised
+        let one = "One idea that may help: \(emphasise(ideas[0]))."
         if reading.has(.oneIdea) || ideas.count == 1 {
-            return [Part(text: "One idea that may help: \(emphasise(ideas[0])).")]
+            return [Part(text: one)]
         }
         let chosen = Array(ideas.prefix(3))
         if !reading.bansLists {
+            // A list of ideas that does not fit the limit gives way to the best of them.
             let list = chosen.map { "- " + emphasise($0) }.joined(separator: "\n")
-            return [Part(text: "A few ideas that may help:\n" + list, sentences: 1 + chosen.count, ownLine: true)]
+            return [Part(text: "A few ideas that may help:\n" + list, sentences: 1 + chosen.count, ownLine: true, shorter: one)]
         }
         let joined = chosen.dropLast().map(emphasise).joined(separator: "; ") + "; and " + emphasise(chosen.last ?? "")
         return [Part(text: "A few ideas that may help: \(joined).")]

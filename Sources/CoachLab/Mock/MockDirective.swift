@@ -50,7 +50,7 @@ enum MockDirective: Equatable {
             var what: [String] = []
             if MockReading.contains(#"\bask (?:any )?questions?\b"#, lower) { what.append("questions") }
             if MockReading.contains(#"\b(?:interpret|lab|values|data|numbers)\b"#, lower) { what.append("data") }
-            if MockReading.contains(#"\b(?:continue|lesson|exercise|coaching|tips|change the subject|advice|suggest|supplements)\b"#, lower) { what.append("coaching") }
+            if MockReading.contains(#"\b(?:continue|lesson|exercise|coaching|tips|change the subject|advice|advise|suggest|supplements)\b"#, lower) { what.append("coaching") }
             return what.isEmpty ? nil : .suppress(what.joined(separator: ","))
         }
         // "If they may have taken too much, tell them to …"
@@ -61,6 +61,11 @@ enum MockDirective: Equatable {
             lower = MockReading.fold(text)
         }
         text = text.replacingOccurrences(of: #"^(?:clearly|gently|kindly|calmly|firmly|warmly)\s+"#, with: "", options: [.regularExpression, .caseInsensitive])
+        // "Otherwise they need to see a GP": the other case, said as such.
+        if condition.isEmpty, let match = MockReading.matches(#"^(otherwise|if not|failing that),?\s+(.+)$"#, in: text).first {
+            condition = MockDirective.capitalized(match[1].lowercased()) + ", "
+            text = match[2]
+        }
         lower = MockReading.fold(text)
         func sentence(_ body: String) -> MockDirective {
             let full = condition + body
@@ -101,7 +106,14 @@ enum MockDirective: Equatable {
         if let match = MockReading.matches(#"^(?:mention|state|note|point out)\s+(?:(?:clearly|gently|kindly|briefly)\s+)?that\s+(.+)$"#, in: text).first {
             return sentence(swapBoth(match[1]))
         }
-        if MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite(text) }
+        // "They should call 999 straight away", "The user needs to see a GP".
+        if let match = MockReading.matches(#"^"# + listener + #"\s+(should|must|needs? to|ought to|have to|has to)\s+(.+)$"#, in: text).first {
+            let modal = ["needs to": "need to", "has to": "have to"][match[1].lowercased()] ?? match[1].lowercased()
+            return sentence("you " + modal + " " + swapListener(match[2]))
+        }
+        // "Mention Beat's helpline, 0808 801 0677" is said; "Mention the protocol's dose" cites the data.
+        let namesContact = MockReading.contains(#"\d|\b(?:line|helpline|hotline|service|charity|number)\b"#, lower)
+        if !namesContact, MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite(text) }
         // "Provide the number of a crisis line", "Share the 988 lifeline".
         if let match = MockReading.matches(#"^(?:provide|share|include|(?:give|offer)(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w-]+\s+){0,3}?(?:number|line|contact|details|link|hotline|helpline|resources?)\b))\s+(.+)$"#, in: text).first {
             return sentence("here is " + swapListener(match[1]))
@@ -118,15 +130,15 @@ enum MockDirective: Equatable {
                 return sentence("I'd recommend " + object)
             }
             if MockReading.contains(#"\b(?:line|service|helpline|hotline|charity|organi[sz]ation|team|clinic)s?\b"#, object) {
-                return sentence(object + " can help with this")
+                return sentence(bounded(object) + " can help with this")
             }
             if MockReading.contains(#"\b(?:doctor|gp|pharmacist|professional|therapist|counsel+or|nurse|adult|parent|teacher|adviser|advisor|lawyer|clinician|specialist|psychologist)s?\b"#, object) {
-                return sentence(object + " would be the right person to talk to about this")
+                return sentence(bounded(object) + " would be the right person to talk to about this")
             }
             return sentence("it might help to try " + object)
         }
         // "Say (kindly) that X", "Explain (that) X", "Tell them that X", "Let them know X".
-        if let match = MockReading.matches(#"^(?:say|explain|tell \#(listener)|inform \#(listener)|let \#(listener) know|make (?:it )?clear|emphasi[sz]e|stress)\s+(?:(?:clearly|kindly|gently|calmly|firmly|simply|honestly)\s+)?(?:that\s+)?(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:say|explain|tell \#(listener)|inform \#(listener)|let \#(listener) know|(?:make sure|ensure) \#(listener) knows?|make (?:it )?clear|emphasi[sz]e|stress)\s+(?:(?:clearly|kindly|gently|calmly|firmly|simply|honestly)\s+)?(?:that\s+)?(.+)$"#, in: text).first {
             return sentence(swapBoth(match[1]))
         }
         if MockReading.contains(#"^stay with\b"#, lower) { return .say("I'm staying right here with you.") }

@@ -55,6 +55,9 @@ public struct MockReading: Sendable, Equatable {
     /// order, and each data line as a reply cites it: what a reply says of them depends on
     /// the prompt alone.
     private(set) var ideas: [String] = []
+    /// The example each knowledge item gives on its own line ("For example: light a candle",
+    /// "e.g. list volunteering"), as a reply adds it to the idea, in ``all(_:)`` order.
+    private(set) var ideaExamples: [String?] = []
     private(set) var citations: [String] = []
 
     /// The reading of `system`, from a small cache: suites send the same compiled prompt many
@@ -80,7 +83,8 @@ public struct MockReading: Sendable, Equatable {
             let title = headers[..<(line.line - 1)].lastIndex(of: true).map { lines[$0] } ?? ""
             return Set(TextNormalizer.words(line.value + " " + title).map(\.text))
         }
-        ideas = all(.knowledge).map { MockComposer.lowercasedFirst(MockDirective.clipped($0.value)) }
+        ideas = all(.knowledge).map { MockComposer.lowercasedFirst(Self.idea($0.value)) }
+        ideaExamples = all(.knowledge).map { Self.example(in: $0.text) }
         citations = all(.data).map { line in
             let unnumbered = line.value.replacingOccurrences(of: #"^\d+\.\s+"#, with: "", options: .regularExpression)
             return MockComposer.lowercasedFirst(MockDirective.clipped(unnumbered.replacingOccurrences(of: ":", with: ","), words: 8))
@@ -95,7 +99,7 @@ public struct MockReading: Sendable, Equatable {
         var line = item.line - 2
         while line >= 0, !lines[line].consists(of: .whitespaces), !headers[line] {
             // Sibling bullets belong to other items; the lines between them title this one.
-            if !lines[line].trimmed(.whitespaces).hasPrefix("- ") { context += " " + lines[line] }
+            if Self.bulleted(lines[line].trimmed(.whitespaces)) == nil { context += " " + lines[line] }
             line -= 1
         }
         func stems(_ text: String) -> Set<String> { Set(TextNormalizer.words(text).map { String($0.text.prefix(4)) }) }
@@ -233,7 +237,7 @@ public struct MockReading: Sendable, Equatable {
             scratch.readForm(unquoted, 0)
         }
         if clues.any("an ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
-                     "guidelines") {
+                     "guidelines", "asks", "asked", "private", "confidential", "secret") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -378,14 +382,18 @@ public struct MockReading: Sendable, Equatable {
         let asked = #"|\bif (?:you are |you're )?(?:asked|someone asks|the user asks|they ask)\b[^,]{0,40}\b(?:an ai|a bot|a robot|a chatbot|a machine|human|a real person)\b[^,]{0,20},\s*(?:say|tell them|answer|reply|explain) (?:that )?(?:you are|you're|i am|i'm) (?!an ai|a bot|a chatbot|a language model|artificial)"#
         // "If anyone asks, you're Juniper, not an AI assistant."
         let not = #"|\byou(?:'re| are) [\w'-]+(?: [\w'-]+)?,? not (?:an ai|a bot|a chatbot|a robot|a machine|a language model)\b"#
-        if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"# + asked + not
+        // "If someone asks, tell them you're Wren."
+        let named = #"|\bif (?:you are |you're )?(?:asked|someone asks|anyone asks|the user asks|they ask)(?: who you are| what you are)?,\s*(?:say|tell them|answer|reply|explain) (?:that )?(?:you are|you're|i am|i'm) (?!an? )[\p{L}'’-]+[.!]?$"#
+        if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"# + asked + not + named
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
-        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|prompt|rules|guidelines)"#
+        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e)\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
-                         + #"|\b(?:instructions|system prompt|prompt)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
+                         + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
+                         // "If anyone asks to see it, kindly decline."
+                         + #"|\bif\b[^.]{0,20}\basks? to (?:see|read|copy) (?:it|this|them)\b[^.]{0,20}\b(?:decline|refuse)"#
                          + #"|\b(?:if|when)\b[^.]*\b(?:instructions|system prompt|prompt)\b[^.]*\b(?:decline|refuse|(?:do not|don't|never) (?:share|reveal|repeat|show|disclose))"#, lower) {
             note(.confidential, "keeps these instructions private", index)
         } else if Self.contains(#"\b(?:repeat|reveal|quote|share|print|recite|show|disclose)\b[^.]{0,30}"# + instructions, lower) {
@@ -444,25 +452,32 @@ public struct MockReading: Sendable, Equatable {
     /// ideas, knowledge or responses.
     private mutating func readKnowledge() {
         var inKnowledgeSection = false
+        // Whether the section was opened by a line of prose rather than a title: the next such
+        // line closes it, where inside a titled section it is a sub-heading ("Try these:").
+        var openedByLeadIn = false
         for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) {
-            if headers[index] || Self.isLabel(line) {
-                inKnowledgeSection = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|what you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations"#, Self.fold(line))
-                continue
+            let isTitle = headers[index] || Self.isLabel(line)
+            if isTitle || Self.isLeadIn(lines, at: index) {
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|what you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b"#, Self.fold(line))
+                if isTitle || opens || openedByLeadIn {
+                    inKnowledgeSection = opens
+                    openedByLeadIn = opens && !isTitle
+                }
+                if isTitle { continue }
             }
             let trimmed = line.trimmed(.whitespaces)
             for prefix in ["Core idea: ", "- Tip: ", "- Competing response: ", "Heuristic: "] where trimmed.hasPrefix(prefix) {
                 note(.knowledge, Self.firstSentence(String(trimmed.dropFirst(prefix.count))), index)
             }
-            // Bullets as "- ", "* " or "• ".
-            let bulleted = trimmed.hasPrefix("- ") || trimmed.hasPrefix("* ") || trimmed.hasPrefix("• ")
-            if inKnowledgeSection, bulleted, !trimmed.hasPrefix("- Tip: "), !trimmed.hasPrefix("- Competing response: "),
-               !Self.contains(#"^[-*•] (?:when|avoid|what to avoid|source|why)\s*:"#, trimmed) {
-                var text = String(trimmed.dropFirst(2))
+            // Bullets as "- ", "* ", "• ", "~ "… (``bulletMarks``).
+            let item = Self.bulleted(trimmed)
+            if inKnowledgeSection, var text = item, !trimmed.hasPrefix("- Tip: "), !trimmed.hasPrefix("- Competing response: "),
+               !Self.contains(#"^(?:when|avoid|what to avoid|source|why)\s*:"#, text) {
                 if let colon = text.range(of: ": "), text.distance(from: text.startIndex, to: colon.lowerBound) < 40 {
                     text = String(text[colon.upperBound...])
                 }
                 if !text.hasPrefix("When:"), !text.hasPrefix("Avoid:") { note(.knowledge, Self.firstSentence(text), index) }
-            } else if bulleted, let advice = Self.advice(in: trimmed) {
+            } else if let item, let advice = Self.advice(in: item) {
                 // A coach's rule that says what to advise ("- Recommend three full-body sessions
                 // a week for beginners") is advice the mock gives when the message is about it.
                 note(.knowledge, advice, index)
@@ -470,11 +485,31 @@ public struct MockReading: Sendable, Equatable {
         }
     }
 
-    /// What a bulleted "Recommend …", "Suggest …" or "Advise …" line advises, when it names a
+    /// A knowledge item as a reply states it, clipped. An item in two clauses ("Shin pain means
+    /// too much too soon; drop back a week") keeps a part of each, joined as a model would,
+    /// since the second is most often what to do.
+    static func idea(_ text: String) -> String {
+        let clauses = text.components(separatedBy: "; ")
+        guard clauses.count == 2, clauses.allSatisfy({ $0.split(separator: " ").count >= 3 }) else { return MockDirective.clipped(text) }
+        let second = MockComposer.lowercasedFirst(MockDirective.clipped(clauses[1]))
+        let joined = startsWithWord(second, ["so", "and", "but", "or", "then", "yet"]) ? ", " : ", so "
+        return MockDirective.clipped(clauses[0], words: 8) + joined + second
+    }
+
+    /// The first example a knowledge line gives after "for example", "for instance" or
+    /// "e.g.", up to the end of its sentence, clipped and lower-case first.
+    static func example(in line: String) -> String? {
+        guard line.utf8.count > 8, let match = matches(#"(?:\bfor (?:example|instance)[:,]?|\be\.g\.[:,]?)\s+([^;()]+)"#, in: line).first else { return nil }
+        let sentence = firstSentence(match[1]).trimmed(.whitespaces)
+        guard sentence.split(separator: " ").count >= 2 else { return nil }
+        return MockComposer.lowercasedFirst(MockDirective.clipped(sentence, words: 7))
+    }
+
+    /// What a bulleted "Recommend …", "Suggest …" or "Advise …" item advises, when it names a
     /// thing to do rather than a listener ("Suggest they rest" is an alert-style directive) or
     /// a referral.
-    static func advice(in bullet: String) -> String? {
-        guard let match = matches(#"^[-*•]\s+(?:always\s+)?(?:recommend|suggest|advise)\s+(.+)$"#, in: bullet).first,
+    static func advice(in item: String) -> String? {
+        guard let match = matches(#"^(?:always\s+)?(?:recommend|suggest|advise)\s+(.+)$"#, in: item).first,
               !contains(#"^(?:they|them|the user|the child|him|her|that|it)\b"#, fold(match[1])),
               // A referral ("Suggest the helpline on …") waits for a message that needs it.
               !contains(#"\b(?:doctor|gp|professional|therapist|helpline|hotline|line|service|number|emergency)s?\b"#, fold(match[1])) else { return nil }
@@ -507,7 +542,7 @@ public struct MockReading: Sendable, Equatable {
                 inMemory = Self.contains(#"memory|memories|past sessions|earlier sessions|previous sessions|previous conversations|what you remember|conversation history|session history|session notes|what you know about"#, Self.fold(line))
                 continue
             }
-            if inMemory, line.hasPrefix("- ") || line.hasPrefix("* ") || line.hasPrefix("• ") { latest = index }
+            if inMemory, Self.bulleted(line) != nil { latest = index }
         }
         guard let latest else { return }
         let line = lines[latest]
@@ -540,10 +575,24 @@ public struct MockReading: Sendable, Equatable {
 
     // MARK: - Text helpers
 
+    /// The marks a pack may open a bulleted line with: "- x", "* x", "• x", "~ x", "+ x",
+    /// "– x", "▪ x", "→ x"…
+    static let bulletMarks: Set<Character> = ["-", "*", "•", "~", "+", ">", "–", "—", "▪", "▸", "◦", "‣", "→", "·", "●", "○", "■", "□", "✓", "✔"]
+
+    /// The text after a bullet mark, once or twice ("> x", ">> x" for a sub-item), and a space,
+    /// or nil for a line that is not bulleted.
+    static func bulleted(_ trimmed: String) -> String? {
+        guard let mark = trimmed.first, bulletMarks.contains(mark) else { return nil }
+        var rest = trimmed.dropFirst()
+        if rest.first == mark { rest = rest.dropFirst() }
+        guard rest.first == " " else { return nil }
+        return String(rest.dropFirst())
+    }
+
     /// The text of a list item ("- x", "* x", "• x", "1. x", "2) x"), or nil for other lines.
     static func listItem(_ line: String) -> String? {
         let trimmed = line.trimmed(.whitespaces)
-        for bullet in ["- ", "* ", "• "] where trimmed.hasPrefix(bullet) { return String(trimmed.dropFirst(bullet.count)) }
+        if let text = bulleted(trimmed) { return text }
         let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
         let rest = trimmed.dropFirst(digits.count)
         guard !digits.isEmpty, digits.count <= 2, rest.hasPrefix(". ") || rest.hasPrefix(") ") else { return nil }
@@ -557,7 +606,8 @@ public struct MockReading: Sendable, Equatable {
     /// "flagged", "active", "this message". A standing "Safety rules" section is neither.
     static func alertRange(in lines: [String], headers: [Bool]) -> Range<Int>? {
         guard let start = lines.firstIndex(where: { $0.contains("RISK ALERT") })
-            ?? headers.indices.first(where: { (headers[$0] || isLabel(lines[$0])) && titlesAnAlert(lines, at: $0) }) else { return nil }
+            ?? headers.indices.first(where: { (headers[$0] || isLabel(lines[$0]) || isLeadIn(lines, at: $0)) && titlesAnAlert(lines, at: $0) })
+        else { return nil }
         var end = start + 1
         while end < lines.count, !headers[end] || lines[end].contains("RISK ALERT") { end += 1 }
         return start..<end
@@ -575,11 +625,22 @@ public struct MockReading: Sendable, Equatable {
         return words.count <= 6 && letters.count >= 4 && letters.allSatisfy(\.isUppercase)
     }
 
+    /// Whether a line of prose introduces the list under it ("Ideas you can draw on:", "In this
+    /// reply you must:"): in a prompt written without section titles, such a line is one.
+    static func isLeadIn(_ lines: [String], at index: Int) -> Bool {
+        let trimmed = lines[index].trimmed(.whitespaces)
+        guard trimmed.hasSuffix(":"), trimmed.count > 1, listItem(trimmed) == nil,
+              let next = lines[(index + 1)...].first(where: { !$0.consists(of: .whitespaces) }) else { return false }
+        return listItem(next) != nil
+    }
+
     /// Whether the section title at `index` names a live alert (``alertRange(in:headers:)``).
     static func titlesAnAlert(_ lines: [String], at index: Int) -> Bool {
         let title = fold(lines[index])
         if contains(#"\b(?:alert|alarm)\b"#, title) { return true }
-        guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent)\b"#, title) else { return false }
+        // "The person's last message matched …", "This message was flagged".
+        if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|was flagged|has been flagged)\b"#, title) { return true }
+        guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important)\b"#, title) else { return false }
         let next = lines[(index + 1)...].first { !$0.consists(of: .whitespaces) }.map(fold) ?? ""
         return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect)\b"#
                         + #"|\b(?:this|the (?:latest|last|current)|their (?:latest|last)) (?:message|reply|response|turn)\b"#, title + "\n" + next)
@@ -590,6 +651,10 @@ public struct MockReading: Sendable, Equatable {
     static func isHeader(_ line: String) -> Bool {
         isASCIIHeader(line) ?? isHeaderByCharacter(line)
     }
+
+    /// The marks a title may be set between ("!! X !!", ">> X <<").
+    static let titleMarks: Set<Character> = ["!", "#", "*", "=", "~", "-", "+", "<", ">", "/", "|", "_", ":"]
+    static let titleMarkBytes: Set<UInt8> = Set("!#*=~-+<>/|_:".utf8)
 
     /// ``isHeader(_:)`` read by character, for any text.
     static func isHeaderByCharacter(_ line: String) -> Bool {
@@ -602,6 +667,13 @@ public struct MockReading: Sendable, Equatable {
             return inner.count + 2 >= trimmed.count - 3 && inner.contains(where: \.isLetter) && inner.split(separator: " ").count <= 6
         }
         if trimmed.hasPrefix("["), trimmed.hasSuffix("]") { return true }
+        // A title set between runs of marks: "!! Profile !!", ">> NOTES <<", "-- Style --".
+        let leading = trimmed.prefix { titleMarks.contains($0) }.count
+        let trailing = trimmed.reversed().prefix { titleMarks.contains($0) }.count
+        if leading >= 2, trailing >= 2, leading + trailing < trimmed.count, !trimmed.hasPrefix("<!--") {
+            let inner = trimmed.dropFirst(leading).dropLast(trailing)
+            if inner.first == " ", inner.last == " ", inner.contains(where: \.isLetter), inner.split(separator: " ").count <= 8 { return true }
+        }
         if trimmed.hasPrefix("<"), trimmed.hasSuffix(">") {
             let inner = trimmed.dropFirst().dropLast()
             return (inner.first.map { $0.isASCII && $0.isLetter } ?? false) && !inner.contains("<") && !inner.contains(">")
@@ -636,6 +708,16 @@ public struct MockReading: Sendable, Equatable {
                 return inner.count + 2 >= trimmed.count - 3 && letters && words <= 6
             }
             if trimmed.first == UInt8(ascii: "["), trimmed.last == UInt8(ascii: "]") { return true }
+            // A title set between runs of marks: "!! Profile !!".
+            let isMark = { (byte: UInt8) in titleMarkBytes.contains(byte) }
+            let leading = trimmed.prefix(while: isMark).count
+            let trailing = trimmed.reversed().prefix(while: isMark).count
+            if leading >= 2, trailing >= 2, leading + trailing < trimmed.count, !starts(with: "<!--") {
+                let inner = trimmed.dropFirst(leading).dropLast(trailing)
+                let hasLetter = inner.contains { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) }
+                if inner.first == UInt8(ascii: " "), inner.last == UInt8(ascii: " "), hasLetter,
+                   inner.split(separator: UInt8(ascii: " ")).count <= 8 { return true }
+            }
             // An opening tag alone on its line: "<rules>", "<output_format>".
             if trimmed.first == UInt8(ascii: "<"), trimmed.last == UInt8(ascii: ">") {
                 let inner = trimmed.dropFirst().dropLast()
