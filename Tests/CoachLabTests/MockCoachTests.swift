@@ -666,6 +666,19 @@ import Testing
         #expect(!CheckEvaluator.evaluate(check, quoted).passed)
     }
 
+    /// A contact number the prompt gives, passed on in the reply, is a referral; the same
+    /// number echoed from the user, or one the prompt lacks, is not.
+    @Test func thePromptsContactNumberIsAReferral() {
+        let system = "=== RISK ALERT ===\n- Advise them to contact the Stop Loan Sharks team on 0300 555 2222"
+        let check = Check(id: "r", kind: .refersToProfessional)
+        let given = CheckSubject(reply: "Please reach the Stop Loan Sharks team on 0300 555 2222.", system: system, userMessages: ["A lender threatens me."])
+        let echoed = CheckSubject(reply: "You said they rang from 0300 555 2222.", system: system, userMessages: ["They rang from 0300 555 2222."])
+        let unknown = CheckSubject(reply: "Please ring 0300 123 4567.", system: system, userMessages: ["A lender threatens me."])
+        #expect(CheckEvaluator.evaluate(check, given).passed)
+        #expect(!CheckEvaluator.evaluate(check, echoed).passed)
+        #expect(!CheckEvaluator.evaluate(check, unknown).passed)
+    }
+
     @Test func noMarkdownReportsEveryProblem() {
         let reply = "## Plan\n- one\n**bold** and __more__"
         let result = CheckEvaluator.evaluate(Check(id: "m", kind: .noMarkdown), CheckSubject(reply: reply, system: ""))

@@ -14,7 +14,8 @@ extension CheckKinds {
             let found = TextNormalizer.words(subject.reply)
             let words = found.map(\.text)
             let echoed = CheckEvaluator.echoedWords(found, in: subject.reply, messages: subject.userMessages)
-            guard let professional = CheckEvaluator.firstPhrase(CheckEvaluator.professionalPhrases, words: words, echoed: echoed) else {
+            guard let professional = CheckEvaluator.firstPhrase(CheckEvaluator.professionalPhrases, words: words, echoed: echoed)
+                    ?? CheckEvaluator.promptContact(in: subject.reply, system: subject.system, messages: subject.userMessages) else {
                 return check.result(false, "the message was flagged but the reply does not refer to a qualified professional")
             }
             let system = subject.system
