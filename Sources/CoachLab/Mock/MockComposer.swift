@@ -298,15 +298,25 @@ struct MockComposer {
         }
     }
 
-    /// `text` with its first "such as" said as "like", or else its first article after the
-    /// third word left out.
+    /// `text` with its first "such as" said as "like", or else a common verb said another way
+    /// ("contact" as "reach"), or else its first article after the third word left out, or
+    /// failing that its first article anywhere.
     static func reworded(_ text: String) -> String {
         if let range = text.range(of: " such as ") { return text.replacingCharacters(in: range, with: " like ") }
-        var words = text.split(separator: " ", omittingEmptySubsequences: false)
-        guard let article = words.indices.dropFirst(3).first(where: { ["a", "an", "the"].contains(words[$0].lowercased()) }) else { return text }
+        var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        if let index = words.firstIndex(where: { synonyms[$0.lowercased()] != nil }), let other = synonyms[words[index].lowercased()] {
+            words[index] = words[index].first?.isUppercase == true ? MockDirective.capitalized(other) : other
+            return words.joined(separator: " ")
+        }
+        let isArticle = { (word: String) in ["a", "an", "the"].contains(word.lowercased()) }
+        guard let article = words.indices.dropFirst(3).first(where: { isArticle(words[$0]) }) ?? words.indices.first(where: { isArticle(words[$0]) })
+        else { return text }
         words.remove(at: article)
-        return words.joined(separator: " ")
+        return MockDirective.capitalized(words.joined(separator: " "))
     }
+
+    /// Words a model says another way when it paraphrases an instruction.
+    static let synonyms = ["contact": "reach", "call": "ring", "speak": "talk", "immediately": "right away", "straight": "right"]
 
     private func trimToWordLimit(_ parts: inout [Part], removable: Int, before endingCount: Int) {
         guard let limit = reading.wordLimit else { return }

@@ -169,6 +169,7 @@ enum MockDirective: Equatable {
         var conditional = MockReading.startsWithWord(text, ["if", "when"])
         var index = 0
         var openParentheses = 0
+        var inDashes = false
         while index < words.count {
             let word = words[index]
             index += 1
@@ -177,6 +178,9 @@ enum MockDirective: Equatable {
                 if byte == UInt8(ascii: "(") { openParentheses += 1 } else if byte == UInt8(ascii: ")") { openParentheses -= 1 }
             }
             let last = word.utf8.last
+            // A list set off by dashes ("first — rent, council tax, energy — because") is not cut.
+            if word == "—" || word == "–" { inDashes.toggle() }
+            if inDashes, last == UInt8(ascii: ","), kept.count < 14 { continue }
             if conditional, last == UInt8(ascii: ",") { conditional = false; continue }
             if kept.count >= 4, last == UInt8(ascii: ","), index < words.count {
                 if isAny(word, ["or,", "and,", "but,"]) {

@@ -300,7 +300,7 @@ public struct MockReading: Sendable, Equatable {
             rest = rest.replacingOccurrences(of: match[0], with: " ")
         }
         // "at most 3 sentences", "under 60 words", "no more than two paragraphs", "limit replies to 3 sentences".
-        for match in Self.matches(#"\b(at most|no more than|up to|a maximum of|maximum|max|fewer than|less than|shorter than|under|limit(?:ed)?(?: \w+){0,2} to)\s+"# + Self.number + unit, in: rest) {
+        for match in Self.matches(#"\b(at most|no more than|up to|a maximum of|maximum|max|fewer than|less than|shorter than|under|about|around|roughly|approximately|limit(?:ed)?(?: \w+){0,2} to)\s+"# + Self.number + unit, in: rest) {
             guard let kind = unitKind(match[3]), var high = Self.value(match[2]) else { continue }
             if ["fewer than", "less than", "shorter than", "under"].contains(match[1]) { high -= 1 }
             note(kind, String(max(1, high)), index)
@@ -394,7 +394,7 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
                          // "If anyone asks to see it, kindly decline."
                          + #"|\bif\b[^.]{0,20}\basks? to (?:see|read|copy) (?:it|this|them)\b[^.]{0,20}\b(?:decline|refuse)"#
-                         + #"|\b(?:if|when)\b[^.]*\b(?:instructions|system prompt|prompt)\b[^.]*\b(?:decline|refuse|(?:do not|don't|never) (?:share|reveal|repeat|show|disclose))"#, lower) {
+                         + #"|\b(?:if|when)\b[^.]*\b(?:instructions|system prompt|prompt)\b[^.]*\b(?:decline|refuse|(?:do not|don't|never) (?:share|reveal|repeat|show|disclose)|say (?:they're|they are|it's|it is) (?:private|confidential|secret))"#, lower) {
             note(.confidential, "keeps these instructions private", index)
         } else if Self.contains(#"\b(?:repeat|reveal|quote|share|print|recite|show|disclose)\b[^.]{0,30}"# + instructions, lower) {
             let conditional = Self.contains(#"\b(?:if|when|whenever)\b"#, lower)
@@ -458,7 +458,7 @@ public struct MockReading: Sendable, Equatable {
         for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) {
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|what you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b"#, Self.fold(line))
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|what you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)"#, Self.fold(line))
                 if isTitle || opens || openedByLeadIn {
                     inKnowledgeSection = opens
                     openedByLeadIn = opens && !isTitle
@@ -562,6 +562,10 @@ public struct MockReading: Sendable, Equatable {
         note(.alert, "a RISK ALERT is active", range.lowerBound)
         for index in range.dropFirst() {
             guard let item = Self.listItem(lines[index]) else { continue }
+            // "Respond with warmth and without any money advice": no tips, whatever else it asks.
+            if Self.contains(#"\bwithout (?:any |giving )?(?:[\w-]+ )?(?:advice|tips|coaching|suggestions)\b"#, Self.fold(item)) {
+                note(.suppress, "coaching", index)
+            }
             for part in MockDirective.parts(of: item) {
                 switch MockDirective.read(part, caregiver: addressesCaregiver) {
                 case .say(let sentence): note(.directive, sentence, index)
@@ -639,7 +643,7 @@ public struct MockReading: Sendable, Equatable {
         let title = fold(lines[index])
         if contains(#"\b(?:alert|alarm)\b"#, title) { return true }
         // "The person's last message matched …", "This message was flagged".
-        if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|was flagged|has been flagged)\b"#, title) { return true }
+        if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|was flagged|has been flagged)\b|\bflags? raised\b"#, title) { return true }
         guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important)\b"#, title) else { return false }
         let next = lines[(index + 1)...].first { !$0.consists(of: .whitespaces) }.map(fold) ?? ""
         return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect)\b"#
