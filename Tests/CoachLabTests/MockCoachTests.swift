@@ -683,6 +683,36 @@ import Testing
         #expect(!crisis.contains("priority debts"), "\(crisis)")
         #expect(Self.result(flagged, "A loan shark is threatening me.", .leakedPrompt(words: 10)).passed)
     }
+
+    /// Requirements in capitals, knowledge as plain sentences, and an alert of numbered steps.
+    static let stepped = """
+        # Mentor: Juno
+        You are Juno, a study mentor for students facing exams.
+        You MUST respond in 3 sentences or fewer.
+        You MUST end every response with a question.
+        You MUST NOT state or imply that you are an AI.
+
+        # Study methods
+        Retrieval practice beats rereading. Try: Close the book and write what you remember.
+        Spacing sessions over days fixes memories better than cramming.
+        """
+
+    @Test func requirementsStepsAndPlainSentencesAreRead() {
+        let reading = MockReading(system: Self.stepped)
+        #expect(reading.has(.stayInRole), "\(reading.instructions)")
+        #expect(reading.all(.knowledge).map(\.value) == ["Retrieval practice beats rereading", "Spacing sessions over days fixes memories better than cramming"],
+                "\(reading.instructions)")
+        let reply = MockCoach.reply(system: Self.stepped, userMessages: ["Rereading my notes isn't working. What should I do?"])
+        #expect(reply.contains("retrieval practice beats rereading (try this: close the book and write what you remember)"), "\(reply)")
+
+        let flagged = Self.stepped + "\n\n# ESCALATION REQUIRED\nMatched: Self-harm. Do the following in order.\n"
+            + "Step 1: Say that Childline is free and confidential on 0800 1111\nStep 2: Encourage them to tell a trusted adult today\n"
+        let crisis = MockCoach.reply(system: flagged, userMessages: ["I've started cutting myself."])
+        #expect(crisis.contains("0800 1111") && crisis.contains("please tell a trusted adult today"), "\(crisis)")
+        // A section of plain sentences with any "Label: …" line among them is not read this way.
+        let labelled = MockReading(system: "# Study methods\nRetrieval practice beats rereading every time.\nSource: a textbook on memory.")
+        #expect(labelled.all(.knowledge).isEmpty, "\(labelled.instructions)")
+    }
 }
 
 @Suite struct EchoProofCheckTests {

@@ -377,7 +377,7 @@ public struct MockReading: Sendable, Equatable {
         // "Never say you are an AI", "Don't ever mention that you're a language model", "Avoid
         // saying you are a bot", "You must not reveal that you are artificial".
         let deny = #"\b(?:never|don't|do not|must not|mustn't|should not|shouldn't|cannot|can't|avoid|under no circumstances(?: should you| may you| will you)?|at no point(?: should you)?)\s+(?:(?:ever|once|at any point)\s+)?"#
-        let say = #"(?:say|claim|mention|reveal|admit|tell|imply|disclose|acknowledge|refer(?:ring)? to yourself|describe yourself|call yourself|identify)(?:ing|s)?\b"#
+        let say = #"(?:say|state|claim|mention|reveal|admit|tell|imply|disclose|acknowledge|refer(?:ring)? to yourself|describe yourself|call yourself|identify)(?:ing|s)?\b"#
         // "If asked whether you are an AI, say you are Luna."
         let asked = #"|\bif (?:you are |you're )?(?:asked|someone asks|the user asks|they ask)\b[^,]{0,40}\b(?:an ai|a bot|a robot|a chatbot|a machine|human|a real person)\b[^,]{0,20},\s*(?:say|tell them|answer|reply|explain) (?:that )?(?:you are|you're|i am|i'm) (?!an ai|a bot|a chatbot|a language model|artificial)"#
         // "If anyone asks, you're Juniper, not an AI assistant."
@@ -455,8 +455,18 @@ public struct MockReading: Sendable, Equatable {
         // Whether the section was opened by a line of prose rather than a title: the next such
         // line closes it, where inside a titled section it is a sub-heading ("Try these:").
         var openedByLeadIn = false
+        // A knowledge section written as plain sentences, one item a line, with no bullets and
+        // no "Label: …" lines: its lines, kept until the section ends.
+        var prose: [Int] = []
+        var structured = false
+        func endSection() {
+            if !structured { for index in prose { note(.knowledge, Self.firstSentence(lines[index].trimmed(.whitespaces)), index) } }
+            prose = []
+            structured = false
+        }
         for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) {
             let isTitle = headers[index] || Self.isLabel(line)
+            if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
                 let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|what you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)"#, Self.fold(line))
                 if isTitle || opens || openedByLeadIn {
@@ -466,6 +476,15 @@ public struct MockReading: Sendable, Equatable {
                 if isTitle { continue }
             }
             let trimmed = line.trimmed(.whitespaces)
+            if inKnowledgeSection, !trimmed.isEmpty {
+                if Self.listItem(trimmed) != nil || Self.contains(#"^[\w'’-]+(?: [\w'’-]+){0,2}:"#, trimmed) || Self.isLeadIn(lines, at: index) {
+                    structured = true
+                } else if trimmed.hasSuffix("."), trimmed.split(separator: " ").count >= 4 {
+                    prose.append(index)
+                } else {
+                    structured = true
+                }
+            }
             for prefix in ["Core idea: ", "- Tip: ", "- Competing response: ", "Heuristic: "] where trimmed.hasPrefix(prefix) {
                 note(.knowledge, Self.firstSentence(String(trimmed.dropFirst(prefix.count))), index)
             }
@@ -483,6 +502,7 @@ public struct MockReading: Sendable, Equatable {
                 note(.knowledge, advice, index)
             }
         }
+        endSection()
     }
 
     /// A knowledge item as a reply states it, clipped. An item in two clauses ("Shin pain means
@@ -496,13 +516,13 @@ public struct MockReading: Sendable, Equatable {
         return MockDirective.clipped(clauses[0], words: 8) + joined + second
     }
 
-    /// The first example a knowledge line gives after "for example", "for instance" or
-    /// "e.g.", up to the end of its sentence, clipped and lower-case first.
+    /// The first example a knowledge line gives after "for example", "for instance", "e.g." or
+    /// "Try:", up to the end of its sentence, clipped and lower-case first.
     static func example(in line: String) -> String? {
-        guard line.utf8.count > 8, let match = matches(#"(?:\bfor (?:example|instance)[:,]?|\be\.g\.[:,]?)\s+([^;()]+)"#, in: line).first else { return nil }
+        guard line.utf8.count > 8, let match = matches(#"(?:\bfor (?:example|instance)[:,]?|\be\.g\.[:,]?|\btry:)\s+([^;()]+)"#, in: line).first else { return nil }
         let sentence = firstSentence(match[1]).trimmed(.whitespaces)
         guard sentence.split(separator: " ").count >= 2 else { return nil }
-        return MockComposer.lowercasedFirst(MockDirective.clipped(sentence, words: 7))
+        return MockComposer.lowercasedFirst(MockDirective.clipped(sentence))
     }
 
     /// What a bulleted "Recommend …", "Suggest …" or "Advise …" item advises, when it names a
@@ -593,13 +613,16 @@ public struct MockReading: Sendable, Equatable {
         return String(rest.dropFirst())
     }
 
-    /// The text of a list item ("- x", "* x", "• x", "1. x", "2) x"), or nil for other lines.
+    /// The text of a list item ("- x", "* x", "• x", "1. x", "2) x", "Step 3: x"), or nil for other lines.
     static func listItem(_ line: String) -> String? {
         let trimmed = line.trimmed(.whitespaces)
         if let text = bulleted(trimmed) { return text }
-        let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
-        let rest = trimmed.dropFirst(digits.count)
-        guard !digits.isEmpty, digits.count <= 2, rest.hasPrefix(". ") || rest.hasPrefix(") ") else { return nil }
+        // "Step 2: Say that…", "Step 2. Say that…".
+        let unstepped = trimmed.hasPrefix("Step ") || trimmed.hasPrefix("STEP ") ? trimmed.dropFirst(5) : Substring(trimmed)
+        let digits = unstepped.prefix { $0.isASCII && $0.isNumber }
+        let rest = unstepped.dropFirst(digits.count)
+        let stepped = unstepped.count < trimmed.count && rest.hasPrefix(": ")
+        guard !digits.isEmpty, digits.count <= 2, rest.hasPrefix(". ") || rest.hasPrefix(") ") || stepped else { return nil }
         return String(rest.dropFirst(2)).trimmed(.whitespaces)
     }
 
@@ -646,7 +669,7 @@ public struct MockReading: Sendable, Equatable {
         if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|was flagged|has been flagged)\b|\bflags? raised\b"#, title) { return true }
         guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important)\b"#, title) else { return false }
         let next = lines[(index + 1)...].first { !$0.consists(of: .whitespaces) }.map(fold) ?? ""
-        return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect)\b"#
+        return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect|required|matched)\b"#
                         + #"|\b(?:this|the (?:latest|last|current)|their (?:latest|last)) (?:message|reply|response|turn)\b"#, title + "\n" + next)
     }
 
