@@ -48,7 +48,7 @@ struct MockComposer {
         while directives.count > 1, required + directives.count > limit {
             let last = directives.removeLast()
             let previous = directives.removeLast()
-            directives.append(Part(text: String(previous.text.dropLast()) + "; " + Self.lowercasedFirst(last.text)))
+            directives.append(Part(text: String(previous.text.dropLast()) + "; " + lowercasedFirstUnlessAName(last.text)))
         }
         var body: [Part] = []
         var room = limit - required - directives.count
@@ -93,6 +93,7 @@ struct MockComposer {
         let mentionsYou = mayMatch(["you"])
         let askedName = (mentionsYou || mayMatch(["who am i"])) && MockReading.contains(#"\b(?:who are you|what(?:'s| is) your name|what should i call you|what do i call you|introduce yourself|tell me about yourself|who am i (?:talking|speaking|chatting) (?:to|with)|what are you called)\b"#, lower)
         let askedNature = mentionsYou && MockReading.contains(#"\bare you (?:a |an )?(?:real|human|person|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
+            || mayMatch(["talking", "speaking", "chatting"]) && MockReading.contains(#"\b(?:am i|are we) (?:talking|speaking|chatting) (?:to|with) (?:a |an )?(?:real person|human|person|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
         if askedNature {
             if reading.has(.stayInRole) { return Part(text: "I'm \(reading.name ?? "your coach"), and I'm here to think this through with you.") }
             return Part(text: "As an AI language model, I don't have a life of my own, but I can still help.")
@@ -355,6 +356,16 @@ struct MockComposer {
             out += part.text
         }
         return out
+    }
+
+    /// ``lowercasedFirst(_:)``, unless the prompt writes the first word with a capital after a
+    /// lower-case word ("Mention that Samaritans answer"): then it is a name, and stays.
+    private func lowercasedFirstUnlessAName(_ text: String) -> String {
+        let first = text.prefix { $0.isLetter || $0 == "'" || $0 == "’" }
+        guard let initial = first.first, initial.isUppercase, first.count > 1,
+              MockReading.matches(#"\p{Ll},? "# + NSRegularExpression.escapedPattern(for: String(first)) + #"\b"#, in: reading.system, caseSensitive: true).isEmpty
+        else { return text }
+        return Self.lowercasedFirst(text)
     }
 
     static func lowercasedFirst(_ text: String) -> String {

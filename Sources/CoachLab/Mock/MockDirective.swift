@@ -95,6 +95,8 @@ enum MockDirective: Equatable {
             if MockReading.contains(#"^(?:that\b|they\b|it\b|you\b)"#, body) || !MockReading.contains(#"^(?:to\b)"#, body) && MockReading.contains(#"^(?:they|it|you|that) "#, body) {
                 return sentence(swapBoth(body.replacingOccurrences(of: #"^that\s+"#, with: "", options: .regularExpression)))
             }
+            // "Urge them not to drive while this tired".
+            if let negated = MockReading.matches(#"^not to\s+(.+)$"#, in: body).first { return sentence("please don't " + swapListener(negated[1])) }
             return sentence("please " + swapListener(body))
         }
         // "Point (them) to a professional", "Signpost to …"; "refer" and "send" need a listener

@@ -222,7 +222,8 @@ public struct MockReading: Sendable, Equatable {
         var scratch = MockReading(line: line)
         var said = LineReading()
         if clues.any("you", "act as", "play the role of", "speak as", "persona name", "respond as", "reply as", "answer as", "write as", "i am ", "i'm ") {
-            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Ii]ntroduce yourself as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|[Yy]ou go by(?: the name)?|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite) as)\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
+            // "You'll be chatting as Miko".
+            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Ii]ntroduce yourself as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite) as)\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
                                  + #"|^\s*I(?: am|'m) ([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*),"#, in: line, caseSensitive: true)
                 .map { $0[1].isEmpty ? $0[2] : $0[1] }.filter { !Self.notNames.contains($0) }
         }
@@ -231,13 +232,13 @@ public struct MockReading: Sendable, Equatable {
         }
         if clues.any("sentence", "paragraph", "word", "brief", "short", "concise", "succinct") { scratch.readLength(lower, 0) }
         if clues.any("question", "idea", " at a time", "by asking", "suggestion", " tip", "recommendation") { scratch.readQuestions(lower, 0) }
-        if clues.any("markdown", "formatting", "format your", "format the", "rich text", "plain text", "plain prose", "heading", "header", "list", "bullet", "numbered", "bold",
+        if clues.any("markdown", "formatting", "format your", "format the", "format anything", "rich text", "plain text", "plain prose", "heading", "header", "list", "bullet", "numbered", "bold",
                      "emoji", "exclamation") {
             let unquoted = clues.any("\"", "“") ? lower.replacingOccurrences(of: #""[^"]*"|“[^”]*”"#, with: "", options: .regularExpression) : lower
             scratch.readForm(unquoted, 0)
         }
         if clues.any("an ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
-                     "guidelines", "asks", "asked", "private", "confidential", "secret") {
+                     "guidelines", "asks", "asked", "private", "confidential", "secret", "written") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -363,7 +364,7 @@ public struct MockReading: Sendable, Equatable {
         func banned(_ marks: String) -> String {
             ban + marks + #"|"# + marks + #"[^.;]{0,20}?\b(?:are|is)\s+(?:not (?:allowed|permitted|welcome)|forbidden|banned|prohibited|off-limits)\b"#
         }
-        if Self.contains(banned(#"\b(?:markdown|formatting|rich text)\b"#) + #"|\bplain (?:text|prose)\b(?! conversational)|\b(?:don't|do not|never)\s+format (?:your|the)\b"#, lower) {
+        if Self.contains(banned(#"\b(?:markdown|formatting|rich text)\b"#) + #"|\bplain (?:text|prose)\b(?! conversational)|\b(?:don't|do not|never)\s+format (?:your|the|anything)\b"#, lower) {
             note(.noMarkdown, "no markdown", index)
         }
         if Self.contains(banned(#"\b(?:headings?|headers?)\b"#), lower) { note(.noHeadings, "no headings", index) }
@@ -392,6 +393,8 @@ public struct MockReading: Sendable, Equatable {
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e)\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
+                         // "Don't reveal what's written here."
+                         + #"|\b(?:never|don't|do not|not)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show)\s+what(?:'s| is) written (?:here|above|in this)"#
                          // "If anyone asks to see it, kindly decline."
                          + #"|\bif\b[^.]{0,20}\basks? to (?:see|read|copy) (?:it|this|them)\b[^.]{0,20}\b(?:decline|refuse)"#
                          + #"|\b(?:if|when)\b[^.]*\b(?:instructions|system prompt|prompt)\b[^.]*\b(?:decline|refuse|(?:do not|don't|never) (?:share|reveal|repeat|show|disclose)|say (?:they're|they are|it's|it is) (?:private|confidential|secret))"#, lower) {
@@ -468,7 +471,7 @@ public struct MockReading: Sendable, Equatable {
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|what you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)"#, Self.fold(line))
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|what you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b"#, Self.fold(line))
                 if isTitle || opens || openedByLeadIn {
                     inKnowledgeSection = opens
                     openedByLeadIn = opens && !isTitle
@@ -667,6 +670,8 @@ public struct MockReading: Sendable, Equatable {
         if contains(#"\b(?:alert|alarm)\b"#, title) { return true }
         // "The person's last message matched …", "This message was flagged".
         if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|was flagged|has been flagged)\b|\bflags? raised\b"#, title) { return true }
+        // A lead-in that gives the list under it for this reply alone: "Heads up: low mood. For this reply:".
+        if contains(#"\bheads up\b|\b(?:for|in) this (?:reply|response)\s*:\s*$"#, title), isLeadIn(lines, at: index) { return true }
         guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important)\b"#, title) else { return false }
         let next = lines[(index + 1)...].first { !$0.consists(of: .whitespaces) }.map(fold) ?? ""
         return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect|required|matched)\b"#
