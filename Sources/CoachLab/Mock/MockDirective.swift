@@ -81,7 +81,7 @@ enum MockDirective: Equatable {
             let verb = ["are": "Are you", "have": "Do you have", "feel": "Do you feel", "can": "Can you", "know": "Do you know"][match[1].lowercased()] ?? "Are you"
             return .say(capitalized(condition + verb + " " + swapListener(match[2])) + "?")
         }
-        if MockReading.contains(#"^ask\b"#, lower) { return .say(capitalized(condition + "can you tell me a little more about how you are right now") + "?") }
+        if MockReading.contains(#"^ask\b(?!\s+"# + listener + #"\s+to\b)"#, lower) { return .say(capitalized(condition + "can you tell me a little more about how you are right now") + "?") }
         // Acknowledgements.
         if MockReading.contains(#"^(?:thank|respond with|acknowledge (?:the|their|what|it)|validate|reassure|express (?:empathy|sympathy|care|compassion|understanding|concern))"#, lower) {
             return .say("Thank you for telling me; I'm really glad you did.")
@@ -144,6 +144,8 @@ enum MockDirective: Equatable {
             return sentence(swapBoth(match[1]))
         }
         if MockReading.contains(#"^stay with\b"#, lower) { return .say("I'm staying right here with you.") }
+        // "Call 999 if the pain spreads to the arm", "Ring NHS 111 today": said to the listener.
+        if MockReading.contains(#"^(?:call|ring|phone|dial|text|contact|visit|see|go to)\s+\S"#, lower) { return sentence("please " + swapListener(lowercasedFirstWord(text))) }
         // "Keep your response warm and supportive", "Stay warm and present".
         if MockReading.contains(#"^(?:keep|be|stay|remain)\b[^.]*\b(?:warm|supportive|kind|gentle|present|caring|non-judg(?:e)?mental)\b"#, lower) {
             return .say("I'm here for you.")
@@ -226,6 +228,12 @@ enum MockDirective: Equatable {
     /// Words a clipped text does not end on.
     private static let smallWords: Set<String> = ["a", "an", "the", "and", "or", "to", "of", "for", "with", "in", "on", "at", "every", "by",
                                                   "is", "it", "if"]
+
+    /// The text with its first word in lower case ("Call 999" → "call 999").
+    static func lowercasedFirstWord(_ text: String) -> String {
+        guard let first = text.first, first.isUppercase else { return text }
+        return first.lowercased() + text.dropFirst()
+    }
 
     static func capitalized(_ text: String) -> String {
         guard let first = text.first else { return text }

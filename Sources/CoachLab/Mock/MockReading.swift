@@ -238,7 +238,7 @@ public struct MockReading: Sendable, Equatable {
             scratch.readForm(unquoted, 0)
         }
         if clues.any("an ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
-                     "guidelines", "asks", "asked", "private", "confidential", "secret", "written") {
+                     "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "never \"", "never “", "this block", "this section", "this text") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -338,7 +338,9 @@ public struct MockReading: Sendable, Equatable {
             || Self.contains(#"\bthen\s+(?:ask\s+)?"# + quantity, lower)
             || Self.contains(#"\b(?:last|final) sentence (?:is|must be|should be) a question|\b(?:include|add|put|pose|ask)\s+(?:exactly |just |only )?(?:a|one|an|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
             // "One question at the end, never more."
-            || Self.contains(#"^\W*(?:exactly |just |only )?(?:one|a|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower) {
+            || Self.contains(#"^\W*(?:exactly |just |only )?(?:one|a|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
+            // "- End: always a question."
+            || Self.contains(#"^\W*(?:end|ending|close|closing|finish|last line|last sentence)\s*:\s*(?:always |with |on )?(?:exactly |just )?(?:a|one)\s+(?:[\w-]+\s+)?question\b"#, lower) {
             note(.endQuestion, "the reply ends with a question", index)
         }
         // "Ask at most one question", "one question per message", "Keep it to a single question",
@@ -383,13 +385,15 @@ public struct MockReading: Sendable, Equatable {
         let asked = #"|\bif (?:you are |you're )?(?:asked|someone asks|the user asks|they ask)\b[^,]{0,40}\b(?:an ai|a bot|a robot|a chatbot|a machine|human|a real person)\b[^,]{0,20},\s*(?:say|tell them|answer|reply|explain) (?:that )?(?:you are|you're|i am|i'm) (?!an ai|a bot|a chatbot|a language model|artificial)"#
         // "If anyone asks, you're Juniper, not an AI assistant."
         let not = #"|\byou(?:'re| are) [\w'-]+(?: [\w'-]+)?,? not (?:an ai|a bot|a chatbot|a robot|a machine|a language model)\b"#
+            // "Identity: you are Ollie; never "an AI"."
+            + #"|\bnever\s+["“']?(?:an ai|a bot|a chatbot|a robot|a language model)\b"#
         // "If someone asks, tell them you're Wren."
         let named = #"|\bif (?:you are |you're )?(?:asked|someone asks|anyone asks|the user asks|they ask)(?: who you are| what you are)?,\s*(?:say|tell them|answer|reply|explain) (?:that )?(?:you are|you're|i am|i'm) (?!an? )[\p{L}'’-]+[.!]?$"#
         if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"# + asked + not + named
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
-        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)"#
+        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|this (?:block|section|text)\b"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e)\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
