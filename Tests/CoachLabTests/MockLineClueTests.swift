@@ -158,3 +158,26 @@ import Testing
         #expect(reading.all(.data).map(\.value) == ["Vitamin D: 18 ng/mL", "Ferritin: \u{0661}\u{0662} ng/mL"])
     }
 }
+
+/// `compile --format mock` lists the lines that look like instructions but that the mock read
+/// nothing from: a deleted line the mock never acted on cannot fail a check.
+@Suite struct UnreadInstructionTests {
+    @Test func instructionLikeLinesTheMockCannotReadAreListed() {
+        let system = """
+            === Coach ===
+            You are Nova, a career coach.
+            Speak in a gentle voice and use words a teenager would know.
+            End with a question.
+            Our office is in Leeds.
+
+            === RISK ALERT ===
+            - Tell them to call 999
+            - Hold space for what they feel
+            """
+        let reading = MockReading(system: system)
+        // Line 3 speaks of words but sets no limit; line 9 is an alert item the mock cannot
+        // say. Read lines, plain facts, titles and alert items it says are not listed.
+        #expect(reading.unreadInstructions() == [3, 9], "\(reading.instructions)")
+        #expect(MockReading(system: "You are Nova.\nEnd with a question.").unreadInstructions().isEmpty)
+    }
+}

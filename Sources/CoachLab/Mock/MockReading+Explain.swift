@@ -28,7 +28,32 @@ extension MockReading {
         if !missing.isEmpty {
             out += "Not found, so the mock does the plausible wrong thing: " + missing.map(\.rawValue).joined(separator: ", ") + "\n"
         }
+        let unread = reading.unreadInstructions()
+        if !unread.isEmpty {
+            out += "Lines that read like instructions but that the mock did not understand (it does not act on them, so no check can catch their loss; see docs/mock.md):\n"
+            for line in unread { out += "  line \(line): \(reading.lines[line - 1].trimmed(.whitespaces))\n" }
+        }
         out += "\nThe mock's reply to \"\(message)\":\n" + MockCoach.reply(system: prompt.system, userMessages: [message]) + "\n"
         return out
+    }
+
+    /// The 1-based lines that look like instructions about the reply's form, the persona or
+    /// the prompt's secrecy, or that are items of the alert, from which the mock read nothing.
+    func unreadInstructions() -> [Int] {
+        let understood = Set(instructions.map(\.line))
+        var unread: [Int] = []
+        for (index, line) in lines.enumerated() where !understood.contains(index + 1) && !headers[index] {
+            if alertRange?.contains(index) == true {
+                if obeysAlert, Self.listItem(line) != nil { unread.append(index + 1) }
+                continue
+            }
+            let lower = Self.fold(line)
+            guard lower.contains(where: \.isLetter),
+                  Self.contains(#"\b(?:never|always|don't|do not|must|should|avoid|keep|reply|respond|answer|write|end|close|finish|ask|use|say|reveal|repeat|share|limit|stay|pretend|claim)\b"#, lower),
+                  Self.contains(#"\b(?:questions?|sentences?|words|paragraphs?|markdown|formatting|bullets?|bold|headings?|emojis?|exclamation|an ai|a bot|chatbot|language model|human|instructions|prompt|confidential|private|secret)\b"#, lower)
+            else { continue }
+            unread.append(index + 1)
+        }
+        return unread
     }
 }
