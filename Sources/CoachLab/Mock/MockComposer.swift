@@ -43,6 +43,13 @@ struct MockComposer {
         // otherwise break.
         if ending.count > 1, questions.isEmpty, lead.count + ending.count + min(directives.count, 1) > limit { ending.removeLast() }
 
+        // The persona's answer and its refusal to share the prompt make one sentence when the
+        // limit has no room for both beside the ending.
+        while lead.count > 1, lead.count + ending.count > limit {
+            let last = lead.removeLast()
+            let previous = lead.removeLast()
+            lead.append(Part(text: String(previous.text.dropLast()) + "; " + lowercasedFirstUnlessAName(last.text)))
+        }
         // Merge directives when the required parts alone run over the limit.
         let required = lead.count + ending.count
         while directives.count > 1, required + directives.count > limit {

@@ -55,7 +55,8 @@ enum MockDirective: Equatable {
         }
         // "If they may have taken too much, tell them to …"
         var condition = ""
-        if let match = MockReading.matches(#"^(if [^,]+),\s*(.+)$"#, in: text).first {
+        // "For a fever in a baby under three months, they need to …"
+        if let match = MockReading.matches(#"^((?:if|for|after|once|whenever) [^,]+),\s*(.+)$"#, in: text).first {
             condition = swapListener(match[1]) + ", "
             text = match[2]
             lower = MockReading.fold(text)
@@ -154,14 +155,15 @@ enum MockDirective: Equatable {
     }
 
     /// A copied fragment kept short, as a model paraphrases rather than quotes: cut at the
-    /// first comma, semicolon or colon after four words, and at fourteen words. An example set
+    /// first comma, semicolon or colon after four words, and at fourteen words (not counting an
+    /// opening condition: "If …," or "For a fever in a baby under three months,"). An example set
     /// off by commas (", like a cot,") is left out rather than cut at; a comma before a number
     /// ("the hotline, 1-800-422-4453") or after "or" or "and" does not cut, since what follows
     /// is what the line asks to be said.
     static func bounded(_ text: String) -> String {
-        // At most fifteen words are kept (fourteen, or one more after a condition's comma), and
-        // the one after the last is looked at.
-        let words = text.split(separator: " ", maxSplits: 24, omittingEmptySubsequences: true)
+        // At most eighteen words are kept after an opening condition of up to ten, and the one
+        // after the last is looked at.
+        let words = text.split(separator: " ", maxSplits: 34, omittingEmptySubsequences: true)
         func hasDigit(_ word: Substring) -> Bool { word.utf8.contains { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } || !word.utf8.allSatisfy { $0 < 0x80 } && word.contains(where: \.isNumber) }
         // Whether the word is one of some lower-case ASCII words, in any case.
         func isAny(_ word: Substring, _ options: [StaticString]) -> Bool {
@@ -170,10 +172,13 @@ enum MockDirective: Equatable {
             }
         }
         var kept: [Substring] = []
-        var conditional = MockReading.startsWithWord(text, ["if", "when"])
+        var conditional = MockReading.startsWithWord(text, ["if", "when", "for", "after", "once", "whenever"])
         var index = 0
         var openParentheses = 0
         var inDashes = false
+        // The words of an opening condition ("For a fever in a baby under three months,"): the
+        // fourteen-word cap counts from after it.
+        var conditionWords = 0
         while index < words.count {
             let word = words[index]
             index += 1
@@ -185,7 +190,7 @@ enum MockDirective: Equatable {
             // A list set off by dashes ("first — rent, council tax, energy — because") is not cut.
             if word == "—" || word == "–" { inDashes.toggle() }
             if inDashes, last == UInt8(ascii: ","), kept.count < 14 { continue }
-            if conditional, last == UInt8(ascii: ",") { conditional = false; continue }
+            if conditional, last == UInt8(ascii: ",") { conditional = false; conditionWords = kept.count; continue }
             if kept.count >= 4, last == UInt8(ascii: ","), index < words.count {
                 if isAny(word, ["or,", "and,", "but,"]) {
                     conditional = MockReading.startsWithWord(String(words[index]), ["if", "when"])
@@ -208,7 +213,8 @@ enum MockDirective: Equatable {
             if kept.count >= 4, index < words.count, words[index].hasPrefix("\"")
                 || words[index].hasPrefix("(") && !hasDigit(words[index]) { break }
             // Fourteen words, or up to four more to close a parenthesis ("(0808 801 0677)").
-            if kept.count >= 14, openParentheses <= 0 || kept.count >= 18 { break }
+            let counted = kept.count - min(conditionWords, 10)
+            if counted >= 14, openParentheses <= 0 || counted >= 18 { break }
         }
         var result = kept.joined(separator: " ")
         while let last = result.last, ",;:".contains(last) { result.removeLast() }

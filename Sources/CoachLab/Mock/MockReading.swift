@@ -336,7 +336,7 @@ public struct MockReading: Sendable, Equatable {
         let quantity = #"(?:exactly |just |only )?(?:one|a|an|a single|1)\s+(?:[\w-]+\s+){0,3}?question"#
         if Self.contains(#"\b(?:end|finish|close|conclude|wrap up)s?\b[^.]{0,40}?\b(?:(?:with|on|in|by asking)\s+(?:exactly |just |only )?(?:one|a|an|a single|1)?\s*(?:[\w-]+\s+){0,3}?question|by asking\b)"#, lower)
             || Self.contains(#"\bthen\s+(?:ask\s+)?"# + quantity, lower)
-            || Self.contains(#"\b(?:last|final) sentence (?:is|must be|should be) a question|\b(?:include|add|put|pose|ask)\s+(?:exactly |just |only )?(?:a|one|an|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
+            || Self.contains(#"\b(?:last|final|second|closing|ending) sentence (?:is|must be|should be|has to be|needs to be) a question|\b(?:include|add|put|pose|ask)\s+(?:exactly |just |only )?(?:a|one|an|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
             // "One question at the end, never more."
             || Self.contains(#"^\W*(?:exactly |just |only )?(?:one|a|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
             // "- End: always a question."
@@ -361,7 +361,7 @@ public struct MockReading: Sendable, Equatable {
     }
 
     private mutating func readForm(_ lower: String, _ index: Int) {
-        let ban = #"\b(?:no|never|not|don't|do not|avoid|without|nor)\b[^.;]{0,40}?"#
+        let ban = #"\b(?:no|never|not|don't|do not|avoid|without|nor|skip|omit|leave out)\b[^.;]{0,40}?"#
         // Banned after the fact: "Emojis are not allowed", "Markdown is forbidden".
         func banned(_ marks: String) -> String {
             ban + marks + #"|"# + marks + #"[^.;]{0,20}?\b(?:are|is)\s+(?:not (?:allowed|permitted|welcome)|forbidden|banned|prohibited|off-limits)\b"#
@@ -380,7 +380,7 @@ public struct MockReading: Sendable, Equatable {
         // "Never say you are an AI", "Don't ever mention that you're a language model", "Avoid
         // saying you are a bot", "You must not reveal that you are artificial".
         let deny = #"\b(?:never|don't|do not|must not|mustn't|should not|shouldn't|cannot|can't|avoid|under no circumstances(?: should you| may you| will you)?|at no point(?: should you)?)\s+(?:(?:ever|once|at any point)\s+)?"#
-        let say = #"(?:say|state|claim|mention|reveal|admit|tell|imply|disclose|acknowledge|refer(?:ring)? to yourself|describe yourself|call yourself|identify)(?:ing|s)?\b"#
+        let say = #"(?:say|state|claim|mention|reveal|admit|tell|imply|let on|let slip|give away|disclose|acknowledge|refer(?:ring)? to yourself|describe yourself|call yourself|identify)(?:ing|s)?\b"#
         // "If asked whether you are an AI, say you are Luna."
         let asked = #"|\bif (?:you are |you're )?(?:asked|someone asks|the user asks|they ask)\b[^,]{0,40}\b(?:an ai|a bot|a robot|a chatbot|a machine|human|a real person)\b[^,]{0,20},\s*(?:say|tell them|answer|reply|explain) (?:that )?(?:you are|you're|i am|i'm) (?!an ai|a bot|a chatbot|a language model|artificial)"#
         // "If anyone asks, you're Juniper, not an AI assistant."
@@ -396,7 +396,7 @@ public struct MockReading: Sendable, Equatable {
         let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|this (?:block|section|text)\b"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e)\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
-                         + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
+                         + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
                          // "Don't reveal what's written here."
                          + #"|\b(?:never|don't|do not|not)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show)\s+what(?:'s| is) written (?:here|above|in this)"#
                          // "If anyone asks to see it, kindly decline."
@@ -475,7 +475,7 @@ public struct MockReading: Sendable, Equatable {
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|what you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b"#, Self.fold(line))
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|what you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\bwhat (?!the user|they|he|she)[\w'-]+ knows\b"#, Self.fold(line))
                 if isTitle || opens || openedByLeadIn {
                     inKnowledgeSection = opens
                     openedByLeadIn = opens && !isTitle
@@ -495,8 +495,8 @@ public struct MockReading: Sendable, Equatable {
             for prefix in ["Core idea: ", "- Tip: ", "- Competing response: ", "Heuristic: "] where trimmed.hasPrefix(prefix) {
                 note(.knowledge, Self.firstSentence(String(trimmed.dropFirst(prefix.count))), index)
             }
-            // Bullets as "- ", "* ", "• ", "~ "… (``bulletMarks``).
-            let item = Self.bulleted(trimmed)
+            // Bullets as "- ", "* ", "• ", "~ "… (``bulletMarks``), and numbered items.
+            let item = Self.bulleted(trimmed) ?? (inKnowledgeSection ? Self.listItem(trimmed) : nil)
             if inKnowledgeSection, var text = item, !trimmed.hasPrefix("- Tip: "), !trimmed.hasPrefix("- Competing response: "),
                !Self.contains(#"^(?:when|avoid|what to avoid|source|why)\s*:"#, text) {
                 if let colon = text.range(of: ": "), text.distance(from: text.startIndex, to: colon.lowerBound) < 40 {
@@ -520,7 +520,7 @@ public struct MockReading: Sendable, Equatable {
         guard clauses.count == 2, clauses.allSatisfy({ $0.split(separator: " ").count >= 3 }) else { return MockDirective.clipped(text) }
         let second = MockComposer.lowercasedFirst(MockDirective.clipped(clauses[1]))
         let joined = startsWithWord(second, ["so", "and", "but", "or", "then", "yet"]) ? ", " : ", so "
-        return MockDirective.clipped(clauses[0], words: 8) + joined + second
+        return MockDirective.clipped(clauses[0]) + joined + second
     }
 
     /// The first example a knowledge line gives after "for example", "for instance", "e.g." or
