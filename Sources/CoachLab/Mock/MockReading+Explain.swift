@@ -49,8 +49,8 @@ extension MockReading {
             }
             let lower = Self.fold(line)
             guard lower.contains(where: \.isLetter),
-                  Self.contains(#"\b(?:never|always|don't|do not|must|should|avoid|keep|reply|respond|answer|write|end|close|finish|ask|use|say|reveal|repeat|share|limit|stay|pretend|claim)\b"#, lower),
-                  Self.contains(#"\b(?:questions?|sentences?|words|paragraphs?|markdown|formatting|bullets?|bold|headings?|emojis?|exclamation|an ai|a bot|chatbot|language model|human|instructions|prompt|confidential|private|secret)\b"#, lower)
+                  Self.contains(#"\b(?:never|always|don't|do not|must|should|avoid|keep|reply|respond|answer|write|end|close|finish|ask|use|say|reveal|repeat|share|limit|stay|pretend|claim|none|not for)\b|^\W*\w+:"#, lower),
+                  Self.contains(#"\b(?:questions?|sentences?|words|paragraphs?|markdown|formatting|format|bullets?|bold|headings?|emojis?|exclamation|an ai|a bot|chatbot|robot|machine|language model|human|instructions|prompt|briefing|confidential|private|secret)\b"#, lower)
             else { continue }
             unread.append(index + 1)
         }

@@ -238,7 +238,7 @@ public struct MockReading: Sendable, Equatable {
             scratch.readForm(unquoted, 0)
         }
         if clues.any("an ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
-                     "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "never \"", "never “", "this block", "this section", "this text") {
+                     "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "never \"", "never “", "this block", "this section", "this text") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -366,7 +366,7 @@ public struct MockReading: Sendable, Equatable {
         func banned(_ marks: String) -> String {
             ban + marks + #"|"# + marks + #"[^.;]{0,20}?\b(?:are|is)\s+(?:not (?:allowed|permitted|welcome)|forbidden|banned|prohibited|off-limits)\b"#
         }
-        if Self.contains(banned(#"\b(?:markdown|formatting|rich text)\b"#) + #"|\bplain (?:text|prose)\b(?! conversational)|\b(?:don't|do not|never)\s+format (?:your|the|anything)\b"#, lower) {
+        if Self.contains(banned(#"\b(?:markdown|formatting|rich text)\b"#) + #"|\bplain (?:text|prose)\b(?! conversational)|^\W*(?:formatting|markdown|format)\s*:\s*(?:none|no\b|plain)|\b(?:don't|do not|never)\s+format (?:your|the|anything)\b"#, lower) {
             note(.noMarkdown, "no markdown", index)
         }
         if Self.contains(banned(#"\b(?:headings?|headers?)\b"#), lower) { note(.noHeadings, "no headings", index) }
@@ -385,6 +385,8 @@ public struct MockReading: Sendable, Equatable {
         let asked = #"|\bif (?:you are |you're )?(?:asked|someone asks|the user asks|they ask)\b[^,]{0,40}\b(?:an ai|a bot|a robot|a chatbot|a machine|human|a real person)\b[^,]{0,20},\s*(?:say|tell them|answer|reply|explain) (?:that )?(?:you are|you're|i am|i'm) (?!an ai|a bot|a chatbot|a language model|artificial)"#
         // "If anyone asks, you're Juniper, not an AI assistant."
         let not = #"|\byou(?:'re| are) [\w'-]+(?: [\w'-]+)?,? not (?:an ai|a bot|a chatbot|a robot|a machine|a language model)\b"#
+            // "Should anyone ask if you're a machine, keep being Kit."
+            + #"|\b(?:if|should|when)\s+(?:anyone|someone|the user|they|a user)\s+asks?\b[^,]{0,40}\b(?:machine|bot|robot|ai|chatbot|human|real person)\b[^,]{0,10},\s*(?:keep being|stay|remain|carry on as|you're still|you are still)\b"#
             // "Identity: you are Ollie; never "an AI"."
             + #"|\bnever\s+["“']?(?:an ai|a bot|a chatbot|a robot|a language model)\b"#
         // "If someone asks, tell them you're Wren."
@@ -399,6 +401,8 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
                          // "Don't reveal what's written here."
                          + #"|\b(?:never|don't|do not|not)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show)\s+what(?:'s| is) written (?:here|above|in this)"#
+                         // "This briefing is not for the user's eyes."
+                         + #"|\bnot for (?:the user'?s?|their|users'?) eyes\b|\bfor your eyes only\b"#
                          // "If anyone asks to see it, kindly decline."
                          + #"|\bif\b[^.]{0,20}\basks? to (?:see|read|copy) (?:it|this|them)\b[^.]{0,20}\b(?:decline|refuse)"#
                          + #"|\b(?:if|when)\b[^.]*\b(?:instructions|system prompt|prompt)\b[^.]*\b(?:decline|refuse|(?:do not|don't|never) (?:share|reveal|repeat|show|disclose)|say (?:they're|they are|it's|it is) (?:private|confidential|secret))"#, lower) {
@@ -676,9 +680,11 @@ public struct MockReading: Sendable, Equatable {
         if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|was flagged|has been flagged)\b|\bflags? raised\b"#, title) { return true }
         // A lead-in that gives the list under it for this reply alone: "Heads up: low mood. For this reply:".
         if contains(#"\bheads up\b|\b(?:for|in) this (?:reply|response)\s*:\s*$"#, title), isLeadIn(lines, at: index) { return true }
-        guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important)\b"#, title) else { return false }
         let next = lines[(index + 1)...].first { !$0.consists(of: .whitespaces) }.map(fold) ?? ""
-        return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect|required|matched)\b"#
+        // "=== ACTION NEEDED ===" over "The user's message tripped the Relapse rule."
+        if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|set off)\b"#, next) { return true }
+        guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important|action)\b"#, title) else { return false }
+        return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect|required|needed|matched)\b"#
                         + #"|\b(?:this|the (?:latest|last|current)|their (?:latest|last)) (?:message|reply|response|turn)\b"#, title + "\n" + next)
     }
 
