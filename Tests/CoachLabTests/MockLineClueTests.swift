@@ -184,3 +184,16 @@ import Testing
         #expect(MockReading(system: "You are Nova.\nEnd with a question.").unreadInstructions().isEmpty)
     }
 }
+
+/// Merging alert lines lower-cases the second one's first word unless the prompt writes it
+/// with a capital mid-sentence, as a name.
+@Suite struct NameInPromptTests {
+    @Test func aCapitalAfterALowerCaseWordIsAName() {
+        let system = "- Mention that Samaritans answer any time\n- Please ring today\nChildline, call.\nsee, Beat helps"
+        #expect(MockComposer.isWrittenAsAName(Array("Samaritans".utf8), in: system))
+        #expect(MockComposer.isWrittenAsAName(Array("Beat".utf8), in: system))
+        #expect(!MockComposer.isWrittenAsAName(Array("Please".utf8), in: system))
+        #expect(!MockComposer.isWrittenAsAName(Array("Childline".utf8), in: system))
+        #expect(!MockComposer.isWrittenAsAName(Array("Samaritan".utf8), in: system), "a prefix of a longer word is not the word")
+    }
+}

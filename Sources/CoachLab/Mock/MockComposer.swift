@@ -370,9 +370,32 @@ struct MockComposer {
     private func lowercasedFirstUnlessAName(_ text: String) -> String {
         let first = text.prefix { $0.isLetter || $0 == "'" || $0 == "’" }
         guard let initial = first.first, initial.isUppercase, first.count > 1,
-              MockReading.matches(#"\p{Ll},? "# + NSRegularExpression.escapedPattern(for: String(first)) + #"\b"#, in: reading.system, caseSensitive: true).isEmpty
-        else { return text }
+              !Self.isWrittenAsAName(Array(first.utf8), in: reading.system) else { return text }
         return Self.lowercasedFirst(text)
+    }
+
+    /// Whether `system` has `word` (as bytes) after a lower-case ASCII letter and a space, or a
+    /// comma and a space, and before a byte that is not a letter: a scan of the prompt's bytes,
+    /// since a reply may ask this of several lines.
+    static func isWrittenAsAName(_ word: [UInt8], in system: String) -> Bool {
+        let bytes = system.utf8
+        guard let head = word.first, bytes.count > word.count + 2 else { return false }
+        func isLower(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
+        func isLetter(_ byte: UInt8) -> Bool { isLower(byte | 0x20) || byte >= 0x80 }
+        var index = bytes.index(bytes.startIndex, offsetBy: 2)
+        var offset = 2
+        while offset + word.count <= bytes.count {
+            defer { index = bytes.index(after: index); offset += 1 }
+            guard bytes[index] == head else { continue }
+            let before = bytes.index(index, offsetBy: -1)
+            guard bytes[before] == UInt8(ascii: " ") else { continue }
+            var letter = bytes.index(before, offsetBy: -1)
+            if bytes[letter] == UInt8(ascii: ","), letter > bytes.startIndex { letter = bytes.index(before: letter) }
+            guard isLower(bytes[letter]), bytes[index...].starts(with: word) else { continue }
+            let after = bytes.index(index, offsetBy: word.count)
+            if after == bytes.endIndex || !isLetter(bytes[after]) { return true }
+        }
+        return false
     }
 
     static func lowercasedFirst(_ text: String) -> String {
