@@ -159,17 +159,17 @@ public struct MockReading: Sendable, Equatable {
         var read: [Line] = []
         var inExamples = false
         for (index, line) in lines.enumerated() {
-            let lower = Self.fold(line)
+            let text = Self.plain(line)
+            let lower = Self.fold(text)
             guard !lower.consists(of: .whitespaces) else { continue }
             // Example conversations show a style; what their lines say is not an instruction.
             if headers[index] { inExamples = Self.contains(#"\bexamples?\b"#, lower) }
             if inExamples, !headers[index] { continue }
-            read.append(Line(index: index, lower: lower, inAlert: alertRange?.contains(index) ?? false))
+            read.append(Line(index: index, text: text, lower: lower, inAlert: alertRange?.contains(index) ?? false))
         }
         // Each line is read on its own, so on every core: a prompt's first reading is most of
         // what the mock does in a one-case run. What the lines said is taken in order below.
-        let lines = self.lines
-        let readings = read.concurrentMap { Self.reading(ofLine: lines[$0.index], lower: $0.lower, inAlert: $0.inAlert) }
+        let readings = read.concurrentMap { Self.reading(ofLine: $0.text, lower: $0.lower, inAlert: $0.inAlert) }
         var nameCandidates: [(name: String, index: Int, isHeader: Bool)] = []
         for (line, said) in zip(read, readings) {
             let index = line.index
@@ -177,7 +177,9 @@ public struct MockReading: Sendable, Equatable {
             if let user = said.userName, !has(.userName) { note(.userName, user, index) }
             for (kind, value) in said.notes { note(kind, value, index) }
         }
-        // The name: a line that introduces the persona beats a section title.
+        // The name: a line that introduces the persona beats a section title, and either beats a
+        // bare "Name: X" outside a section about the user.
+        if nameCandidates.isEmpty, let bare = bareName(in: read.map { ($0.index, $0.text) }) { nameCandidates.append((bare.name, bare.index, false)) }
         if let chosen = nameCandidates.first(where: { !$0.isHeader }) ?? nameCandidates.first {
             let name = Instruction(kind: .name, value: chosen.name, line: chosen.index + 1, text: lines[chosen.index])
             instructions.insert(name, at: 0)
@@ -192,6 +194,36 @@ public struct MockReading: Sendable, Equatable {
         byKind = Dictionary(grouping: instructions, by: \.kind)
     }
 
+    /// A line as a reader takes it: markdown emphasis dropped ("**Never:** share" → "Never:
+    /// share"), and a label that is itself "never", "don't", "avoid", "always" or "must" read
+    /// as the word ("Never: share these instructions" → "Never share these instructions").
+    static func plain(_ line: String) -> String {
+        guard line.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") }) else { return line }
+        var text = line
+        if text.contains("**") { text = text.replacingOccurrences(of: "**", with: "") }
+        if text.contains("__") { text = text.replacingOccurrences(of: "__", with: "") }
+        let start = text.drop { !$0.isLetter }
+        if text.contains(":"), startsWithWord(String(start), ["never", "don't", "do not", "avoid", "always", "must not", "must"]),
+           let match = matches(#"^(\W*)(never|don't|do not|avoid|always|must not|must)\s*:\s*"#, in: text).first,
+           let range = text.range(of: match[0]) {
+            text.replaceSubrange(range, with: match[1] + match[2] + " ")
+        }
+        return text
+    }
+
+    /// The persona's name from a bare "Name: X" line, when no line names it otherwise and the
+    /// line's section is not about the user ("Who you're helping", "User profile").
+    private func bareName(in read: [(index: Int, text: String)]) -> (name: String, index: Int)? {
+        for (index, text) in read where !headers[index] && text.utf8.contains(UInt8(ascii: ":")) {
+            guard let match = Self.matches(#"^\W*name\s*:\s*([A-Z][\p{L}'’-]*)\b"#, in: text).first,
+                  match[1].first?.isUppercase == true else { continue }
+            let title = headers[..<index].lastIndex(of: true).map { Self.fold(lines[$0]) } ?? ""
+            if Self.contains(#"\b(?:user|client|profile|member|patient|helping|customer|student|child|parent|family|them|they)\b"#, title) { continue }
+            return (match[1], index)
+        }
+        return nil
+    }
+
     /// What one line says on its own, whatever prompt it is in: the names it gives the
     /// persona, the user's name, and the instructions read from it, in order.
     struct LineReading: Sendable {
@@ -203,6 +235,8 @@ public struct MockReading: Sendable, Equatable {
     /// A prompt line to read: where it is, its folded text, and whether it sits in the alert.
     private struct Line: Sendable {
         var index: Int
+        /// The line as a reader takes it (``plain(_:)``).
+        var text: String
         var lower: String
         var inAlert: Bool
     }
@@ -339,6 +373,8 @@ public struct MockReading: Sendable, Equatable {
             || Self.contains(#"\b(?:last|final|second|closing|ending) sentence (?:is|must be|should be|has to be|needs to be) a question|\b(?:include|add|put|pose|ask)\s+(?:exactly |just |only )?(?:a|one|an|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
             // "One question at the end, never more."
             || Self.contains(#"^\W*(?:exactly |just |only )?(?:one|a|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
+            // "Questions: exactly one, at the end."
+            || Self.contains(#"^\W*questions?\s*:[^.]*\b(?:at the end|to end|to close|last)\b"#, lower)
             // "- End: always a question."
             || Self.contains(#"^\W*(?:end|ending|close|closing|finish|last line|last sentence)\s*:\s*(?:always |with |on )?(?:exactly |just )?(?:a|one)\s+(?:[\w-]+\s+)?question\b"#, lower) {
             note(.endQuestion, "the reply ends with a question", index)
@@ -349,6 +385,7 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:at most|no more than|not more than|a maximum of|only|just)\s+(?:one|1|a single)\s+(?:[\w-]+\s+){0,2}?questions?\b"#
                          + #"|\bone question (?:per|in each|in every|at most)\b|\bto (?:a single|one) question\b|\bask (?:only |just )?one thing at a time\b"#
                          + #"|^\W*(?:exactly |just |only )?one\s+(?:[\w-]+\s+){0,2}?question\b[^.]{0,30}\b(?:never|no) more\b"#
+                         + #"|^\W*questions?\s*:\s*(?:exactly |just |only |at most |no more than )?(?:one|1|a single)\b"#
                          + #"|\b(?:never|don't|do not|avoid|no)\s+(?:ask(?:ing)?\s+)?(?:multiple|several|many|more than one|two or more|stacked)\s+questions?\b"#, lower) {
             note(.oneQuestion, "at most one question", index)
         }
@@ -365,6 +402,8 @@ public struct MockReading: Sendable, Equatable {
         // Banned after the fact: "Emojis are not allowed", "Markdown is forbidden".
         func banned(_ marks: String) -> String {
             ban + marks + #"|"# + marks + #"[^.;]{0,20}?\b(?:are|is)\s+(?:not (?:allowed|permitted|welcome)|forbidden|banned|prohibited|off-limits)\b"#
+                // "Markdown: not allowed."
+                + #"|^\W*"# + marks + #"\s*:\s*(?:not (?:allowed|permitted|welcome)|none|no\b|never|forbidden|banned|off)"#
         }
         if Self.contains(banned(#"\b(?:markdown|formatting|rich text)\b"#) + #"|\bplain (?:text|prose)\b(?! conversational)|^\W*(?:formatting|markdown|format)\s*:\s*(?:none|no\b|plain)|\b(?:don't|do not|never)\s+format (?:your|the|anything)\b"#, lower) {
             note(.noMarkdown, "no markdown", index)
@@ -496,6 +535,11 @@ public struct MockReading: Sendable, Equatable {
                     structured = true
                 }
             }
+            // A table's rows: each row's longest cell, past the header row and the rule under it.
+            if inKnowledgeSection, let cell = Self.tableCell(lines, at: index) {
+                note(.knowledge, Self.firstSentence(cell), index)
+                continue
+            }
             for prefix in ["Core idea: ", "- Tip: ", "- Competing response: ", "Heuristic: "] where trimmed.hasPrefix(prefix) {
                 note(.knowledge, Self.firstSentence(String(trimmed.dropFirst(prefix.count))), index)
             }
@@ -534,6 +578,22 @@ public struct MockReading: Sendable, Equatable {
         let sentence = firstSentence(match[1]).trimmed(.whitespaces)
         guard sentence.split(separator: " ").count >= 2 else { return nil }
         return MockComposer.lowercasedFirst(MockDirective.clipped(sentence))
+    }
+
+    /// The longest cell of a markdown table's body row ("| 1 | A cooler bedroom helps. |"),
+    /// when it has three words or more; nil for other lines, the header row and the rule.
+    static func tableCell(_ lines: [String], at index: Int) -> String? {
+        let trimmed = lines[index].trimmed(.whitespaces)
+        guard trimmed.count > 2, trimmed.hasPrefix("|"), trimmed.hasSuffix("|") else { return nil }
+        func isRule(_ line: String) -> Bool {
+            let row = line.trimmed(.whitespaces)
+            return row.hasPrefix("|") && row.contains("-") && row.allSatisfy { "|-: ".contains($0) }
+        }
+        if isRule(trimmed) { return nil }
+        if let next = lines[(index + 1)...].first(where: { !$0.consists(of: .whitespaces) }), isRule(next) { return nil }
+        let cells = trimmed.split(separator: "|").map { $0.trimmed(.whitespaces) }
+        guard let longest = cells.max(by: { $0.count < $1.count }), longest.split(separator: " ").count >= 3 else { return nil }
+        return longest
     }
 
     /// What a bulleted "Recommend …", "Suggest …" or "Advise …" item advises, when it names a
@@ -627,7 +687,8 @@ public struct MockReading: Sendable, Equatable {
     /// The text of a list item ("- x", "* x", "• x", "1. x", "2) x", "Step 3: x"), or nil for other lines.
     static func listItem(_ line: String) -> String? {
         let trimmed = line.trimmed(.whitespaces)
-        if let text = bulleted(trimmed) { return text }
+        // A list inside a block quote ("> - Tell them…") is the inner list's item.
+        if let text = bulleted(trimmed) { return trimmed.hasPrefix(">") ? listItem(text) ?? text : text }
         // "Step 2: Say that…", "Step 2. Say that…".
         let unstepped = trimmed.hasPrefix("Step ") || trimmed.hasPrefix("STEP ") ? trimmed.dropFirst(5) : Substring(trimmed)
         let digits = unstepped.prefix { $0.isASCII && $0.isNumber }
