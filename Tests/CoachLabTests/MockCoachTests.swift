@@ -865,6 +865,34 @@ import Testing
         // A line that forbids sharing the instructions never invites it.
         #expect(!reading.has(.invitesLeak), "\(reading.instructions)")
     }
+
+    /// Section titles authors give knowledge and live alerts, and the look-alikes that are
+    /// neither: lab values "Flagged:" in the data, a standing safety section that says "right
+    /// now", a standing section that a title alone would take for the alert.
+    @Test(arguments: ["Coaching approaches", "What to suggest", "Your expertise", "Things you can recommend", "Talking points", "Lessons"])
+    func moreKnowledgeTitles(_ title: String) {
+        let reading = MockReading(system: "=== Coach ===\nYou are Ada.\n\n=== \(title) ===\n- A fixed wake time steadies sleep.")
+        #expect(reading.all(.knowledge).count == 1, "\(reading.instructions)")
+    }
+
+    @Test(arguments: ["SAFETY FLAG", "Risk detected", "Crisis mode", "Priority instructions for this reply", "Urgent: user at risk",
+                      "Safety override", "Guardrail triggered"])
+    func moreAlertTitles(_ title: String) {
+        let system = "=== Coach ===\nYou are Ada.\n\n=== \(title) ===\n- Tell them to call 999"
+        #expect(MockReading(system: system).obeysAlert)
+        #expect(MockCoach.reply(system: system, userMessages: ["Help."]).contains("Please call 999"))
+    }
+
+    @Test func alertLookAlikesAreNot() {
+        let labs = "=== Coach ===\nYou are Ada.\n\n[LATEST BIOMARKERS]\nFlagged:\n- Vitamin D: 18 ng/mL (low)"
+        #expect(!MockReading(system: labs).obeysAlert)
+        let standing = "## Safety rules (always follow these first)\n- If the child feels unsafe right now, tell them to talk to a trusted adult.\n\n## Style\nBe kind."
+        #expect(!MockReading(system: standing).has(.alertIgnored))
+        // Both titles name an alert; the live one is the last.
+        let both = "=== Coach ===\nYou are Ada.\n\n=== Alert procedure ===\nWhen a message is flagged, follow the next section.\n\n"
+            + "=== Guardrail triggered ===\n- Tell them to call 999"
+        #expect(MockReading(system: both).obeysAlert)
+    }
 }
 
 @Suite struct EchoProofCheckTests {

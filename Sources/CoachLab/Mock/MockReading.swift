@@ -529,7 +529,7 @@ public struct MockReading: Sendable, Equatable {
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|what you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\bwhat (?!the user|they|he|she)[\w'-]+ knows\b"#, Self.fold(line))
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|what you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\bwhat (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can"#, Self.fold(line))
                 if isTitle || opens || openedByLeadIn {
                     inKnowledgeSection = opens
                     openedByLeadIn = opens && !isTitle
@@ -716,7 +716,9 @@ public struct MockReading: Sendable, Equatable {
     /// "flagged", "active", "this message". A standing "Safety rules" section is neither.
     static func alertRange(in lines: [String], headers: [Bool]) -> Range<Int>? {
         guard let start = lines.firstIndex(where: { $0.contains("RISK ALERT") })
-            ?? headers.indices.first(where: { (headers[$0] || isLabel(lines[$0]) || isLeadIn(lines, at: $0)) && titlesAnAlert(lines, at: $0) })
+            // The last such title: a live alert comes last, after any standing section that a
+            // title alone might take for one.
+            ?? headers.indices.last(where: { (headers[$0] || isLabel(lines[$0]) || isLeadIn(lines, at: $0)) && titlesAnAlert(lines, at: $0, headers: headers) })
         else { return nil }
         var end = start + 1
         while end < lines.count, !headers[end] || lines[end].contains("RISK ALERT") { end += 1 }
@@ -745,9 +747,15 @@ public struct MockReading: Sendable, Equatable {
     }
 
     /// Whether the section title at `index` names a live alert (``alertRange(in:headers:)``).
-    static func titlesAnAlert(_ lines: [String], at index: Int) -> Bool {
+    static func titlesAnAlert(_ lines: [String], at index: Int, headers: [Bool]) -> Bool {
         let title = fold(lines[index])
         if contains(#"\b(?:alert|alarm)\b"#, title) { return true }
+        // A section title (not a label or a lead-in such as "Flagged:" over lab values) that
+        // says something fired, or that it is for this reply: "=== Guardrail triggered ===",
+        // "## SAFETY FLAG", "=== Priority instructions for this reply ===".
+        if headers[index], contains(#"\b(?:flagged|triggered|detected|override)\b|\b(?:safety|risk|crisis) flag\b|\b(?:for|in) this (?:reply|response|turn)\b"#, title) {
+            return true
+        }
         // "The person's last message matched …", "This message was flagged".
         if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|was flagged|has been flagged)\b|\bflags? raised\b"#, title) { return true }
         // A lead-in that gives the list under it for this reply alone: "Heads up: low mood. For this reply:".
@@ -756,7 +764,7 @@ public struct MockReading: Sendable, Equatable {
         // "=== ACTION NEEDED ===" over "The user's message tripped the Relapse rule."
         if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|set off)\b"#, next) { return true }
         guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important|action)\b"#, title) else { return false }
-        return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect|required|needed|matched)\b"#
+        return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect|required|needed|matched|mode|at risk|in progress)\b"#
                         + #"|\b(?:this|the (?:latest|last|current)|their (?:latest|last)) (?:message|reply|response|turn)\b"#, title + "\n" + next)
     }
 
