@@ -421,10 +421,20 @@ enum PackChecker {
                     case .found(let shape):
                         resolved = shape
                     case .missing(let component, let known):
-                        let head = argument.split(separator: ".").first.map(String.init) ?? argument
-                        let hint = known.isEmpty && component != head
-                            ? "here '\(head)' is a text or list (an enclosing section's own '\(head)' field shadows the outer one), so it has no '\(component)'"
-                            : Suggestions.hint(for: component, in: known, noun: "name")
+                        let parts = argument.split(separator: ".").map(String.init)
+                        let head = parts.first ?? argument
+                        // The path before the missing part, and what it is.
+                        let parent = parts.firstIndex(of: component).map { parts[..<$0].joined(separator: ".") } ?? head
+                        var parentShape: ContextShape?
+                        if case .found(let shape) = scope.resolve(parent) { parentShape = shape }
+                        let hint: String
+                        if case .list? = parentShape {
+                            hint = "'\(parent)' is a list, so it has no '\(component)': walk it with {{#\(parent)}}…{{/\(parent)}}, where {{.}} is each item and {{position}} its number"
+                        } else if known.isEmpty && component != head {
+                            hint = "here '\(head)' is a text or list (an enclosing section's own '\(head)' field shadows the outer one), so it has no '\(component)'"
+                        } else {
+                            hint = Suggestions.hint(for: component, in: known, noun: "name")
+                        }
                         diagnostics.error("\(what) uses '\(argument)', but nothing defines '\(component)'",
                                           at: location(tag.line, tag.column), hint: hint)
                     }
