@@ -893,6 +893,17 @@ import Testing
             + "=== Guardrail triggered ===\n- Tell them to call 999"
         #expect(MockReading(system: both).obeysAlert)
     }
+
+    /// "…, the last one a question" ends the reply on a question, and an alert line's short
+    /// tail after a comma ("into dry, warm layers right away") is kept.
+    @Test func aQuestionLastAndAShortTailAreKept() {
+        let system = "--- replies ---\nReplies: 2 sentences max, the last one a question.\n\n--- risk alert ---\n"
+            + "- Tell them to get out of the water and into dry, warm layers right away\n"
+        #expect(MockReading(system: system).has(.endQuestion))
+        let reply = MockCoach.reply(system: system, userMessages: ["My lips are blue."])
+        #expect(reply.contains("into dry, warm layers right away"), "\(reply)")
+        #expect(reply.hasSuffix("?"), "\(reply)")
+    }
 }
 
 @Suite struct EchoProofCheckTests {

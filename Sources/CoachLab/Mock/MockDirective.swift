@@ -191,6 +191,11 @@ enum MockDirective: Equatable {
             if word == "—" || word == "–" { inDashes.toggle() }
             if inDashes, last == UInt8(ascii: ","), kept.count < 14 { continue }
             if conditional, last == UInt8(ascii: ",") { conditional = false; conditionWords = kept.count; continue }
+            // A comma with four words or fewer after it ("into dry, warm layers right away") is
+            // not cut at: the short tail is part of what the line asks.
+            if last == UInt8(ascii: ","), words.count - index <= 4, !words[index...].contains(where: { [",", ";", ":"].contains($0.last ?? " ") }) {
+                continue
+            }
             if kept.count >= 4, last == UInt8(ascii: ","), index < words.count {
                 if isAny(word, ["or,", "and,", "but,"]) {
                     conditional = MockReading.startsWithWord(String(words[index]), ["if", "when"])

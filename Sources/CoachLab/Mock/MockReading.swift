@@ -376,6 +376,8 @@ public struct MockReading: Sendable, Equatable {
             || Self.contains(#"^\W*(?:exactly |just |only )?(?:one|a|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
             // "Questions: exactly one, at the end."
             || Self.contains(#"^\W*questions?\s*:[^.]*\b(?:at the end|to end|to close|last)\b"#, lower)
+            // "Replies: 2 sentences max, the last one a question", "…, ending in a question".
+            || Self.contains(#"\b(?:the )?(?:last|final) (?:one|sentence|line) (?:is |being |as )?a question\b|\bending (?:in|with|on) a question\b"#, lower)
             // "- End: always a question."
             || Self.contains(#"^\W*(?:end|ending|close|closing|finish|last line|last sentence)\s*:\s*(?:always |with |on )?(?:exactly |just )?(?:a|one)\s+(?:[\w-]+\s+)?question\b"#, lower) {
             note(.endQuestion, "the reply ends with a question", index)
