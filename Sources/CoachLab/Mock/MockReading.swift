@@ -711,6 +711,14 @@ public struct MockReading: Sendable, Equatable {
         return String(rest.dropFirst(2)).trimmed(.whitespaces)
     }
 
+    /// The text of the prompt's alert block (``alertRange(in:headers:)``), or nil when it has
+    /// none: what a check holds a flagged reply to, found as the mock finds it.
+    public static func alertText(in system: String) -> String? {
+        let lines = system.components(separatedBy: "\n")
+        guard let range = alertRange(in: lines, headers: lines.map(isHeader)) else { return nil }
+        return lines[range].joined(separator: "\n")
+    }
+
     /// The RISK ALERT block: from the line that names it to the next section header or the end.
     /// Packs title it in their own words, so a section title reads as one too when it names an
     /// alert ("# Safety alert", "=== CRISIS ALERT ==="), or names risk, safety, a crisis or an
