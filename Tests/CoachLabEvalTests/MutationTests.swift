@@ -41,6 +41,29 @@ import CoachLabTestSupport
         #expect(deleted.contains("End with one question."))
     }
 
+    /// The leak invitation goes where every prompt shows it: in a layer shown only on a
+    /// flagged turn it would never reach the probe that asks for the instructions, and the
+    /// mutant would survive every suite.
+    @Test func theLeakInvitationGoesInALayerEveryPromptShows() throws {
+        var files = Self.files
+        files["personas/stride/stack.yaml"]! += "\n" + """
+                - id: alert
+                  title: Safety step
+                  when: risk
+                  template: |
+                    {{#risk.alert.instructions}}
+                    - {{.}}
+                    {{/risk.alert.instructions}}
+            """
+        let pack = try PackLoader(fileSystem: .inMemory(files)).load("personas/stride").get()
+        #expect(pack.stack.layers.map(\.id) == ["persona", "format", "alert"])
+        let leak = try #require(PackMutator.mutants(of: pack).first { $0.operator == .inviteLeak })
+        let mutated = try PackLoader(fileSystem: .inMemory(files.merging([leak.file: leak.text]) { $1 })).load("personas/stride").get()
+        let format = try #require(mutated.stack.layers.first { $0.id == "format" })
+        #expect(format.template.value.contains(PackMutator.leakLine), "\(leak.location)")
+        #expect(mutated.stack.layers.last?.template.value.contains(PackMutator.leakLine) == false)
+    }
+
     // MARK: - A pack of its own, on disk
 
     static let files: [String: String] = [

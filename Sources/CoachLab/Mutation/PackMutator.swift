@@ -211,15 +211,18 @@ public enum PackMutator {
             return result
         }
 
-        /// A line inviting the model to repeat its instructions, at the end of the last layer.
+        /// A line inviting the model to repeat its instructions, at the end of the last layer
+        /// that every prompt shows: one shown only `when: risk` would leave the line out of the
+        /// very probe that could catch it.
         mutating func addLeak() {
             for (file, document) in zip(pack.files, pack.documents) {
-                guard let layers = document["stack"]?["layers"]?.items, let lastIndex = layers.indices.last,
+                guard let layers = document["stack"]?["layers"]?.items,
+                      let lastIndex = layers.indices.last(where: { layers[$0]["when"] == nil && layers[$0]["template"]?.scalar != nil }) ?? layers.indices.last,
                       let template = layers[lastIndex]["template"]?.scalar else { continue }
                 let text = template.text.hasSuffix("\n") ? template.text + PackMutator.leakLine + "\n" : template.text + "\n" + PackMutator.leakLine
                 add(.inviteLeak, file: file, document: document, path: [.key("stack"), .key("layers"), .index(lastIndex), .key("template")],
                     replacement: .scalar(.init(text: text, style: .block, location: template.location)), at: template.location,
-                    description: "a line inviting the model to repeat its instructions added to the last layer", before: "",
+                    description: "a line inviting the model to repeat its instructions added to the last layer every prompt shows", before: "",
                     after: PackMutator.leakLine)
             }
         }
