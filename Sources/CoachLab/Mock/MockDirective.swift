@@ -68,9 +68,10 @@ enum MockDirective: Equatable {
             text = match[2]
         }
         lower = MockReading.fold(text)
-        func sentence(_ body: String) -> MockDirective {
+        // What the line asks is kept short; the words the mock adds to it (`tail`) are not cut.
+        func sentence(_ body: String, _ tail: String = "") -> MockDirective {
             let full = condition + body
-            return .say(capitalized(bounded(full)) + ".")
+            return .say(capitalized(bounded(full)) + tail + ".")
         }
         // Questions: "Ask whether they are safe right now".
         // "Check whether someone is with them".
@@ -125,18 +126,23 @@ enum MockDirective: Equatable {
         if let match = MockReading.matches(#"^offer to\s+(.+)$"#, in: text).first {
             return sentence("we could " + swapBoth(match[1]))
         }
-        // "Suggest a pharmacist or doctor", "Recommend a professional", "Suggest a short walk".
-        if let match = MockReading.matches(#"^(?:suggest|recommend|mention|offer|encourage)\s+(.+)$"#, in: text).first {
+        // "Advise against driving tonight".
+        if let match = MockReading.matches(#"^(?:advise|warn)\s+against\s+(.+)$"#, in: text).first {
+            return sentence("I'd advise against " + swapListener(match[1]))
+        }
+        // "Suggest a pharmacist or doctor", "Recommend a professional", "Suggest a short walk",
+        // "Advise pressing firmly on the wound".
+        if let match = MockReading.matches(#"^(?:suggest|recommend|mention|offer|encourage|advise)\s+(.+)$"#, in: text).first {
             let object = swapListener(match[1])
             // "Recommend speaking with a professional".
             if MockReading.contains(#"^\w+ing\b"#, object), !MockReading.contains(#"^(?:something|nothing|anything|everything)\b"#, object) {
                 return sentence("I'd recommend " + object)
             }
             if MockReading.contains(#"\b(?:line|service|helpline|hotline|charity|organi[sz]ation|team|clinic)s?\b"#, object) {
-                return sentence(bounded(object) + " can help with this")
+                return sentence(object, " can help with this")
             }
             if MockReading.contains(#"\b(?:doctor|gp|pharmacist|professional|therapist|counsel+or|nurse|adult|parent|teacher|adviser|advisor|lawyer|clinician|specialist|psychologist)s?\b"#, object) {
-                return sentence(bounded(object) + " would be the right person to talk to about this")
+                return sentence(object, " would be the right person to talk to about this")
             }
             return sentence("it might help to try " + object)
         }
