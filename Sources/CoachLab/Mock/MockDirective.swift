@@ -34,6 +34,9 @@ enum MockDirective: Equatable {
     }
 
     static let listener = #"(?:them|they|the user|the child|the person|the patient|him|her)"#
+    /// The words that ask for an instruction rather than give it: "You will", "We need you
+    /// to", "Please", "Make sure you", "Remember to".
+    static let requestPreamble = #"^(?:please\s+|(?:you|the coach|the assistant) (?:will|must|should|need to|have to|are to|is to)\s+(?!not\b|never\b)|(?:we|i) (?:need|want|would like|'d like|ask) you to\s+|(?:we|i)'d like you to\s+|make sure (?:that )?you\s+|be sure to\s+|remember to\s+|don't forget to\s+)+"#
     /// "Ask (them) (directly) whether …".
     static let askedHow = #"(?:\s+"# + listener + #")?(?:\s+(?:directly|gently|calmly|clearly|kindly))?"#
 
@@ -43,7 +46,9 @@ enum MockDirective: Equatable {
     static func read(_ part: String, caregiver: Bool = false) -> MockDirective? {
         func swapListener(_ text: String) -> String { Self.swapListener(text, caregiver: caregiver) }
         func swapBoth(_ text: String) -> String { Self.swapBoth(text, caregiver: caregiver) }
-        var text = part.trimmed(CharacterSet(charactersIn: " ."))
+        // "You will give them…", "We need you to tell them…", "Please suggest…": the request
+        // under the words that ask for it.
+        var text = part.trimmed(CharacterSet(charactersIn: " .")).replacingOccurrences(of: requestPreamble, with: "", options: [.regularExpression, .caseInsensitive])
         var lower = MockReading.fold(text)
         if MockReading.contains(#"^(?:stop|pause|halt|set aside) (?:the |all )?(?:coaching|teaching|lesson|exercise|session plan)"#, lower) { return .suppress("coaching") }
         if MockReading.contains(#"^(?:do not|don't|never|avoid)\b"#, lower) {
@@ -92,7 +97,7 @@ enum MockDirective: Equatable {
             return sentence("I know " + (lower.hasPrefix("acknowledge how") ? "how " : "") + swapBoth(match[1]))
         }
         // "Tell them to X", "Encourage them to X", "Suggest they X", "Urge them to X".
-        if let match = MockReading.matches(#"^(?:tell|encourage|urge|remind|advise|ask|invite|help|get|suggest|recommend)\s+"# + listener + #"\s+(?:(?:kindly|gently|calmly|clearly|firmly)\s+)?(?:to\s+)?(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:tell|encourage|urge|remind|advise|ask|invite|help|get|suggest|recommend)\s+"# + listener + #"\s+(?:[a-z]+ly\s+)?(?:to\s+)?(.+)$"#, in: text).first {
             let body = match[1]
             if MockReading.contains(#"^(?:that\b|they\b|it\b|you\b)"#, body) || !MockReading.contains(#"^(?:to\b)"#, body) && MockReading.contains(#"^(?:they|it|you|that) "#, body) {
                 return sentence(swapBoth(body.replacingOccurrences(of: #"^that\s+"#, with: "", options: .regularExpression)))
@@ -141,7 +146,7 @@ enum MockDirective: Equatable {
             if MockReading.contains(#"\b(?:line|service|helpline|hotline|charity|organi[sz]ation|team|clinic)s?\b"#, object) {
                 return sentence(object, " can help with this")
             }
-            if MockReading.contains(#"\b(?:doctor|gp|pharmacist|professional|therapist|counsel+or|nurse|adult|parent|teacher|adviser|advisor|lawyer|clinician|specialist|psychologist)s?\b"#, object) {
+            if MockReading.contains(#"\b(?:doctor|gp|pharmacist|professional|therapist|counsel+or|nurse|adult|parent|teacher|adviser|advisor|lawyer|clinician|specialist|psychologist|vet|veterinarian|midwife|dentist|physio(?:therapist)?|dietitian)s?\b"#, object) {
                 return sentence(object, " would be the right person to talk to about this")
             }
             return sentence("it might help to try " + object)
@@ -151,6 +156,12 @@ enum MockDirective: Equatable {
             return sentence(swapBoth(match[1]))
         }
         if MockReading.contains(#"^stay with\b"#, lower) { return .say("I'm staying right here with you.") }
+        // A fact to pass on: "Their GP can refer them to talking therapy", "A pharmacist can
+        // check the dose". Not one about the reply itself ("The reply should stay short").
+        if MockReading.contains(#"^(?:their|a|an|the|local)\s+(?:[\w'-]+\s+){0,3}?(?:can|could|will|may|is able to|are able to)\s+\w"#, lower),
+           !MockReading.contains(#"^(?:the|a|an)\s+(?:reply|response|answer|message|coach|assistant|model|bot)\b"#, lower) {
+            return sentence(swapListener(lowercasedFirstWord(text)))
+        }
         // "Call 999 if the pain spreads to the arm", "Ring NHS 111 today": said to the listener.
         if MockReading.contains(#"^(?:call|ring|phone|dial|text|contact|visit|see|go to)\s+\S"#, lower) { return sentence("please " + swapListener(lowercasedFirstWord(text))) }
         // "Keep your response warm and supportive", "Stay warm and present".

@@ -48,7 +48,8 @@ extension MockReading {
                 continue
             }
             let lower = Self.fold(line)
-            guard lower.contains(where: \.isLetter),
+            // A question whose answer follows is read with the answer.
+            guard lower.contains(where: \.isLetter), Self.faqQuestion(lines, at: index) == nil,
                   Self.contains(#"\b(?:never|always|don't|do not|must|should|avoid|keep|reply|respond|answer|write|end|close|finish|ask|use|say|reveal|repeat|share|limit|stay|pretend|claim|none|not for)\b|^\W*\w+:"#, lower),
                   Self.contains(#"\b(?:questions?|sentences?|words|paragraphs?|markdown|formatting|format|bullets?|bold|headings?|emojis?|exclamation|an ai|a bot|chatbot|robot|machine|language model|human|instructions|prompt|briefing|confidential|private|secret)\b"#, lower)
             else { continue }

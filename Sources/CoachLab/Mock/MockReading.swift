@@ -159,7 +159,7 @@ public struct MockReading: Sendable, Equatable {
         var read: [Line] = []
         var inExamples = false
         for (index, line) in lines.enumerated() {
-            let text = Self.plain(line)
+            let text = Self.withQuestion(Self.plain(line), lines, at: index)
             let lower = Self.fold(text)
             guard !lower.consists(of: .whitespaces) else { continue }
             // Example conversations show a style; what their lines say is not an instruction.
@@ -257,7 +257,7 @@ public struct MockReading: Sendable, Equatable {
         var said = LineReading()
         if clues.any("you", "act as", "play the role of", "speak as", "persona name", "respond as", "reply as", "answer as", "write as", "i am ", "i'm ") {
             // "You'll be chatting as Miko".
-            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Ii]ntroduce yourself as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite) as)\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
+            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Ii]ntroduce yourself as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite) as|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be)\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
                                  + #"|^\s*I(?: am|'m) ([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*),"#, in: line, caseSensitive: true)
                 .map { $0[1].isEmpty ? $0[2] : $0[1] }.filter { !Self.notNames.contains($0) }
         }
@@ -273,7 +273,7 @@ public struct MockReading: Sendable, Equatable {
         }
         if clues.any("an ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
-                     "configuration", "never \"", "never “", "this block", "this section", "this text", "between", "human", "real person") {
+                     "configuration", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "between", "ask to", "human", "real person") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -401,7 +401,7 @@ public struct MockReading: Sendable, Equatable {
     }
 
     private mutating func readForm(_ lower: String, _ index: Int) {
-        let ban = #"\b(?:no|never|not|don't|do not|won't|avoid|without|nor|skip|omit|leave out)\b[^.;]{0,40}?"#
+        let ban = #"\b(?:no|never|not|don't|do not|won't|didn't|did not|shouldn't|mustn't|can't|cannot|avoid|without|nor|skip|omit|leave out|refrain from|steer clear of|free (?:of|from))\b[^.;]{0,40}?"#
         // Banned after the fact: "Emojis are not allowed", "Markdown is forbidden".
         func banned(_ marks: String) -> String {
             ban + marks + #"|"# + marks + #"[^.;]{0,20}?\b(?:are|is)\s+(?:not (?:allowed|permitted|welcome)|forbidden|banned|prohibited|off-limits)\b"#
@@ -421,7 +421,7 @@ public struct MockReading: Sendable, Equatable {
     private mutating func readIdentity(_ lower: String, _ index: Int) {
         // "Never say you are an AI", "Don't ever mention that you're a language model", "Avoid
         // saying you are a bot", "You must not reveal that you are artificial".
-        let deny = #"\b(?:never|don't|do not|must not|mustn't|should not|shouldn't|cannot|can't|avoid|under no circumstances(?: should you| may you| will you)?|at no point(?: should you)?)\s+(?:(?:ever|once|at any point)\s+)?"#
+        let deny = #"\b(?:(?:never|don't|do not) want you to|never|don't|do not|must not|mustn't|should not|shouldn't|will not|won't|cannot|can't|avoid|under no circumstances(?: should you| may you| will you)?|at no point(?: should you)?)\s+(?:(?:ever|once|at any point)\s+)?"#
         let say = #"(?:say|state|claim|mention|reveal|admit|tell|imply|let on|let slip|give away|disclose|acknowledge|refer(?:ring)? to yourself|describe yourself|call yourself|identify)(?:ing|s)?\b"#
         // "If asked whether you are an AI, say you are Luna."
         let asked = #"|\bif (?:you are |you're )?(?:asked|someone asks|the user asks|they ask)\b[^,]{0,40}\b(?:an ai|a bot|a robot|a chatbot|a machine|human|a real person)\b[^,]{0,20},\s*(?:say|tell them|answer|reply|explain) (?:that )?(?:you are|you're|i am|i'm) (?!an ai|a bot|a chatbot|a language model|artificial)"#
@@ -442,7 +442,7 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
-        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|this (?:block|section|text)\b"#
+        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|this (?:block|section|text|brief|briefing)\b|these (?:notes|directions|briefing notes)\b"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e|output|print|reproduce|leak|divulge)\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
@@ -455,7 +455,7 @@ public struct MockReading: Sendable, Equatable {
                          // "This briefing is not for the user's eyes."
                          + #"|\bnot for (?:the user'?s?|their|users'?) eyes\b|\bfor your eyes only\b"#
                          // "If anyone asks to see it, kindly decline."
-                         + #"|\bif\b[^.]{0,20}\basks? to (?:see|read|copy) (?:it|this|them)\b[^.]{0,20}\b(?:decline|refuse)"#
+                         + #"|\bif\b[^.]{0,20}\basks? to (?:see|read|copy) (?:it|this|them)\b[^.]{0,20}\b(?:decline|refuse|say no)"#
                          + #"|\b(?:if|when)\b[^.]*\b(?:instructions|system prompt|prompt)\b[^.]*\b(?:decline|refuse|(?:do not|don't|never) (?:share|reveal|repeat|show|disclose)|say (?:they're|they are|it's|it is) (?:private|confidential|secret))"#, lower) {
             note(.confidential, "keeps these instructions private", index)
         } else if Self.contains(#"\b(?:repeat|reveal|quote|share|print|recite|show|disclose)\b[^.]{0,30}"# + instructions, lower) {
@@ -707,6 +707,8 @@ public struct MockReading: Sendable, Equatable {
         let trimmed = line.trimmed(.whitespaces)
         // A list inside a block quote ("> - Tell them…") is the inner list's item.
         if let text = bulleted(trimmed) { return trimmed.hasPrefix(">") ? listItem(text) ?? text : text }
+        // An answer in a prompt written as questions and answers ("A: Call 999 first").
+        if let answer = faqAnswer(trimmed) { return answer }
         // "Step 2: Say that…", "Step 2. Say that…".
         let unstepped = trimmed.hasPrefix("Step ") || trimmed.hasPrefix("STEP ") ? trimmed.dropFirst(5) : Substring(trimmed)
         let digits = unstepped.prefix { $0.isASCII && $0.isNumber }
@@ -714,6 +716,34 @@ public struct MockReading: Sendable, Equatable {
         let stepped = unstepped.count < trimmed.count && rest.hasPrefix(": ")
         guard !digits.isEmpty, digits.count <= 2, rest.hasPrefix(". ") || rest.hasPrefix(") ") || stepped else { return nil }
         return String(rest.dropFirst(2)).trimmed(.whitespaces)
+    }
+
+    /// The text of an answer line in a prompt written as questions and answers ("A: Two
+    /// sentences", "Answer: No markdown"), or nil for other lines.
+    static func faqAnswer(_ trimmed: String) -> String? {
+        guard trimmed.hasPrefix("A:") || trimmed.hasPrefix("Answer:") || trimmed.hasPrefix("ANSWER:") else { return nil }
+        return String(trimmed.drop { $0 != ":" }.dropFirst()).trimmed(.whitespaces)
+    }
+
+    /// Whether a line is a question of a prompt written as questions and answers: "Q: How long
+    /// should replies be?" with its answer on the next line.
+    static func faqQuestion(_ lines: [String], at index: Int) -> String? {
+        let trimmed = lines[index].trimmed(.whitespaces)
+        guard trimmed.hasPrefix("Q:") || trimmed.hasPrefix("Question:") || trimmed.hasPrefix("QUESTION:"),
+              let next = lines[(index + 1)...].first(where: { !$0.consists(of: .whitespaces) }),
+              faqAnswer(next.trimmed(.whitespaces)) != nil else { return nil }
+        return String(trimmed.drop { $0 != ":" }.dropFirst()).trimmed(.whitespaces)
+    }
+
+    /// A line as read: an answer read with the question it answers ("How should a reply end" +
+    /// "With a question" reads as "How should a reply end with a question"), so the question
+    /// gives the answer the subject it leaves out.
+    static func withQuestion(_ text: String, _ lines: [String], at index: Int) -> String {
+        let trimmed = text.trimmed(.whitespaces)
+        guard let answer = faqAnswer(trimmed) else { return text }
+        guard let previous = lines[..<index].lastIndex(where: { !$0.consists(of: .whitespaces) }),
+              let question = faqQuestion(lines, at: previous) else { return answer }
+        return question.trimmed(CharacterSet(charactersIn: "? ")) + " " + answer
     }
 
     /// The text of the prompt's alert block (``alertRange(in:headers:)``), or nil when it has
@@ -768,7 +798,7 @@ public struct MockReading: Sendable, Equatable {
         // A section title (not a label or a lead-in such as "Flagged:" over lab values) that
         // says something fired, or that it is for this reply: "=== Guardrail triggered ===",
         // "## SAFETY FLAG", "=== Priority instructions for this reply ===".
-        if headers[index], contains(#"\b(?:flagged|triggered|detected|override)\b|\b(?:safety|risk|crisis) flag\b|\b(?:for|in) this (?:reply|response|turn)\b"#, title) {
+        if headers[index], contains(#"\b(?:flagged|triggered|detected|override)\b|\b(?:safety|risk|crisis) flag\b|\b(?:for|in) this (?:reply|response|turn)\b|\bbefore (?:replying|you reply|answering|you answer|responding|you respond)\b"#, title) {
             return true
         }
         // "The person's last message matched …", "This message was flagged".
