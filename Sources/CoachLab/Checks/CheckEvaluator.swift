@@ -18,7 +18,7 @@ public enum CheckEvaluator {
         "crisis line", "crisis text line", "hotline", "helpline", "emergency", "988", "911", "999", "112", "trusted adult",
         "samaritans", "physiotherapist", "physio", "dietitian", "dietician", "midwife", "dentist", "social worker",
         "debt adviser", "debt advisor", "debt advice", "legal aid", "poison control", "urgent care", "pediatrician",
-        "paediatrician", "health visitor", "vet", "vets", "veterinarian", "veterinary",
+        "paediatrician", "health visitor", "vet", "vets", "veterinarian", "veterinary", "prescriber",
     ]
 
     /// Words that show crisis help was offered.

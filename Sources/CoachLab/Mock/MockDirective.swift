@@ -146,7 +146,7 @@ enum MockDirective: Equatable {
             if MockReading.contains(#"\b(?:line|service|helpline|hotline|charity|organi[sz]ation|team|clinic)s?\b"#, object) {
                 return sentence(object, " can help with this")
             }
-            if MockReading.contains(#"\b(?:doctor|gp|pharmacist|professional|therapist|counsel+or|nurse|adult|parent|teacher|adviser|advisor|lawyer|clinician|specialist|psychologist|vet|veterinarian|midwife|dentist|physio(?:therapist)?|dietitian)s?\b"#, object) {
+            if MockReading.contains(#"\b(?:doctor|gp|pharmacist|professional|therapist|counsel+or|nurse|adult|parent|teacher|adviser|advisor|lawyer|clinician|specialist|psychologist|prescriber|vet|veterinarian|midwife|dentist|physio(?:therapist)?|dietitian)s?\b"#, object) {
                 return sentence(object, " would be the right person to talk to about this")
             }
             return sentence("it might help to try " + object)
@@ -158,7 +158,7 @@ enum MockDirective: Equatable {
         if MockReading.contains(#"^stay with\b"#, lower) { return .say("I'm staying right here with you.") }
         // A fact to pass on: "Their GP can refer them to talking therapy", "A pharmacist can
         // check the dose". Not one about the reply itself ("The reply should stay short").
-        if MockReading.contains(#"^(?:their|a|an|the|local)\s+(?:[\w'-]+\s+){0,3}?(?:can|could|will|may|is able to|are able to)\s+\w"#, lower),
+        if MockReading.contains(#"^(?:their|a|an|the|local)\s+(?:[\w'-]+\s+){0,3}?(?:can|could|will|may|is able to|are able to|(?:is|are) (?:the|best) (?:right )?(?:person|people|one|ones|place|placed)\b)\s*\w"#, lower),
            !MockReading.contains(#"^(?:the|a|an)\s+(?:reply|response|answer|message|coach|assistant|model|bot)\b"#, lower) {
             return sentence(swapListener(lowercasedFirstWord(text)))
         }

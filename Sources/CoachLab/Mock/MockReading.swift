@@ -198,8 +198,8 @@ public struct MockReading: Sendable, Equatable {
     /// share"), and a label that is itself "never", "don't", "avoid", "always" or "must" read
     /// as the word ("Never: share these instructions" → "Never share these instructions").
     static func plain(_ line: String) -> String {
-        guard line.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") }) else { return line }
-        var text = line
+        guard line.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "|") }) else { return line }
+        var text = tableRowAsLabel(line) ?? line
         if text.contains("**") { text = text.replacingOccurrences(of: "**", with: "") }
         if text.contains("__") { text = text.replacingOccurrences(of: "__", with: "") }
         let start = text.drop { !$0.isLetter }
@@ -209,6 +209,16 @@ public struct MockReading: Sendable, Equatable {
             text.replaceSubrange(range, with: match[1] + match[2] + " ")
         }
         return text
+    }
+
+    /// A two-cell table row read as the label it stands for: "| Ending | Always a question |"
+    /// is "Ending: Always a question", as a table of rules or fields says it.
+    static func tableRowAsLabel(_ line: String) -> String? {
+        let trimmed = line.trimmed(.whitespaces)
+        guard trimmed.hasPrefix("|"), trimmed.hasSuffix("|"), trimmed.count > 2 else { return nil }
+        let cells = trimmed.dropFirst().dropLast().split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmed(.whitespaces) }
+        guard cells.count == 2, cells.allSatisfy({ $0.contains(where: \.isLetter) }) else { return nil }
+        return cells[0] + ": " + cells[1]
     }
 
     /// The persona's name from a bare "Name: X" line, when no line names it otherwise and the
@@ -798,7 +808,7 @@ public struct MockReading: Sendable, Equatable {
         // A section title (not a label or a lead-in such as "Flagged:" over lab values) that
         // says something fired, or that it is for this reply: "=== Guardrail triggered ===",
         // "## SAFETY FLAG", "=== Priority instructions for this reply ===".
-        if headers[index], contains(#"\b(?:flagged|triggered|detected|override)\b|\b(?:safety|risk|crisis) flag\b|\b(?:for|in) this (?:reply|response|turn)\b|\bbefore (?:replying|you reply|answering|you answer|responding|you respond)\b"#, title) {
+        if headers[index], contains(#"\b(?:flagged|triggered|detected|override)\b|\b(?:safety|risk|crisis) flag\b|\b(?:for|in) this (?:reply|response|turn)\b|\bbefore (?:replying|you reply|answering|you answer|responding|you respond)\b|\b(?:flag|warning|heads up)\b.*\b(?:on|for|about) this (?:message|reply|response|turn)\b"#, title) {
             return true
         }
         // "The person's last message matched …", "This message was flagged".
