@@ -11,7 +11,7 @@ enum MockDirective: Equatable {
     case suppress(String)
 
     /// Where an instruction line splits: before a comma or "and" that starts another request.
-    static let partBoundary = #"(?:,? and |, )(?=(?:tell|suggest|encourage|ask|say|explain|remind|thank|point|gently|clearly|stay|stop|respond)\b)"#
+    static let partBoundary = #"(?:,? and |, )(?=(?:tell|suggest|encourage|ask|say|explain|remind|thank|point|gently|clearly|stay|stop|respond)\b)|, so (?=(?:they|the user|the person|the child|the patient)\s+(?:should|must|need|needs|have to|has to|ought to)\b)"#
 
     /// An instruction line split into its parts ("…; thank them", "…, and suggest a doctor").
     static func parts(of line: String) -> [String] {
@@ -51,6 +51,8 @@ enum MockDirective: Equatable {
         var text = part.trimmed(CharacterSet(charactersIn: " .")).replacingOccurrences(of: requestPreamble, with: "", options: [.regularExpression, .caseInsensitive])
         var lower = MockReading.fold(text)
         if MockReading.contains(#"^(?:stop|pause|halt|set aside) (?:the |all )?(?:coaching|teaching|lesson|exercise|session plan)"#, lower) { return .suppress("coaching") }
+        // "Nothing else belongs in this reply": the alert's lines and nothing more.
+        if MockReading.contains(#"^nothing else (?:belongs|goes|should go|should be) in (?:this|the|your) (?:reply|response|answer)"#, lower) { return .suppress("coaching") }
         if MockReading.contains(#"^(?:do not|don't|never|avoid)\b"#, lower) {
             var what: [String] = []
             if MockReading.contains(#"\bask (?:any )?questions?\b"#, lower) { what.append("questions") }
@@ -158,7 +160,9 @@ enum MockDirective: Equatable {
         if MockReading.contains(#"^stay with\b"#, lower) { return .say("I'm staying right here with you.") }
         // A fact to pass on: "Their GP can refer them to talking therapy", "A pharmacist can
         // check the dose". Not one about the reply itself ("The reply should stay short").
-        if MockReading.contains(#"^(?:their|a|an|the|local)\s+(?:[\w'-]+\s+){0,3}?(?:can|could|will|may|is able to|are able to|(?:is|are) (?:the|best) (?:right )?(?:person|people|one|ones|place|placed)\b)\s*\w"#, lower),
+        if MockReading.contains(#"^(?:their|a|an|the|local)\s+(?:[\w'&-]+\s+){0,3}?(?:can|could|will|may|should|must|needs? to|is able to|are able to|(?:is|are) (?:the|best) (?:right )?(?:person|people|one|ones|place|placed)\b)\s*\w"#, lower),
+           // The one who can help is the subject: "their GP", "a pharmacist", "the helpline".
+           MockReading.contains(#"^their\b|^(?!(?:the|a|an)\s+(?:user|person|child|patient|customer|member|client|learner|caller|sender|teenager|player)s?\b)\S+\s+(?:[\w'&-]+\s+){0,3}?(?:\w*(?:ist|ian|or|er)|gp|nurse|doctor|vet|midwife|helpline|hotline|line|service|team|charity|clinic|unit|pharmacy|surgery)s?\s+(?:can|could|will|may|should|must|needs?|is|are)\b"#, lower),
            !MockReading.contains(#"^(?:the|a|an)\s+(?:reply|response|answer|message|coach|assistant|model|bot)\b"#, lower) {
             return sentence(swapListener(lowercasedFirstWord(text)))
         }

@@ -432,7 +432,7 @@ public struct MockReading: Sendable, Equatable {
         // "Never say you are an AI", "Don't ever mention that you're a language model", "Avoid
         // saying you are a bot", "You must not reveal that you are artificial".
         let deny = #"\b(?:(?:never|don't|do not) want you to|never|don't|do not|must not|mustn't|should not|shouldn't|will not|won't|cannot|can't|avoid|under no circumstances(?: should you| may you| will you)?|at no point(?: should you)?)\s+(?:(?:ever|once|at any point)\s+)?"#
-        let say = #"(?:say|state|claim|mention|reveal|admit|tell|imply|let on|let slip|give away|disclose|acknowledge|refer(?:ring)? to yourself|describe yourself|call yourself|identify)(?:ing|s)?\b"#
+        let say = #"(?:say|state|claim|mention|reveal|admit|tell|imply|suggest|hint|let on|let slip|give away|disclose|acknowledge|refer(?:ring)? to yourself|describe yourself|call yourself|identify)(?:ing|s)?\b"#
         // "If asked whether you are an AI, say you are Luna."
         let asked = #"|\bif (?:you are |you're )?(?:asked|someone asks|the user asks|they ask)\b[^,]{0,40}\b(?:an ai|a bot|a robot|a chatbot|a machine|human|a real person)\b[^,]{0,20},\s*(?:say|tell them|answer|reply|explain) (?:that )?(?:you are|you're|i am|i'm) (?!an ai|a bot|a chatbot|a language model|artificial)"#
         // "If anyone asks, you're Juniper, not an AI assistant."
@@ -579,6 +579,14 @@ public struct MockReading: Sendable, Equatable {
                     text = String(text[colon.upperBound...])
                 }
                 if !text.hasPrefix("When:"), !text.hasPrefix("Avoid:") { note(.knowledge, Self.firstSentence(text), index) }
+            } else if inKnowledgeSection, item == nil,
+                      let match = Self.matches(#"^([\w'’-]+(?: [\w'’-]+){0,2}):\s+(.+)$"#, in: trimmed).first,
+                      !Self.contains(#"^(?:when\b.*|why\b.*|how\b.*|avoid\b.*|use when|what to avoid|sources?|core idea|heuristics?|tip|competing response|examples?|e\.g|caution|warnings?|evidence|references?|not for|contraindications?)$"#, Self.fold(match[1])),
+                      match[2].split(separator: " ").count >= 4,
+                      lines.filter({ $0.trimmed(.whitespaces).hasPrefix(match[1] + ": ") }).count >= 2 {
+                // The same label on each line of a knowledge section ("Remember: Break tasks
+                // into chunks…"): the text after it is the item.
+                note(.knowledge, Self.firstSentence(match[2]), index)
             } else if let item, let advice = Self.advice(in: item) {
                 // A coach's rule that says what to advise ("- Recommend three full-body sessions
                 // a week for beginners") is advice the mock gives when the message is about it.
@@ -680,11 +688,32 @@ public struct MockReading: Sendable, Equatable {
         }
         note(.alert, "a RISK ALERT is active", range.lowerBound)
         for index in range.dropFirst() {
-            guard let item = Self.listItem(lines[index]) else { continue }
-            // "Respond with warmth and without any money advice": no tips, whatever else it asks.
-            if Self.contains(#"\bwithout (?:any |giving )?(?:[\w-]+ )?(?:advice|tips|coaching|suggestions)\b"#, Self.fold(item)) {
-                note(.suppress, "coaching", index)
+            // A list item is one instruction; a line of prose under the title ("Painkiller
+            // changes: Their GP should make any change with them. Nothing else belongs in this
+            // reply.") is one a sentence, read past any label that opens it.
+            let items = Self.listItem(lines[index]).map { [$0] } ?? (headers[index] ? [] : Self.proseInstructions(lines[index]))
+            for item in items {
+                // "Respond with warmth and without any money advice": no tips, whatever else it asks.
+                if Self.contains(#"\bwithout (?:any |giving )?(?:[\w-]+ )?(?:advice|tips|coaching|suggestions)\b"#, Self.fold(item)) {
+                    note(.suppress, "coaching", index)
+                }
+                readAlertItem(item, index)
             }
+        }
+    }
+
+    /// The sentences of a line of prose in an alert, each without a short label that opens it
+    /// ("Red-flag symptoms: This needs…").
+    static func proseInstructions(_ line: String) -> [String] {
+        var text = line.trimmed(.whitespaces)
+        if let colon = text.range(of: ": "), text[..<colon.lowerBound].split(separator: " ").count <= 4,
+           !text[..<colon.lowerBound].contains(where: { ".!?".contains($0) }) {
+            text = String(text[colon.upperBound...])
+        }
+        return text.components(separatedBy: ". ").map { $0.trimmed(CharacterSet(charactersIn: " .")) }.filter { $0.contains(where: \.isLetter) }
+    }
+
+    private mutating func readAlertItem(_ item: String, _ index: Int) {
             for part in MockDirective.parts(of: item) {
                 switch MockDirective.read(part, caregiver: addressesCaregiver) {
                 case .say(let sentence): note(.directive, sentence, index)
@@ -693,7 +722,6 @@ public struct MockReading: Sendable, Equatable {
                 case nil: break
                 }
             }
-        }
     }
 
     // MARK: - Text helpers
