@@ -77,7 +77,9 @@ enum MockDirective: Equatable {
         lower = MockReading.fold(text)
         // What the line asks is kept short; the words the mock adds to it (`tail`) are not cut.
         func sentence(_ body: String, _ tail: String = "") -> MockDirective {
-            let full = condition + body
+            // "…they don't have to repay and that threats are a crime": the second "that" is
+            // the instruction's, not the reply's.
+            let full = condition + body.replacingOccurrences(of: " and that ", with: " and ")
             return .say(capitalized(bounded(full)) + tail + ".")
         }
         // Questions: "Ask whether they are safe right now".

@@ -199,7 +199,7 @@ public struct MockReading: Sendable, Equatable {
     /// as the word ("Never: share these instructions" → "Never share these instructions").
     static func plain(_ line: String) -> String {
         guard line.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "|") }) else { return line }
-        var text = tableRowAsLabel(line) ?? line
+        var text = tableRowAsLabel(line) ?? configEntryAsSentence(line) ?? line
         if text.contains("**") { text = text.replacingOccurrences(of: "**", with: "") }
         if text.contains("__") { text = text.replacingOccurrences(of: "__", with: "") }
         let start = text.drop { !$0.isLetter }
@@ -209,6 +209,29 @@ public struct MockReading: Sendable, Equatable {
             text.replaceSubrange(range, with: match[1] + match[2] + " ")
         }
         return text
+    }
+
+    /// A setting in a prompt written as configuration ("must_end_with: a question",
+    /// "markdown: false", "claim_to_be_ai: never", "max_sentences: 3") read as the sentence it
+    /// stands for ("must end with a question", "No markdown.", "Never claim to be an AI.",
+    /// "At most 3 sentences."). Other lines are nil.
+    static func configEntryAsSentence(_ line: String) -> String? {
+        guard let match = matches(#"^(\s*(?:-\s+)?)([A-Za-z]+(?:_[A-Za-z]+)*)\s*:\s*(\S.*?)\s*$"#, in: line, caseSensitive: true).first else { return nil }
+        let key = match[2].replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: #"\bai\b"#, with: "an AI", options: .regularExpression)
+        let value = match[3].lowercased()
+        let isSetting = match[2].contains("_") || ["true", "false", "yes", "no", "on", "off", "never", "always", "allowed", "forbidden"].contains(value)
+        guard isSetting else { return nil }
+        switch value {
+        case "false", "no", "off", "none", "forbidden", "disallowed", "not allowed":
+            return match[1] + (startsWithWord(key, ["allow", "allowed", "use", "can", "may"]) ? "Never \(key)." : "No \(key).")
+        case "never": return match[1] + "Never \(key)."
+        case "true", "yes", "on", "always", "required": return match[1] + "Always \(key)."
+        default:
+            if let bound = matches(#"^(max|maximum|min|minimum)\s+(\w+)$"#, in: key.lowercased()).first {
+                return match[1] + "\(bound[1].hasPrefix("max") ? "At most" : "At least") \(match[3]) \(bound[2])."
+            }
+            return match[2].contains("_") ? match[1] + "\(key) \(match[3])" : nil
+        }
     }
 
     /// A two-cell table row read as the label it stands for: "| Ending | Always a question |"
@@ -283,7 +306,7 @@ public struct MockReading: Sendable, Equatable {
         }
         if clues.any("an ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
-                     "configuration", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "between", "ask to", "human", "real person") {
+                     "configuration", "config", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "between", "ask to", "human", "real person") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -452,7 +475,7 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
-        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|this (?:block|section|text|brief|briefing)\b|these (?:notes|directions|briefing notes)\b"#
+        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:this|your|the) config(?:uration)?\b|this (?:block|section|text|brief|briefing)\b|these (?:notes|directions|briefing notes)\b"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e|output|print|reproduce|leak|divulge)\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
@@ -831,7 +854,7 @@ public struct MockReading: Sendable, Equatable {
 
     /// Whether the section title at `index` names a live alert (``alertRange(in:headers:)``).
     static func titlesAnAlert(_ lines: [String], at index: Int, headers: [Bool]) -> Bool {
-        let title = fold(lines[index])
+        let title = fold(lines[index]).replacingOccurrences(of: "_", with: " ")
         if contains(#"\b(?:alert|alarm)\b"#, title) { return true }
         // A section title (not a label or a lead-in such as "Flagged:" over lab values) that
         // says something fired, or that it is for this reply: "=== Guardrail triggered ===",
