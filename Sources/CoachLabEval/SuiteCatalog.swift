@@ -34,6 +34,8 @@ public struct SuiteCatalog: Sendable {
         var loaded: [LoadedSuite] = []
         var fixtureIds: [String: String] = [:]
         var budget = heldFixtures
+        // Checks on the earlier turns of each fixture, and the suites that run it.
+        var earlierChecks: [String: (locations: [SourceLocation], suites: [(mode: Suite.Mode, file: String)])] = [:]
         for file in paths {
             let (suite, problems) = loader.suite(at: file)
             diagnostics += problems
@@ -57,6 +59,8 @@ public struct SuiteCatalog: Sendable {
                 let selected = suite.selects(fixture)
                 summary.add(fixture, selected: selected)
                 guard selected else { continue }
+                let earlier = fixture.turns.dropLast().filter { !$0.expect.isEmpty }.map { $0.expect.first?.location ?? $0.location }
+                if fixture.generate == nil, !earlier.isEmpty { earlierChecks[path, default: (earlier, [])].suites.append((suite.mode, suite.file)) }
                 fixtures.append(FixtureReference(fixture, holding: budget > 0))
                 budget -= 1
             }
@@ -83,6 +87,16 @@ public struct SuiteCatalog: Sendable {
             diagnostics += EvalLinter(fileSystem: fileSystem).scriptProblems(suite, checks: summary.selectedChecks)
             diagnostics += EvalLinter.lint(suite, summary: summary)
             loaded.append(LoadedSuite(suite: suite, references: fixtures))
+        }
+        // Checks on earlier turns that no suite of this run scores, as every one that runs the
+        // fixture scores only the last reply: said before the run, so a run that passes is not
+        // taken to have checked them. Lint makes it an error.
+        for (_, checks) in earlierChecks where checks.suites.allSatisfy({ $0.mode == .final }) {
+            let files = Array(Set(checks.suites.map(\.file))).sorted().joined(separator: ", ")
+            diagnostics += checks.locations.map {
+                .warning("this turn's 'expect' is not scored: the suites of this run that use the fixture (\(files)) have mode final, which scores only the last reply",
+                         at: $0, hint: "move the checks to the last turn, or run the fixture in a suite with 'mode: rollout'")
+            }
         }
         return (loaded, Array(Set(diagnostics)).sorted())
     }

@@ -18,6 +18,18 @@ import CoachLabTestSupport
         return try EvalPlan.make(request, registry: ProviderRegistry(system: .tests), store: store, catalog: catalog) { _, _ in provider() }
     }
 
+    /// Checks on earlier turns that no suite of the run scores are said before it runs, with
+    /// where they are; a fixture another suite of the run plays out turn by turn is fine.
+    @Test func checksNoSuiteOfTheRunScoresAreSaid() throws {
+        let (_, together) = catalog.load(["evals/betterone.yaml", "evals/betterone-rollout.yaml"])
+        #expect(!together.contains { $0.message.contains("not scored") }, "\(together)")
+        let (_, alone) = catalog.load(["evals/betterone.yaml"])
+        let unscored = alone.filter { $0.message.contains("not scored") }
+        #expect(unscored.map(\.location.description) == ["fixtures/betterone/rollout-risk-midway.yaml:11:14",
+                                                         "fixtures/betterone/rollout-risk-midway.yaml:13:14"], "\(alone)")
+        #expect(unscored.allSatisfy { $0.severity == .warning && $0.message.contains("evals/betterone.yaml") })
+    }
+
     @Test func aNewPlanRunsEveryCaseAndOpensARun() async throws {
         let store = try ResultStore(clock: Date.init)
         let plan = try plan(store: store)
