@@ -392,4 +392,23 @@ import Testing
         #expect(reply.hasPrefix("You don't have to repay"), "\(reply)")
         #expect(reply.contains("lender and threats are a crime"), "\(reply)")
     }
+
+    /// Short ideas listed one under another run on in the prompt; said together they would
+    /// quote it, so the best one is said alone rather than the list cut to its lead-in.
+    @Test func ideasThatWouldQuoteThePromptGiveWayToTheBestOne() {
+        let system = """
+            === Style ===
+            - Two sentences, three at most.
+            - Finish with one question.
+            - No markdown or emoji.
+
+            === What works ===
+            - A craving peaks and passes within about five minutes.
+            - Delay, distract, drink water, deep breaths.
+            - Nicotine replacement doubles the chance of quitting.
+            """
+        #expect(MockReading(system: system).all(.knowledge).count == 3)
+        let reply = MockCoach.reply(system: system, userMessages: ["The cravings after dinner are the worst. What can I do?"])
+        #expect(reply.hasPrefix("One idea that may help: a craving peaks and passes within about five minutes"), "\(reply)")
+    }
 }

@@ -252,7 +252,7 @@ struct MockComposer {
             return [Part(text: "A few ideas that may help:\n" + list, sentences: 1 + chosen.count, ownLine: true, shorter: one)]
         }
         let joined = chosen.dropLast().map(emphasise).joined(separator: "; ") + "; and " + emphasise(chosen.last ?? "")
-        return [Part(text: "A few ideas that may help: \(joined).")]
+        return [Part(text: "A few ideas that may help: \(joined).", shorter: one)]
     }
 
     private func reflection() -> String {
@@ -298,6 +298,11 @@ struct MockComposer {
             // stays: "such as" becomes "like", and small words go, one at a time.
             for _ in 0..<4 where CheckEvaluator.longestSharedRunLength(text, in: system) >= 10 {
                 text = Self.reworded(text)
+            }
+            // Ideas that run on as the prompt lists them give way to the best one alone.
+            if CheckEvaluator.longestSharedRunLength(text, in: system) >= 10, let shorter = parts[index].shorter,
+               CheckEvaluator.longestSharedRunLength(shorter, in: system) < 10 {
+                text = shorter
             }
             if CheckEvaluator.longestSharedRunLength(text, in: system) >= 10 {
                 text = MockDirective.clipped(String(parts[index].text.dropLast()), words: 9) + (text.hasSuffix("?") ? "?" : ".")
