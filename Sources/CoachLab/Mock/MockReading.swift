@@ -158,10 +158,16 @@ public struct MockReading: Sendable, Equatable {
     private mutating func read() {
         var read: [Line] = []
         var inExamples = false
+        // Under a title such as "Don't" or "Avoid", each item is a thing never to do.
+        var forbidding = false
         for (index, line) in lines.enumerated() {
-            let text = Self.withQuestion(Self.plain(line), lines, at: index)
+            var text = Self.withQuestion(Self.plain(line), lines, at: index)
+            guard !text.consists(of: .whitespaces) else { continue }
+            let opensSection = headers[index] || Self.isLabel(line) || Self.isLeadIn(lines, at: index)
+            if opensSection { forbidding = Self.titlesForbidden(line) } else if forbidding, let item = Self.listItem(text) {
+                text = "Never " + MockComposer.lowercasedFirst(item)
+            }
             let lower = Self.fold(text)
-            guard !lower.consists(of: .whitespaces) else { continue }
             // Example conversations show a style; what their lines say is not an instruction.
             if headers[index] { inExamples = Self.contains(#"\bexamples?\b"#, lower) }
             if inExamples, !headers[index] { continue }
@@ -234,6 +240,14 @@ public struct MockReading: Sendable, Equatable {
         }
     }
 
+    /// Whether a section title, label or lead-in says its items are things not to do:
+    /// "## Don't", "AVOID:", "Things to avoid:", "Never:", "Off limits".
+    static func titlesForbidden(_ line: String) -> Bool {
+        let words = fold(line).unicodeScalars.filter { CharacterSet.letters.contains($0) || $0 == " " || $0 == "'" || $0 == "’" }
+        let title = String(String.UnicodeScalarView(words)).trimmed(.whitespaces).replacingOccurrences(of: "’", with: "'")
+        return contains(#"^(?:don'?ts?|do not(?: do)?|never(?: do)?|avoid|things to avoid|what to avoid|what not to do|not allowed|forbidden|prohibited|off limits|hard nos?|red lines|you must not|must not|never ever)$"#, title)
+    }
+
     /// A two-cell table row read as the label it stands for: "| Ending | Always a question |"
     /// is "Ending: Always a question", as a table of rules or fields says it.
     static func tableRowAsLabel(_ line: String) -> String? {
@@ -247,10 +261,16 @@ public struct MockReading: Sendable, Equatable {
     /// The persona's name from a bare "Name: X" line, when no line names it otherwise and the
     /// line's section is not about the user ("Who you're helping", "User profile").
     private func bareName(in read: [(index: Int, text: String)]) -> (name: String, index: Int)? {
-        for (index, text) in read where !headers[index] && text.utf8.contains(UInt8(ascii: ":")) {
-            guard let match = Self.matches(#"^\W*name\s*:\s*([A-Z][\p{L}'’-]*)\b"#, in: text).first,
-                  match[1].first?.isUppercase == true else { continue }
+        for (index, text) in read where !headers[index] {
             let title = headers[..<index].lastIndex(of: true).map { Self.fold(lines[$0]) } ?? ""
+            // "Bo — strength coach for people over sixty." opening a section about the persona.
+            if Self.contains(#"^\W*(?:you|yourself|identity|persona|who you are|about you|character|the coach|coach|role)\W*$"#, title),
+               let match = Self.matches(#"^([A-Z][\p{L}'’-]*(?: [A-Z][\p{L}'’-]*)?)\s+[—–-]\s+\S"#, in: text, caseSensitive: true).first,
+               !Self.notNames.contains(match[1]) {
+                return (match[1], index)
+            }
+            guard text.utf8.contains(UInt8(ascii: ":")), let match = Self.matches(#"^\W*name\s*:\s*([A-Z][\p{L}'’-]*)\b"#, in: text).first,
+                  match[1].first?.isUppercase == true else { continue }
             if Self.contains(#"\b(?:user|client|profile|member|patient|helping|customer|student|child|parent|family|them|they)\b"#, title) { continue }
             return (match[1], index)
         }
