@@ -240,6 +240,15 @@ public struct MockReading: Sendable, Equatable {
         }
     }
 
+    /// The text of a line set in one element of its own ("<step>Call 999</step>"), for the
+    /// tags a prompt lists items in; nil for other lines.
+    static func taggedItem(_ trimmed: String) -> String? {
+        guard trimmed.hasPrefix("<"), trimmed.hasSuffix(">"),
+              let match = matches(#"^<(item|step|li|tip|idea|rule|instruction|point|fact|action|do)(?:\s[^>]*)?>(.+)</\1>$"#, in: trimmed).first
+        else { return nil }
+        return match[2].trimmed(.whitespaces)
+    }
+
     /// Whether a section title, label or lead-in says its items are things not to do:
     /// "## Don't", "AVOID:", "Things to avoid:", "Never:", "Off limits".
     static func titlesForbidden(_ line: String) -> Bool {
@@ -326,7 +335,7 @@ public struct MockReading: Sendable, Equatable {
         }
         if clues.any("an ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
-                     "configuration", "config", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "between", "ask to", "human", "real person") {
+                     "configuration", "config", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "ask to", "human", "real person") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -495,7 +504,7 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
-        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:this|your|the) config(?:uration)?\b|this (?:block|section|text|brief|briefing)\b|these (?:notes|directions|briefing notes)\b"#
+        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:this|your|the) config(?:uration)?\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing)\b|these (?:notes|directions|briefing notes)\b"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e|output|print|reproduce|leak|divulge)\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
@@ -790,6 +799,8 @@ public struct MockReading: Sendable, Equatable {
         if let text = bulleted(trimmed) { return trimmed.hasPrefix(">") ? listItem(text) ?? text : text }
         // An answer in a prompt written as questions and answers ("A: Call 999 first").
         if let answer = faqAnswer(trimmed) { return answer }
+        // An item set in a tag of its own: "<item>Ask open questions</item>", "<step>…</step>".
+        if let text = taggedItem(trimmed) { return text }
         // "Step 2: Say that…", "Step 2. Say that…".
         let unstepped = trimmed.hasPrefix("Step ") || trimmed.hasPrefix("STEP ") ? trimmed.dropFirst(5) : Substring(trimmed)
         let digits = unstepped.prefix { $0.isASCII && $0.isNumber }
