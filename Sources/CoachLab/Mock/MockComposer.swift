@@ -300,15 +300,33 @@ struct MockComposer {
                 text = Self.reworded(text)
             }
             // Ideas that run on as the prompt lists them give way to the best one alone.
-            if CheckEvaluator.longestSharedRunLength(text, in: system) >= 10, let shorter = parts[index].shorter,
-               CheckEvaluator.longestSharedRunLength(shorter, in: system) < 10 {
+            // A reworded text that still quotes is cut from what the part first said.
+            var original = parts[index].text
+            if CheckEvaluator.longestSharedRunLength(text, in: system) >= 10, var shorter = parts[index].shorter {
+                original = shorter
+                for _ in 0..<4 where CheckEvaluator.longestSharedRunLength(shorter, in: system) >= 10 { shorter = Self.reworded(shorter) }
                 text = shorter
             }
             if CheckEvaluator.longestSharedRunLength(text, in: system) >= 10 {
-                text = MockDirective.clipped(String(parts[index].text.dropLast()), words: 9) + (text.hasSuffix("?") ? "?" : ".")
+                text = Self.cut(original, below: 10, in: system)
             }
             parts[index].text = text
         }
+    }
+
+    /// `text` cut short of quoting `limit` words of the prompt in a row. What follows a lead
+    /// ("One idea that may help: …") loses words from its end until it no longer quotes, so
+    /// the lead keeps something to introduce; other text is clipped to nine words.
+    static func cut(_ text: String, below limit: Int, in system: SystemWords.Index) -> String {
+        let ending = text.hasSuffix("?") ? "?" : "."
+        let body = text.last.map { ".!?".contains($0) } == true ? String(text.dropLast()) : text
+        guard let colon = body.range(of: ": "), body.distance(from: body.startIndex, to: colon.lowerBound) <= 30 else {
+            return MockDirective.clipped(body, words: 9) + ending
+        }
+        let lead = String(body[..<colon.upperBound])
+        var words = body[colon.upperBound...].split(separator: " ").map(String.init)
+        while words.count > 3, CheckEvaluator.longestSharedRunLength(lead + words.joined(separator: " "), in: system) >= limit { words.removeLast() }
+        return lead + MockDirective.clipped(words.joined(separator: " "), words: words.count) + ending
     }
 
     /// `text` with its first "such as" said as "like", or else a common verb said another way
