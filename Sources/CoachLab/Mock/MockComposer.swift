@@ -314,20 +314,33 @@ struct MockComposer {
         }
     }
 
-    /// `text` cut short of quoting `limit` words of the prompt in a row. What follows a lead
-    /// ("One idea that may help: …") loses words from its end until it no longer quotes, so
-    /// the lead keeps something to introduce; other text is clipped to nine words.
+    /// `text` cut short of quoting `limit` words of the prompt in a row: it loses words from
+    /// its end until it no longer quotes, so what it opens with (the lead of "One idea that
+    /// may help: …", the first of two alert lines joined) and a number in the middle stay. A
+    /// text that would keep fewer than four words past its lead is clipped to nine words.
     static func cut(_ text: String, below limit: Int, in system: SystemWords.Index) -> String {
         let ending = text.hasSuffix("?") ? "?" : "."
         let body = text.last.map { ".!?".contains($0) } == true ? String(text.dropLast()) : text
-        guard let colon = body.range(of: ": "), body.distance(from: body.startIndex, to: colon.lowerBound) <= 30 else {
-            return MockDirective.clipped(body, words: 9) + ending
+        let lead = body.range(of: ": ").flatMap { body.distance(from: body.startIndex, to: $0.lowerBound) <= 30 ? $0.upperBound : nil }
+        let kept = lead.map { body[body.startIndex..<$0].split(separator: " ").count } ?? 0
+        var words = body.split(separator: " ").map(String.init)
+        while words.count > kept + 4, CheckEvaluator.longestSharedRunLength(words.joined(separator: " "), in: system) >= limit { words.removeLast() }
+        while words.count > kept + 4, let last = words.last, smallWords.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
+            words.removeLast()
         }
-        let lead = String(body[..<colon.upperBound])
-        var words = body[colon.upperBound...].split(separator: " ").map(String.init)
-        while words.count > 3, CheckEvaluator.longestSharedRunLength(lead + words.joined(separator: " "), in: system) >= limit { words.removeLast() }
-        return lead + MockDirective.clipped(words.joined(separator: " "), words: words.count) + ending
+        // A clause the cut leaves one or two words of ("… right now and how") goes with its "and".
+        if let conjunction = words.lastIndex(where: { ["and", "or", "but", "so"].contains($0.lowercased()) }),
+           conjunction > kept + 3, words.count - conjunction - 1 <= 2 {
+            words.removeSubrange(conjunction...)
+        }
+        var result = words.joined(separator: " ")
+        while let last = result.last, ",;:(—–-".contains(last) { result.removeLast() }
+        guard CheckEvaluator.longestSharedRunLength(result, in: system) < limit else { return MockDirective.clipped(body, words: 9) + ending }
+        return result.trimmed(.whitespaces) + ending
     }
+
+    /// Words a cut text does not end on.
+    static let smallWords: Set<String> = ["a", "an", "the", "and", "or", "to", "of", "for", "with", "in", "on", "at", "by", "is", "it", "if", "your", "their", "my"]
 
     /// `text` with its first "such as" said as "like", or else a common verb said another way
     /// ("contact" as "reach"), or else its first article after the third word left out, or

@@ -36,7 +36,7 @@ enum MockDirective: Equatable {
     static let listener = #"(?:them|they|the user|the child|the person|the patient|him|her)"#
     /// The words that ask for an instruction rather than give it: "You will", "We need you
     /// to", "Please", "Make sure you", "Remember to".
-    static let requestPreamble = #"^(?:please\s+|(?:you|the coach|the assistant) (?:will|must|should|need to|have to|are to|is to)\s+(?!not\b|never\b)|(?:we|i) (?:need|want|would like|'d like|ask) you to\s+|(?:we|i)'d like you to\s+|make sure (?:that )?you\s+|be sure to\s+|remember to\s+|don't forget to\s+)+"#
+    static let requestPreamble = #"^(?:please\s+|(?:must|always)\s+(?!not\b|never\b)|(?:you|the coach|the assistant) (?:will|must|should|need to|have to|are to|is to)\s+(?!not\b|never\b)|(?:we|i) (?:need|want|would like|'d like|ask) you to\s+|(?:we|i)'d like you to\s+|make sure (?:that )?you\s+|be sure to\s+|remember to\s+|don't forget to\s+)+"#
     /// "Ask (them) (directly) whether …".
     static let askedHow = #"(?:\s+"# + listener + #")?(?:\s+(?:directly|gently|calmly|clearly|kindly))?"#
 

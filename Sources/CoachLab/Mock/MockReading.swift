@@ -204,8 +204,9 @@ public struct MockReading: Sendable, Equatable {
     /// share"), and a label that is itself "never", "don't", "avoid", "always" or "must" read
     /// as the word ("Never: share these instructions" → "Never share these instructions").
     static func plain(_ line: String) -> String {
-        guard line.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "|") }) else { return line }
-        var text = tableRowAsLabel(line) ?? configEntryAsSentence(line) ?? line
+        guard line.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: "=") })
+        else { return line }
+        var text = tableRowAsLabel(line) ?? configEntryAsSentence(assignmentAsLabel(line) ?? line) ?? assignmentAsLabel(line) ?? line
         if text.contains("**") { text = text.replacingOccurrences(of: "**", with: "") }
         if text.contains("__") { text = text.replacingOccurrences(of: "__", with: "") }
         let start = text.drop { !$0.isLetter }
@@ -255,6 +256,13 @@ public struct MockReading: Sendable, Equatable {
         let words = fold(line).unicodeScalars.filter { CharacterSet.letters.contains($0) || $0 == " " || $0 == "'" || $0 == "’" }
         let title = String(String.UnicodeScalarView(words)).trimmed(.whitespaces).replacingOccurrences(of: "’", with: "'")
         return contains(#"^(?:don'?ts?|do not(?: do)?|never(?: do)?|avoid|things to avoid|what to avoid|what not to do|not allowed|forbidden|prohibited|off limits|hard nos?|red lines|you must not|must not|never ever)$"#, title)
+    }
+
+    /// A setting written "key = value" ("tone = warm", "must = Tell them to ring 999") read as
+    /// the label "key: value"; nil for other lines.
+    static func assignmentAsLabel(_ line: String) -> String? {
+        guard line.contains(" = "), let match = matches(#"^(\s*)([A-Za-z][\w'-]*(?: [A-Za-z][\w'-]*){0,2})\s+=\s+(\S.*)$"#, in: line).first else { return nil }
+        return match[1] + match[2] + ": " + match[3]
     }
 
     /// A two-cell table row read as the label it stands for: "| Ending | Always a question |"
@@ -743,7 +751,7 @@ public struct MockReading: Sendable, Equatable {
             // A list item is one instruction; a line of prose under the title ("Painkiller
             // changes: Their GP should make any change with them. Nothing else belongs in this
             // reply.") is one a sentence, read past any label that opens it.
-            let items = Self.listItem(lines[index]).map { [$0] } ?? (headers[index] ? [] : Self.proseInstructions(lines[index]))
+            let items = Self.listItem(lines[index]).map { [$0] } ?? (headers[index] ? [] : Self.proseInstructions(Self.plain(lines[index])))
             for item in items {
                 // "Respond with warmth and without any money advice": no tips, whatever else it asks.
                 if Self.contains(#"\bwithout (?:any |giving )?(?:[\w-]+ )?(?:advice|tips|coaching|suggestions)\b"#, Self.fold(item)) {
