@@ -847,11 +847,11 @@ public struct MockReading: Sendable, Equatable {
     }
 
     /// The text of the prompt's alert block (``alertRange(in:headers:)``), or nil when it has
-    /// none: what a check holds a flagged reply to, found as the mock finds it.
+    /// none: what a check holds a flagged reply to, found as the mock finds it. It comes from
+    /// the cached reading of the prompt, which the mock has most often made already.
     public static func alertText(in system: String) -> String? {
-        let lines = system.components(separatedBy: "\n")
-        guard let range = alertRange(in: lines, headers: lines.map(isHeader)) else { return nil }
-        return lines[range].joined(separator: "\n")
+        let reading = MockReading.of(system)
+        return reading.alertRange.map { reading.lines[$0].joined(separator: "\n") }
     }
 
     /// The RISK ALERT block: from the line that names it to the next section header or the end.
