@@ -597,6 +597,13 @@ public struct MockReading: Sendable, Equatable {
         // no "Label: …" lines: its lines, kept until the section ends.
         var prose: [Int] = []
         var structured = false
+        // How many lines open with each short label ("Remember: "), counted once.
+        var labels: [Substring: Int] = [:]
+        for line in lines {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            guard let colon = trimmed.firstIndex(of: ":"), trimmed.distance(from: trimmed.startIndex, to: colon) <= 40 else { continue }
+            labels[trimmed[..<colon], default: 0] += 1
+        }
         func endSection() {
             if !structured { for index in prose { note(.knowledge, Self.firstSentence(lines[index].trimmed(.whitespaces)), index) } }
             prose = []
@@ -643,7 +650,7 @@ public struct MockReading: Sendable, Equatable {
                       let match = Self.matches(#"^([\w'’-]+(?: [\w'’-]+){0,2}):\s+(.+)$"#, in: trimmed).first,
                       !Self.contains(#"^(?:when\b.*|why\b.*|how\b.*|avoid\b.*|use when|what to avoid|sources?|core idea|heuristics?|tip|competing response|examples?|e\.g|caution|warnings?|evidence|references?|not for|contraindications?)$"#, Self.fold(match[1])),
                       match[2].split(separator: " ").count >= 4,
-                      lines.filter({ $0.trimmed(.whitespaces).hasPrefix(match[1] + ": ") }).count >= 2 {
+                      labels[Substring(match[1]), default: 0] >= 2 {
                 // The same label on each line of a knowledge section ("Remember: Break tasks
                 // into chunks…"): the text after it is the item.
                 note(.knowledge, Self.firstSentence(match[2]), index)
