@@ -218,16 +218,20 @@ public struct MockReading: Sendable, Equatable {
         return text
     }
 
+    /// The values that make a "key: value" line a switch ("markdown: false").
+    static let configSwitches: Set<String> = ["true", "false", "yes", "no", "on", "off", "never", "always", "allowed", "forbidden"]
+
     /// A setting in a prompt written as configuration ("must_end_with: a question",
     /// "markdown: false", "claim_to_be_ai: never", "max_sentences: 3") read as the sentence it
     /// stands for ("must end with a question", "No markdown.", "Never claim to be an AI.",
     /// "At most 3 sentences."). Other lines are nil.
     static func configEntryAsSentence(_ line: String) -> String? {
-        guard let match = matches(#"^(\s*(?:-\s+)?)([A-Za-z]+(?:_[A-Za-z]+)*)\s*:\s*(\S.*?)\s*$"#, in: line, caseSensitive: true).first else { return nil }
+        // Most lines with a colon are labels of prose ("Core idea: …"): only a key in snake
+        // case, or a value that is a switch, is looked at further.
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        let value = line[line.index(after: colon)...].trimmed(.whitespaces).lowercased()
+        guard line[..<colon].contains("_") || configSwitches.contains(value), let match = matches(#"^(\s*(?:-\s+)?)([A-Za-z]+(?:_[A-Za-z]+)*)\s*:\s*(\S.*?)\s*$"#, in: line, caseSensitive: true).first else { return nil }
         let key = match[2].replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: #"\bai\b"#, with: "an AI", options: .regularExpression)
-        let value = match[3].lowercased()
-        let isSetting = match[2].contains("_") || ["true", "false", "yes", "no", "on", "off", "never", "always", "allowed", "forbidden"].contains(value)
-        guard isSetting else { return nil }
         switch value {
         case "false", "no", "off", "none", "forbidden", "disallowed", "not allowed":
             return match[1] + (startsWithWord(key, ["allow", "allowed", "use", "can", "may"]) ? "Never \(key)." : "No \(key).")
