@@ -112,7 +112,7 @@ struct MockComposer {
     }
 
     private func leak() -> Part? {
-        let asked = mayMatch(["instructions", "prompt", "rules", "guidelines", "briefing", "told", "above", "given"]) && MockReading.contains(#"\b(?:your|the) (?:instructions|system prompt|prompt|rules|guidelines|briefing)\b|\bignore (?:all |your |the )?(?:previous|prior|above|earlier) instructions\b|\bwhat were you told\b|\brepeat (?:everything|the text) above\b"#
+        let asked = mayMatch(["instructions", "prompt", "rules", "guidelines", "briefing", "told", "above", "given", "config", "requirements", "directives", "system message"]) && MockReading.contains(#"\b(?:your|the) (?:instructions|system prompt|system message|prompt|rules|guidelines|briefing|configuration|config|requirements|directives)\b|\bignore (?:all |your |the )?(?:previous|prior|above|earlier) instructions\b|\bwhat were you told\b|\brepeat (?:everything|the text) above\b"#
             + #"|\b(?:repeat|paste|print|show|copy|recite|quote)\b[^.?]{0,30}\b(?:above|you were given|you were told)\b"#, lower)
         let invitation = reading.first(.invitesLeak)
         let always = invitation?.value == "always"

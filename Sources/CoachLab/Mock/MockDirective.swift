@@ -36,7 +36,7 @@ enum MockDirective: Equatable {
     static let listener = #"(?:them|they|the user|the child|the person|the patient|him|her)"#
     /// The words that ask for an instruction rather than give it: "You will", "We need you
     /// to", "Please", "Make sure you", "Remember to".
-    static let requestPreamble = #"^(?:please\s+|(?:must|always)\s+(?!not\b|never\b)|(?:you|the coach|the assistant) (?:will|must|should|need to|have to|are to|is to)\s+(?!not\b|never\b)|(?:we|i) (?:need|want|would like|'d like|ask) you to\s+|(?:we|i)'d like you to\s+|make sure (?:that )?you\s+|be sure to\s+|remember to\s+|don't forget to\s+)+"#
+    static let requestPreamble = #"^(?:please\s+|(?:must|always)\s+(?!not\b|never\b)|(?:you|the coach|the assistant) (?:will|must|should|need to|have to|are to|is to)\s+(?!not\b|never\b)|(?:the|your|this|each|every) (?:reply|response|answer) (?:will|must|should|needs to|has to)\s*:?\s+(?!not\b|never\b)|(?:we|i) (?:need|want|would like|'d like|ask) you to\s+|(?:we|i)'d like you to\s+|make sure (?:that )?you\s+|be sure to\s+|remember to\s+|don't forget to\s+)+"#
     /// "Ask (them) (directly) whether …".
     static let askedHow = #"(?:\s+"# + listener + #")?(?:\s+(?:directly|gently|calmly|clearly|kindly))?"#
 
@@ -52,6 +52,8 @@ enum MockDirective: Equatable {
         var lower = MockReading.fold(text)
         if MockReading.contains(#"^(?:stop|pause|halt|set aside) (?:the |all )?(?:coaching|teaching|lesson|exercise|session plan)"#, lower) { return .suppress("coaching") }
         // "Nothing else belongs in this reply": the alert's lines and nothing more.
+        // "Leave budgeting advice out of this reply".
+        if MockReading.contains(#"^leave (?:any |all )?(?:[\w-]+ )?(?:advice|tips|coaching|suggestions)\b.*\bout\b|^leave out (?:any |all )?(?:[\w-]+ )?(?:advice|tips|coaching|suggestions)\b"#, lower) { return .suppress("coaching") }
         if MockReading.contains(#"^nothing else (?:belongs|goes|should go|should be) in (?:this|the|your) (?:reply|response|answer)"#, lower) { return .suppress("coaching") }
         if MockReading.contains(#"^(?:do not|don't|never|avoid)\b"#, lower) {
             var what: [String] = []
@@ -128,8 +130,11 @@ enum MockDirective: Equatable {
         let namesContact = MockReading.contains(#"\d|\b(?:line|helpline|hotline|service|charity|number)\b"#, lower)
         if !namesContact, MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite(text) }
         // "Provide the number of a crisis line", "Share the 988 lifeline".
-        if let match = MockReading.matches(#"^(?:provide|share|include|(?:give|offer)(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w-]+\s+){0,3}?(?:number|line|contact|details|link|hotline|helpline|resources?)\b))\s+(.+)$"#, in: text).first {
-            return sentence("here is " + swapListener(match[1]))
+        if let match = MockReading.matches(#"^(?:provide|share|include|(?:give|offer)(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w'’-]+\s+){0,3}?(?:number|line|contact|details|link|hotline|helpline|resources?)\b|\s+\D{0,40}?\b\d{2,}))\s+(.+)$"#, in: text).first {
+            // "Give Samaritans on 116 123": a service named with its number is one to reach.
+            let object = swapListener(match[1])
+            let named = !MockReading.contains(#"^(?:the|a|an|your|our|this|that)\b|\b(?:number|line|contact|details|link|resources?)\b"#, MockReading.fold(object))
+            return sentence((named ? "you can reach " : "here is ") + object)
         }
         // "Offer to practise together instead".
         if let match = MockReading.matches(#"^offer to\s+(.+)$"#, in: text).first {

@@ -329,9 +329,9 @@ public struct MockReading: Sendable, Equatable {
         let clues = Clue(lower, guarded: guarded)
         var scratch = MockReading(line: line)
         var said = LineReading()
-        if clues.any("you", "act as", "play the role of", "speak as", "persona name", "respond as", "reply as", "answer as", "write as", "i am ", "i'm ", "the assistant", "the coach", "the bot", "the ai", "the model") {
+        if clues.any("you", "act as", "play the role of", "speak as", "persona name", "respond as", "reply as", "answer as", "write as", "i am ", "i'm ", "the assistant", "the coach", "the bot", "the ai", "the model", "itself as", "herself as", "himself as") {
             // "You'll be chatting as Miko".
-            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Ii]ntroduce yourself as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite) as|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be|[Tt]he (?:assistant|coach|bot|AI|model)(?:'s name)? (?:is named|is called|goes by|is))\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
+            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|(?:[Ii]ntroduce|[Pp]resent|[Rr]efer to|[Dd]escribe)s? (?:yourself|itself|herself|himself) as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite) as|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be|[Tt]he (?:assistant|coach|bot|AI|model)(?:'s name)? (?:is named|is called|goes by|is))\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
                                  + #"|^\s*I(?: am|'m) ([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*),"#, in: line, caseSensitive: true)
                 .map { $0[1].isEmpty ? $0[2] : $0[1] }.filter { !Self.notNames.contains($0) }
         }
@@ -347,7 +347,7 @@ public struct MockReading: Sendable, Equatable {
         }
         if clues.any("an ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
-                     "configuration", "config", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "ask to", "human", "real person") {
+                     "configuration", "config", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "ask to", "human", "real person") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -516,7 +516,7 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
-        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:this|your|the) config(?:uration)?\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing)\b|these (?:notes|directions|briefing notes)\b"#
+        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:this|your|the) config(?:uration)?\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing)\b|these (?:notes|directions|briefing notes)\b"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e|output|print|reproduce|leak|divulge)(?:s|es)?\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
@@ -820,6 +820,8 @@ public struct MockReading: Sendable, Equatable {
         if let answer = faqAnswer(trimmed) { return answer }
         // An item set in a tag of its own: "<item>Ask open questions</item>", "<step>…</step>".
         if let text = taggedItem(trimmed) { return text }
+        // A labelled item: "R4. Replies must…", "K. List priority debts first", "Q2) …".
+        if let text = labelledItem(trimmed) { return text }
         // "Step 2: Say that…", "Step 2. Say that…".
         let unstepped = trimmed.hasPrefix("Step ") || trimmed.hasPrefix("STEP ") ? trimmed.dropFirst(5) : Substring(trimmed)
         let digits = unstepped.prefix { $0.isASCII && $0.isNumber }
@@ -827,6 +829,22 @@ public struct MockReading: Sendable, Equatable {
         let stepped = unstepped.count < trimmed.count && rest.hasPrefix(": ")
         guard !digits.isEmpty, digits.count <= 2, rest.hasPrefix(". ") || rest.hasPrefix(") ") || stepped else { return nil }
         return String(rest.dropFirst(2)).trimmed(.whitespaces)
+    }
+
+    /// The text after an item label of one or two capitals and up to three digits, or one
+    /// capital alone, then "." or ")" ("R4. Replies must…", "K. Testing beats rereading",
+    /// "T2) Give the number"), as a numbered list of requirements labels its items; nil for
+    /// other lines.
+    static func labelledItem(_ trimmed: String) -> String? {
+        let utf8 = trimmed.utf8
+        guard let first = utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { return nil }
+        let letters = utf8.prefix { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }.count
+        let digits = utf8.dropFirst(letters).prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+        guard letters == 1 || (letters == 2 && digits > 0), digits <= 3 else { return nil }
+        let rest = utf8.dropFirst(letters + digits)
+        guard rest.count > 2, rest.first == UInt8(ascii: ".") || rest.first == UInt8(ascii: ")"), rest.dropFirst().first == UInt8(ascii: " ") else { return nil }
+        let text = String(Substring(rest.dropFirst(2))).trimmed(.whitespaces)
+        return text.first?.isLetter == true ? text : nil
     }
 
     /// The text of an answer line in a prompt written as questions and answers ("A: Two
