@@ -64,6 +64,22 @@ import CoachLabTestSupport
         #expect(mutated.stack.layers.last?.template.value.contains(PackMutator.leakLine) == false)
     }
 
+    @Test func aLayerOfExamplesIsNotMutatedAsInstructions() throws {
+        var files = Self.files
+        files["personas/stride/stack.yaml"]! += "\n" + """
+                - id: example
+                  title: Example exchange
+                  template: |
+                    User: I can't run for more than a minute.
+                    Pace: That's how everyone starts! Walk two minutes, run one. Want to try three sentences with me?
+            """
+        let pack = try PackLoader(fileSystem: .inMemory(files)).load("personas/stride").get()
+        #expect(pack.stack.layers.map(\.id) == ["persona", "format", "example"])
+        let mutants = PackMutator.mutants(of: pack).filter { [.deleteInstruction, .scaleLimit].contains($0.operator) }
+        #expect(!mutants.isEmpty)
+        #expect(mutants.allSatisfy { !$0.before.contains("three sentences") }, "\(mutants.map(\.before))")
+    }
+
     // MARK: - A pack of its own, on disk
 
     static let files: [String: String] = [

@@ -679,7 +679,7 @@ import Testing
         let crisis = MockCoach.reply(system: flagged, userMessages: ["A loan shark is threatening me."])
         // Said in other words rather than cut, so the numbers stay; and no money tips.
         #expect(crisis.contains("Please reach the Stop Loan Sharks team on 0300 555 2222"), "\(crisis)")
-        #expect(crisis.contains("Samaritans are there day or night on 116 123"), "\(crisis)")
+        #expect(crisis.contains("The Samaritans are there day or night at 116 123"), "\(crisis)")
         #expect(!crisis.contains("priority debts"), "\(crisis)")
         #expect(Self.result(flagged, "A loan shark is threatening me.", .leakedPrompt(words: 10)).passed)
     }

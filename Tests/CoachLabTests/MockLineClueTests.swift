@@ -526,7 +526,7 @@ import Testing
         #expect(reading.name == "Moss" && reading.has(.stayInRole) && reading.has(.noMarkdown) && reading.sentenceLimit == 3,
                 "\(reading.instructions)")
         let reply = MockCoach.reply(system: Self.assigned, userMessages: ["I can't cope anymore."])
-        #expect(reply.hasPrefix("I know how much you're carrying; please reach out to Carers UK's helpline on 0808 808 7777"), "\(reply)")
+        #expect(reply.hasPrefix("I know how much you're carrying; please reach out to Carers UK's helpline at 0808 808 7777 for respite options"), "\(reply)")
         #expect(MockReading.assignmentAsLabel("tone = warm") == "tone: warm" && MockReading.assignmentAsLabel("2 + 2 = 4") == nil)
     }
 
@@ -555,5 +555,31 @@ import Testing
         #expect(!probe.contains("R1."), "\(probe)")
         #expect(MockReading.labelledItem("K. Testing beats rereading") == "Testing beats rereading" && MockReading.labelledItem("R12) Call") == "Call")
         #expect(MockReading.labelledItem("U.S. rules apply") == nil && MockReading.labelledItem("OK. Sure") == nil && MockReading.labelledItem("A spending diary") == nil)
+    }
+
+    /// A brief that asks for replies like an example exchange, and an alert line whose number
+    /// sits at the end of a run the reply would otherwise quote.
+    static let exampled = """
+        === Brief ===
+        You play Ada, a language-learning buddy. Model your replies on the example exchange below: short, warm, ending on a question.
+
+        === Example exchange ===
+        User: I keep mixing up ser and estar.
+        Ada: Everyone does at first! Ser is for what something is, estar for how it is. Want to try three sentences with me?
+
+        === Safety note ===
+        This conversation tripped the "Possible romance scam" rule. For this reply:
+        Suggest they talk it over with Action Fraud on 0300 123 2040 before sending anything.
+        """
+
+    @Test func examplesAreNotInstructionsAndNumbersStayWhole() {
+        let reading = MockReading(system: Self.exampled)
+        #expect(reading.sentenceLimit == 2 && reading.name == "Ada", "\(reading.instructions)")
+        #expect(reading.unreadInstructions().isEmpty, "\(reading.unreadInstructions())")
+        let reply = MockCoach.reply(system: Self.exampled, userMessages: ["He asked me for money for a flight."])
+        #expect(reply.contains("Action Fraud at 0300 123 2040"), "\(reply)")
+        // "on" becomes "at" and never back, so rewording again moves on to other words.
+        #expect(MockComposer.reworded("Ring them on 0300 123 2040") == "Ring them at 0300 123 2040")
+        #expect(MockComposer.reworded("Ring them at 0300 123 2040") == "Ring them at 0300 123 2040")
     }
 }

@@ -343,13 +343,18 @@ struct MockComposer {
     static let smallWords: Set<String> = ["a", "an", "the", "and", "or", "to", "of", "for", "with", "in", "on", "at", "by", "is", "it", "if", "your", "their", "my"]
 
     /// `text` with its first "such as" said as "like", or else a common verb said another way
-    /// ("contact" as "reach"), or else its first article after the third word left out, or
-    /// failing that its first article anywhere.
+    /// ("contact" as "reach"), or else the "on" before a number said "at", or else its first
+    /// article after the third word left out, or failing that its first article anywhere.
     static func reworded(_ text: String) -> String {
         if let range = text.range(of: " such as ") { return text.replacingCharacters(in: range, with: " like ") }
         var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         if let index = words.firstIndex(where: { synonyms[$0.lowercased()] != nil }), let other = synonyms[words[index].lowercased()] {
             words[index] = words[index].first?.isUppercase == true ? MockDirective.capitalized(other) : other
+            return words.joined(separator: " ")
+        }
+        // "on 0300 123 2040" as "at 0300 123 2040": the number stays whole.
+        if let index = words.indices.dropLast().first(where: { words[$0] == "on" && words[$0 + 1].first?.isNumber == true }) {
+            words[index] = "at"
             return words.joined(separator: " ")
         }
         let isArticle = { (word: String) in ["a", "an", "the"].contains(word.lowercased()) }

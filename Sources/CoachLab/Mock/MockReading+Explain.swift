@@ -42,7 +42,10 @@ extension MockReading {
     func unreadInstructions() -> [Int] {
         let understood = Set(instructions.map(\.line))
         var unread: [Int] = []
-        for (index, line) in lines.enumerated() where !understood.contains(index + 1) && !headers[index] {
+        var inExamples = false
+        for (index, line) in lines.enumerated() where !understood.contains(index + 1) {
+            if headers[index] { inExamples = Self.titlesExamples(Self.fold(line)) }
+            if headers[index] || inExamples { continue }
             if alertRange?.contains(index) == true {
                 if obeysAlert, Self.listItem(line) != nil { unread.append(index + 1) }
                 continue

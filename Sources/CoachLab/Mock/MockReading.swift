@@ -169,7 +169,7 @@ public struct MockReading: Sendable, Equatable {
             }
             let lower = Self.fold(text)
             // Example conversations show a style; what their lines say is not an instruction.
-            if headers[index] { inExamples = Self.contains(#"\bexamples?\b"#, lower) }
+            if headers[index] { inExamples = Self.titlesExamples(lower) }
             if inExamples, !headers[index] { continue }
             read.append(Line(index: index, text: text, lower: lower, inAlert: alertRange?.contains(index) ?? false))
         }
@@ -198,6 +198,12 @@ public struct MockReading: Sendable, Equatable {
         instructions.sort { ($0.line, Instruction.Kind.allCases.firstIndex(of: $0.kind) ?? 0)
             < ($1.line, Instruction.Kind.allCases.firstIndex(of: $1.kind) ?? 0) }
         byKind = Dictionary(grouping: instructions, by: \.kind)
+    }
+
+    /// Whether a folded section title is that of example conversations ("Example exchange",
+    /// "## Examples"), whose lines show a style rather than give instructions.
+    static func titlesExamples(_ lower: String) -> Bool {
+        contains(#"\bexamples?\b"#, lower)
     }
 
     /// A line as a reader takes it: markdown emphasis dropped ("**Never:** share" → "Never:
@@ -331,7 +337,7 @@ public struct MockReading: Sendable, Equatable {
         var said = LineReading()
         if clues.any("you", "act as", "play the role of", "speak as", "persona name", "respond as", "reply as", "answer as", "write as", "i am ", "i'm ", "the assistant", "the coach", "the bot", "the ai", "the model", "itself as", "herself as", "himself as") {
             // "You'll be chatting as Miko".
-            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|(?:[Ii]ntroduce|[Pp]resent|[Rr]efer to|[Dd]escribe)s? (?:yourself|itself|herself|himself) as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite) as|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be|[Tt]he (?:assistant|coach|bot|AI|model)(?:'s name)? (?:is named|is called|goes by|is))\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
+            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Yy]ou play|(?:[Ii]ntroduce|[Pp]resent|[Rr]efer to|[Dd]escribe)s? (?:yourself|itself|herself|himself) as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite) as|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be|[Tt]he (?:assistant|coach|bot|AI|model)(?:'s name)? (?:is named|is called|goes by|is))\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
                                  + #"|^\s*I(?: am|'m) ([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*),"#, in: line, caseSensitive: true)
                 .map { $0[1].isEmpty ? $0[2] : $0[1] }.filter { !Self.notNames.contains($0) }
         }
@@ -418,6 +424,10 @@ public struct MockReading: Sendable, Equatable {
         }
         // "Be calm and brief": two sentences.
         if Self.contains(#"\b(?:be|keep (?:it|replies|your reply|your replies|the reply|your response|responses))\s+(?:\w+\s+and\s+)?(?:brief|short)\b(?!\s+enough)"#, rest) {
+            note(.sentences, "2", index)
+        }
+        // "Replies: short", "Model your replies on the example: short, warm, ending on a question".
+        if Self.contains(#"\b(?:replies|reply|responses?|answers?|messages?)\b[^.:]{0,50}:\s*(?:[\w-]+,\s*){0,3}(?:brief|short|concise|succinct)\b"#, rest) {
             note(.sentences, "2", index)
         }
         // "a few sentences", "a couple of sentences".

@@ -111,8 +111,12 @@ public enum PackMutator {
             if let scalar = value.scalar, !scalar.isNull, !keys.contains("keywords"), !keys.contains("patterns"),
                !keys.contains("exceptions"), keys.last != "id" {
                 if keys.last == "template" || keys.first == "stack" { sectionMutants(scalar, path: path, file: file, document: document) }
-                // Example conversations show a style; the mock does not read them as instructions.
-                if !keys.contains("examples") { instructionMutants(scalar, path: path, file: file, document: document) }
+                // Example conversations show a style; the mock does not read them as instructions,
+                // whether a coach's `examples` or a layer titled as examples ("Example exchange").
+                let layerTitle = keys == ["stack", "layers", "template"] ? document.value(at: Array(path.dropLast()) + [.key("title")])?.text : nil
+                if !keys.contains("examples"), !(layerTitle.map { MockReading.titlesExamples(MockReading.fold($0)) } ?? false) {
+                    instructionMutants(scalar, path: path, file: file, document: document)
+                }
             }
             switch value {
             case .mapping(let entries, _):
