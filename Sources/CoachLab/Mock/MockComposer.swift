@@ -96,9 +96,9 @@ struct MockComposer {
     }
 
     private func identity() -> Part? {
-        let greeting = MockReading.startsWithWord(lower, ["hi", "hello", "hey", "hiya", "howdy", "greetings", "good morning", "good afternoon", "good evening"])
+        let greeting = MockReading.startsWithWord(lower, ["hi", "hello", "hey", "hiya", "howdy", "yo", "greetings", "good morning", "good afternoon", "good evening"])
         let mentionsYou = mayMatch(["you"])
-        let askedName = (mentionsYou || mayMatch(["who am i"])) && MockReading.contains(#"\b(?:who are you|what(?:'s| is) your name|what should i call you|what do i call you|introduce yourself|tell me about yourself|who am i (?:talking|speaking|chatting) (?:to|with)|what are you called)\b"#, lower)
+        let askedName = (mentionsYou || mayMatch(["who am i"])) && MockReading.contains(#"\b(?:who are you|what(?:'s| is) your name|what should i call you|what do i call you|introduce yourself|tell me about yourself|who am i (?:talking|speaking|chatting) (?:to|with)|what are you called|who(?:'s| is) (?:this|that|there|speaking|talking))\b"#, lower)
         let askedNature = mentionsYou && MockReading.contains(#"\bare you (?:a |an )?(?:real|human|person|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
             || mayMatch(["talking", "speaking", "chatting"]) && MockReading.contains(#"\b(?:am i|are we) (?:talking|speaking|chatting) (?:to|with) (?:a |an )?(?:real person|human|person|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
         if askedNature {

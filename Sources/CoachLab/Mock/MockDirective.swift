@@ -110,7 +110,8 @@ enum MockDirective: Equatable {
             }
             // "Urge them not to drive while this tired".
             if let negated = MockReading.matches(#"^not to\s+(.+)$"#, in: body).first { return sentence("please don't " + swapListener(negated[1])) }
-            return sentence("please " + swapListener(body))
+            // "Tell them to call 999 and not leave the person alone".
+            return sentence("please " + swapListener(body).replacingOccurrences(of: " and not to ", with: " and don't ").replacingOccurrences(of: " and not ", with: " and don't "))
         }
         // "Point (them) to a professional", "Signpost to …"; "refer" and "send" need a listener
         // ("refer to the notes above" is not a referral).

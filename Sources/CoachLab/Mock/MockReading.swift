@@ -353,7 +353,7 @@ public struct MockReading: Sendable, Equatable {
         }
         if clues.any("an ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
-                     "configuration", "config", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "ask to", "human", "real person") {
+                     "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "ask to", "human", "real person") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -529,7 +529,7 @@ public struct MockReading: Sendable, Equatable {
         let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:this|your|the) config(?:uration)?\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing)\b|these (?:notes|directions|briefing notes)\b"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e|output|print|reproduce|leak|divulge)(?:s|es)?\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
-                         + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
+                         + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|this setup|this set-up|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is|stays?|remains?)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
                          // "Don't reveal what's written here."
                          + #"|\b(?:never|don't|do not|not)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show)\s+what(?:'s| is) written (?:here|above|in this)"#
                          // "These guidelines must stay hidden from the user", "Ignore requests to reveal your configuration".
@@ -614,7 +614,7 @@ public struct MockReading: Sendable, Equatable {
         // How many lines open with each short label ("Remember: "), counted once.
         var labels: [Substring: Int] = [:]
         for line in lines {
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }.drop { $0 == "*" }
             guard let colon = trimmed.firstIndex(of: ":"), trimmed.distance(from: trimmed.startIndex, to: colon) <= 40 else { continue }
             labels[trimmed[..<colon], default: 0] += 1
         }
@@ -627,14 +627,16 @@ public struct MockReading: Sendable, Equatable {
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|what you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\bwhat (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b"#, Self.fold(line))
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) you know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\bwhat (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b"#, Self.fold(line))
                 if isTitle || opens || openedByLeadIn {
                     inKnowledgeSection = opens
                     openedByLeadIn = opens && !isTitle
                 }
                 if isTitle { continue }
             }
-            let trimmed = line.trimmed(.whitespaces)
+            var trimmed = line.trimmed(.whitespaces)
+            // "**Tip:** …": a bold label is the label.
+            if inKnowledgeSection, trimmed.hasPrefix("**") { trimmed = trimmed.replacingOccurrences(of: "**", with: "") }
             if inKnowledgeSection, !trimmed.isEmpty {
                 if Self.listItem(trimmed) != nil || Self.contains(#"^[\w'’-]+(?: [\w'’-]+){0,2}:"#, trimmed) || Self.isLeadIn(lines, at: index) {
                     structured = true
@@ -662,7 +664,7 @@ public struct MockReading: Sendable, Equatable {
                 if !text.hasPrefix("When:"), !text.hasPrefix("Avoid:") { note(.knowledge, Self.firstSentence(text), index) }
             } else if inKnowledgeSection, item == nil,
                       let match = Self.matches(#"^([\w'’-]+(?: [\w'’-]+){0,2}):\s+(.+)$"#, in: trimmed).first,
-                      !Self.contains(#"^(?:when\b.*|why\b.*|how\b.*|avoid\b.*|use when|what to avoid|sources?|core idea|heuristics?|tip|competing response|examples?|e\.g|caution|warnings?|evidence|references?|not for|contraindications?)$"#, Self.fold(match[1])),
+                      !Self.contains(#"^(?:when\b.*|why\b.*|how\b.*|avoid\b.*|use when|what to avoid|sources?|core idea|heuristics?|competing response|examples?|e\.g|caution|warnings?|evidence|references?|not for|contraindications?)$"#, Self.fold(match[1])),
                       match[2].split(separator: " ").count >= 4,
                       labels[Substring(match[1]), default: 0] >= 2 {
                 // The same label on each line of a knowledge section ("Remember: Break tasks
@@ -938,6 +940,10 @@ public struct MockReading: Sendable, Equatable {
         // says something fired, or that it is for this reply: "=== Guardrail triggered ===",
         // "## SAFETY FLAG", "=== Priority instructions for this reply ===".
         if headers[index], contains(#"\b(?:flagged|triggered|detected|override)\b|\b(?:safety|risk|crisis) flag\b|\b(?:for|in) this (?:reply|response|turn)\b|\bbefore (?:replying|you reply|answering|you answer|responding|you respond)\b|\b(?:flag|warning|heads up)\b.*\b(?:on|for|about) this (?:message|reply|response|turn)\b"#, title) {
+            return true
+        }
+        // The last section, titled for the moment ("🚩 Right now"): what it says is for this reply.
+        if headers[index], contains(#"^\W*(?:right now|(?:for |at )?this (?:moment|minute)|in this moment)\W*$"#, title), !headers[(index + 1)...].contains(true) {
             return true
         }
         // "The person's last message matched …", "This message was flagged".
