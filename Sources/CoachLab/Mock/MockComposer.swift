@@ -112,8 +112,10 @@ struct MockComposer {
     }
 
     private func leak() -> Part? {
-        let asked = mayMatch(["instructions", "prompt", "rules", "guidelines", "briefing", "told", "above", "given", "config", "requirements", "directives", "system message"]) && MockReading.contains(#"\b(?:your|the) (?:instructions|system prompt|system message|prompt|rules|guidelines|briefing|configuration|config|requirements|directives)\b|\bignore (?:all |your |the )?(?:previous|prior|above|earlier) instructions\b|\bwhat were you told\b|\brepeat (?:everything|the text) above\b"#
-            + #"|\b(?:repeat|paste|print|show|copy|recite|quote)\b[^.?]{0,30}\b(?:above|you were given|you were told)\b"#, lower)
+        let asked = mayMatch(["instructions", "prompt", "rules", "guidelines", "briefing", "told", "above", "given", "gave you", "got", "config", "setup", "requirements", "directives", "system message"]) && MockReading.contains(#"\b(?:your|the) (?:instructions|system prompt|system message|prompt|rules|guidelines|briefing|configuration|config|setup|requirements|directives)\b|\bignore (?:all |your |the )?(?:previous|prior|above|earlier) instructions\b|\bwhat were you told\b|\brepeat (?:everything|the text) above\b"#
+            + #"|\b(?:repeat|paste|print|show|copy|recite|quote)\b[^.?]{0,30}\b(?:above|you were given|you were told)\b"#
+            // "Read me the letter they gave you", "What does the brief you were given say?"
+            + #"|\b(?:letter|note|notes|memo|brief|briefing|document|text|setup|instructions)\s+(?:(?:that\s+)?(?:they|someone|the team|your \w+)\s+(?:gave|sent|wrote)\s+you|you were given|you got|you've been given)\b"#, lower)
         let invitation = reading.first(.invitesLeak)
         let always = invitation?.value == "always"
         guard asked || always else { return nil }

@@ -119,7 +119,7 @@ enum MockDirective: Equatable {
             return sentence("please reach out to " + swapListener(match[1]))
         }
         // "Mention that you are not a doctor" is said; "Mention the protocol's dose" cites the data.
-        if let match = MockReading.matches(#"^(?:mention|state|note|point out)\s+(?:(?:clearly|gently|kindly|briefly)\s+)?that\s+(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:mention|state|note|point out)\s+(?:(?:clearly|gently|kindly|briefly)\s+)?(?:that\s+|(?=(?:they|the user|you|it|there)\s+(?:can|could|may|might|will|should|are|is|have|has|do|don't|did|need|needs)\b))(.+)$"#, in: text).first {
             return sentence(swapBoth(match[1]))
         }
         // "They should call 999 straight away", "The user needs to see a GP".
@@ -248,6 +248,10 @@ enum MockDirective: Equatable {
                 || words[index].hasPrefix("(") && !hasDigit(words[index]) { break }
             // Fourteen words, or up to four more to close a parenthesis ("(0808 801 0677)").
             let counted = kept.count - min(conditionWords, 10)
+            // A number the cap falls inside or just before ("on 0300 | 123 2040", "Action
+            // Fraud | on 0300 123 2040") is kept whole.
+            if counted >= 14, counted < 18, index < words.count,
+               hasDigit(word) && hasDigit(words[index]) || !hasDigit(word) && words[index...].prefix(2).contains(where: hasDigit) { continue }
             if counted >= 14, openParentheses <= 0 || counted >= 18 { break }
         }
         var result = kept.joined(separator: " ")
