@@ -326,6 +326,7 @@ struct MockComposer {
         let lead = body.range(of: ": ").flatMap { body.distance(from: body.startIndex, to: $0.lowerBound) <= 30 ? $0.upperBound : nil }
         let kept = lead.map { body[body.startIndex..<$0].split(separator: " ").count } ?? 0
         var words = body.split(separator: " ").map(String.init)
+        let whole = words.count
         while words.count > kept + 4, CheckEvaluator.longestSharedRunLength(words.joined(separator: " "), in: system) >= limit { words.removeLast() }
         while words.count > kept + 4, let last = words.last, smallWords.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
             words.removeLast()
@@ -335,11 +336,21 @@ struct MockComposer {
            conjunction > kept + 3, words.count - conjunction - 1 <= 2 {
             words.removeSubrange(conjunction...)
         }
+        // A phrase the cut leaves one or two words of ("… fifty minutes with ten-minute") goes
+        // with the word that opens it, unless it holds a number.
+        if words.count < whole, let preposition = words.lastIndex(where: { Self.prepositions.contains($0.lowercased()) }),
+           preposition > kept + 3, words.count - preposition - 1 <= 2,
+           !words[(preposition + 1)...].contains(where: { $0.contains(where: \.isNumber) }) {
+            words.removeSubrange(preposition...)
+        }
         var result = words.joined(separator: " ")
         while let last = result.last, ",;:(—–-".contains(last) { result.removeLast() }
         guard CheckEvaluator.longestSharedRunLength(result, in: system) < limit else { return MockDirective.clipped(body, words: 9) + ending }
         return result.trimmed(.whitespaces) + ending
     }
+
+    /// Words that open a phrase a cut does not leave half of.
+    static let prepositions: Set<String> = ["with", "for", "of", "in", "on", "at", "by", "from", "into", "about", "during", "after", "before", "without", "like"]
 
     /// Words a cut text does not end on.
     static let smallWords: Set<String> = ["a", "an", "the", "and", "or", "to", "of", "for", "with", "in", "on", "at", "by", "is", "it", "if", "your", "their", "my"]

@@ -91,8 +91,15 @@ enum MockDirective: Equatable {
             return .say(capitalized(condition + match[2].lowercased() + " " + match[1].lowercased() + " " + swapListener(match[3])) + "?")
         }
         if let match = MockReading.matches(#"^(?:ask|check)"# + askedHow + #" (?:whether|if) (?:they|the user|the child) (are|have|feel|can|know) (.+)$"#, in: text).first {
-            let verb = ["are": "Are you", "have": "Do you have", "feel": "Do you feel", "can": "Can you", "know": "Do you know"][match[1].lowercased()] ?? "Are you"
+            // "Ask if they have eaten today": a participle after "have" makes "Have you eaten…".
+            let participle = match[1].lowercased() == "have" && MockReading.contains(#"^(?:\w+(?:ed|en)|been|had|got|done|gone|told|thought|made|said|felt|heard|tried|slept)\b"#, match[2].lowercased())
+            let verb = participle ? "Have you" : ["are": "Are you", "have": "Do you have", "feel": "Do you feel", "can": "Can you", "know": "Do you know"][match[1].lowercased()] ?? "Are you"
             return .say(capitalized(condition + verb + " " + swapListener(match[2])) + "?")
+        }
+        // "Ask whether they hit their head", "Check if they took anything": asked as it is
+        // written, so no verb needs changing.
+        if let match = MockReading.matches(#"^(?:ask|check)"# + askedHow + #" (?:whether|if) ((?:they|the user|the child|he|she) .+)$"#, in: text).first {
+            return .say(capitalized(condition + "can you tell me whether " + swapListener(match[1])) + "?")
         }
         if MockReading.contains(#"^ask\b(?!\s+"# + listener + #"\s+to\b)"#, lower) { return .say(capitalized(condition + "can you tell me a little more about how you are right now") + "?") }
         // Acknowledgements.
