@@ -929,6 +929,9 @@ import Testing
         #expect(CheckEvaluator.evaluate(check, given).passed)
         #expect(!CheckEvaluator.evaluate(check, echoed).passed)
         #expect(!CheckEvaluator.evaluate(check, unknown).passed)
+        // A number the prompt gives, side by side with one it does not, is still found.
+        let adjacent = CheckSubject(reply: "Ring 0300 555 2222 116 123 tonight.", system: system, userMessages: ["A lender threatens me."])
+        #expect(CheckEvaluator.evaluate(check, adjacent).passed)
     }
 
     @Test func noMarkdownReportsEveryProblem() {

@@ -52,11 +52,36 @@ public enum CheckEvaluator {
               let numbers = RegexCache.shared.expression(#"\+?\d[\d \-]{4,}\d"#, caseSensitive: true) else { return nil }
         for match in numbers.matches(in: reply, range: NSRange(reply.startIndex..., in: reply)) {
             guard let range = Range(match.range, in: reply) else { continue }
-            let number = String(reply[range]).trimmed(.whitespaces)
-            guard number.filter(\.isNumber).count >= 6, system.contains(number), !messages.contains(where: { $0.contains(number) }) else { continue }
-            return number
+            // Two numbers side by side ("0800 1111 116 123") match as one run: each span of
+            // its groups is tried, longest first.
+            for number in spans(of: String(reply[range]).trimmed(.whitespaces)) {
+                guard number.filter(\.isNumber).count >= 6, system.contains(number), !messages.contains(where: { $0.contains(number) }) else { continue }
+                return number
+            }
         }
         return nil
+    }
+
+    /// The runs of a number's groups, longest first: "0800 1111 116 123" gives itself, then
+    /// "0800 1111 116", "1111 116 123", and so on down to each group alone.
+    static func spans(of number: String) -> [String] {
+        var starts = [number.startIndex]
+        var ends: [String.Index] = []
+        var index = number.startIndex
+        while index < number.endIndex {
+            let next = number.index(after: index)
+            if number[index] == " " || number[index] == "-", next < number.endIndex, number[next].isNumber, index > number.startIndex, number[number.index(before: index)].isNumber {
+                ends.append(index)
+                starts.append(next)
+            }
+            index = next
+        }
+        ends.append(number.endIndex)
+        var spans: [String] = []
+        for length in stride(from: starts.count, through: 1, by: -1) {
+            for first in 0...(starts.count - length) { spans.append(String(number[starts[first]..<ends[first + length - 1]])) }
+        }
+        return spans
     }
 
     /// ``firstPhrase(_:in:echoing:)`` over words already split and marked.
