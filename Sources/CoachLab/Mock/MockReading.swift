@@ -212,7 +212,8 @@ public struct MockReading: Sendable, Equatable {
     static func plain(_ line: String) -> String {
         guard line.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: "=") })
         else { return line }
-        var text = tableRowAsLabel(line) ?? configEntryAsSentence(assignmentAsLabel(line) ?? line) ?? assignmentAsLabel(line) ?? line
+        let assigned = assignmentAsLabel(line)
+        var text = tableRowAsLabel(line) ?? configEntryAsSentence(assigned ?? line) ?? assigned ?? line
         if text.contains("**") { text = text.replacingOccurrences(of: "**", with: "") }
         if text.contains("__") { text = text.replacingOccurrences(of: "__", with: "") }
         let start = text.drop { !$0.isLetter }
