@@ -405,13 +405,13 @@ import Testing
             - No markdown or emoji.
 
             === What works ===
-            - A craving peaks and passes within about five minutes.
+            - Cravings peak and pass within minutes, however strong.
             - Delay, distract, drink water, deep breaths.
-            - Nicotine replacement doubles the chance of quitting.
+            - Nicotine replacement doubles your chance of quitting.
             """
         #expect(MockReading(system: system).all(.knowledge).count == 3)
         let reply = MockCoach.reply(system: system, userMessages: ["The cravings after dinner are the worst. What can I do?"])
-        #expect(reply.hasPrefix("One idea that may help: a craving peaks and passes within about five minutes"), "\(reply)")
+        #expect(reply.hasPrefix("One idea that may help: cravings peak and pass within minutes"), "\(reply)")
     }
 
     /// Rules split into "Do" and "Don't" lists: an item under "Don't" is a thing never to do,
@@ -651,5 +651,31 @@ import Testing
         let system = SystemWords.shared.index(of: "- Work in blocks of fifty minutes with ten-minute breaks, then stretch.")
         let cut = MockComposer.cut("One idea that may help: work in blocks of fifty minutes with ten-minute breaks, then stretch.", below: 10, in: system)
         #expect(cut == "One idea that may help: work in blocks of fifty minutes.", "\(cut)")
+    }
+
+    /// A prompt the coach writes about itself, in the first person.
+    static let firstPerson = """
+        === About me ===
+        I'm Bee, a gardening buddy for people with a first allotment.
+        I keep my answers to two or three sentences, and I always end by asking something back.
+        What's written here stays with me; I don't quote it or describe it.
+
+        === Things I know ===
+        - Cardboard under mulch smothers weeds without digging.
+
+        === What I must do now ===
+        The safety check flagged this message (Tool injury), so in this reply I will:
+        - Tell them to press firmly on the cut with a clean cloth
+        - Say that a cut that won't stop bleeding after ten minutes needs A&E
+        """
+
+    @Test func aPromptInTheFirstPersonIsRead() {
+        let reading = MockReading(system: Self.firstPerson)
+        #expect(reading.name == "Bee" && reading.has(.confidential) && reading.all(.knowledge).count == 1 && reading.obeysAlert, "\(reading.instructions)")
+        // Said in other words ("10 minutes"), so where to go stays; and "A" after a semicolon is the article.
+        let reply = MockCoach.reply(system: Self.firstPerson, userMessages: ["It's a deep cut on my thumb."])
+        #expect(reply.contains("; a cut that won't stop bleeding after 10 minutes needs A&E"), "\(reply)")
+        let check = CheckEvaluator.evaluate(Check(id: "r", kind: .refersToProfessional), CheckSubject(reply: reply, system: Self.firstPerson))
+        #expect(check.passed, "\(check.reason)")
     }
 }

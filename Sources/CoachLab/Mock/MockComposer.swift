@@ -356,8 +356,9 @@ struct MockComposer {
     static let smallWords: Set<String> = ["a", "an", "the", "and", "or", "to", "of", "for", "with", "in", "on", "at", "by", "is", "it", "if", "your", "their", "my"]
 
     /// `text` with its first "such as" said as "like", or else a common verb said another way
-    /// ("contact" as "reach"), or else the "on" before a number said "at", or else its first
-    /// article after the third word left out, or failing that its first article anywhere.
+    /// ("contact" as "reach"), or else the "on" before a number said "at", or else a number
+    /// word said in digits ("ten minutes" as "10 minutes"), or else its first article after
+    /// the third word left out, or failing that its first article anywhere.
     static func reworded(_ text: String) -> String {
         if let range = text.range(of: " such as ") { return text.replacingCharacters(in: range, with: " like ") }
         var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
@@ -368,6 +369,12 @@ struct MockComposer {
         // "on 0300 123 2040" as "at 0300 123 2040": the number stays whole.
         if let index = words.indices.dropLast().first(where: { words[$0] == "on" && words[$0 + 1].first?.isNumber == true }) {
             words[index] = "at"
+            return words.joined(separator: " ")
+        }
+        // "after ten minutes" as "after 10 minutes".
+        if let index = words.firstIndex(where: { MockReading.numberWords[$0.lowercased()].map { $0 > 1 } ?? false }),
+           index + 1 < words.count, words[index + 1].first?.isLetter == true, let value = MockReading.numberWords[words[index].lowercased()] {
+            words[index] = String(value)
             return words.joined(separator: " ")
         }
         let isArticle = { (word: String) in ["a", "an", "the"].contains(word.lowercased()) }
@@ -423,6 +430,8 @@ struct MockComposer {
     /// lower-case word ("Mention that Samaritans answer"): then it is a name, and stays.
     private func lowercasedFirstUnlessAName(_ text: String) -> String {
         let first = text.prefix { $0.isLetter || $0 == "'" || $0 == "’" }
+        // "A cut that…" opens with the article; "I" stays as it is.
+        if text.hasPrefix("A ") { return Self.lowercasedFirst(text) }
         guard let initial = first.first, initial.isUppercase, first.count > 1,
               !Self.isWrittenAsAName(Array(first.utf8), in: reading.system) else { return text }
         return Self.lowercasedFirst(text)
