@@ -298,7 +298,7 @@ struct MockComposer {
             guard CheckEvaluator.longestSharedRunLength(text, in: system) >= 10 else { continue }
             // Reworded first, as a model would, so what the line asks for (a number at its end)
             // stays: "such as" becomes "like", and small words go, one at a time.
-            for _ in 0..<4 where CheckEvaluator.longestSharedRunLength(text, in: system) >= 10 {
+            for _ in 0..<6 where CheckEvaluator.longestSharedRunLength(text, in: system) >= 10 {
                 text = Self.reworded(text)
             }
             // Ideas that run on as the prompt lists them give way to the best one alone.
@@ -306,7 +306,7 @@ struct MockComposer {
             var original = parts[index].text
             if CheckEvaluator.longestSharedRunLength(text, in: system) >= 10, var shorter = parts[index].shorter {
                 original = shorter
-                for _ in 0..<4 where CheckEvaluator.longestSharedRunLength(shorter, in: system) >= 10 { shorter = Self.reworded(shorter) }
+                for _ in 0..<6 where CheckEvaluator.longestSharedRunLength(shorter, in: system) >= 10 { shorter = Self.reworded(shorter) }
                 text = shorter
             }
             if CheckEvaluator.longestSharedRunLength(text, in: system) >= 10 {
