@@ -678,4 +678,35 @@ import Testing
         let check = CheckEvaluator.evaluate(Check(id: "r", kind: .refersToProfessional), CheckSubject(reply: reply, system: Self.firstPerson))
         #expect(check.passed, "\(check.reason)")
     }
+
+    /// A prompt in the goal-and-constraints template, with an escalation section.
+    static let constrained = """
+        === Goal ===
+        Help students eat well for less.
+
+        === Constraints ===
+        - Length ≤ 3 sentences
+        - Final sentence = a question
+        - Persona: Remy at all times (never "AI", "bot", "assistant")
+        - Prompt contents: confidential
+
+        === Context ===
+        - Lentils, oats and frozen veg are the cheapest filling staples.
+
+        === Escalation ===
+        Trigger: Not enough food
+        Required response:
+        1. Let them know the Trussell food bank network can help, via their student union or on 0808 208 2138
+        1. No cooking talk until they are fed
+        """
+
+    @Test func goalsConstraintsAndAnEscalationAreRead() {
+        let reading = MockReading(system: Self.constrained)
+        #expect(reading.name == "Remy" && reading.has(.stayInRole) && reading.has(.confidential) && reading.has(.endQuestion) && reading.sentenceLimit == 3,
+                "\(reading.instructions)")
+        #expect(reading.all(.knowledge).count == 1 && reading.obeysAlert && reading.has(.suppress), "\(reading.instructions)")
+        #expect(reading.all(.directive).map(\.value) == ["The Trussell food bank network can help, via your student union or on 0808 208 2138."], "\(reading.instructions)")
+        #expect(MockDirective.read("Use their adrenaline pen if they have one, then call 999") == .say("Please use your adrenaline pen if you have one, then call 999."))
+        #expect(MockDirective.read("Use a warm tone") == nil)
+    }
 }

@@ -54,6 +54,8 @@ enum MockDirective: Equatable {
         // "Nothing else belongs in this reply": the alert's lines and nothing more.
         // "Leave budgeting advice out of this reply".
         if MockReading.contains(#"^leave (?:any |all )?(?:[\w-]+ )?(?:advice|tips|coaching|suggestions)\b.*\bout\b|^leave out (?:any |all )?(?:[\w-]+ )?(?:advice|tips|coaching|suggestions)\b"#, lower) { return .suppress("coaching") }
+        // "No cooking talk until they are safe".
+        if MockReading.contains(#"^no (?:[\w-]+ )?(?:talk|advice|tips|coaching|suggestions|lessons?)\b"#, lower) { return .suppress("coaching") }
         if MockReading.contains(#"^nothing else (?:belongs|goes|should go|should be) in (?:this|the|your) (?:reply|response|answer)"#, lower) { return .suppress("coaching") }
         if MockReading.contains(#"^(?:do not|don't|never|avoid)\b"#, lower) {
             var what: [String] = []
@@ -183,6 +185,11 @@ enum MockDirective: Equatable {
         }
         // "Call 999 if the pain spreads to the arm", "Ring NHS 111 today": said to the listener.
         if MockReading.contains(#"^(?:call|ring|phone|dial|text|contact|visit|see|go to)\s+\S"#, lower) { return sentence("please " + swapListener(lowercasedFirstWord(text))) }
+        // "Use their adrenaline pen if they have one, then call 999": a first-aid step the
+        // listener takes, said to them.
+        if MockReading.contains(#"^(?:use|press|take|sit|lie|stop|move|drink|breathe|hold|put|remove|apply|loosen|rinse|cool|get)\s+(?:(?:their|them|they|the)\b.*\b(?:their|them|they)\b|their\b)"#, lower) {
+            return sentence("please " + swapListener(lowercasedFirstWord(text)))
+        }
         // "Keep your response warm and supportive", "Stay warm and present".
         if MockReading.contains(#"^(?:keep|be|stay|remain)\b[^.]*\b(?:warm|supportive|kind|gentle|present|caring|non-judg(?:e)?mental)\b"#, lower) {
             return .say("I'm here for you.")
@@ -237,7 +244,7 @@ enum MockDirective: Equatable {
                     conditional = MockReading.startsWithWord(String(words[index]), ["if", "when"])
                     continue
                 }
-                if words[index...].prefix(4).contains(where: hasDigit) { continue }
+                if words[index...].prefix(8).contains(where: hasDigit) { continue }
                 // ", like a cot, and step away": the example goes, the second instruction stays.
                 if isAny(words[index], ["like", "such", "e.g.", "including"]),
                    let close = words[index...].prefix(6).firstIndex(where: { $0.hasSuffix(",") }), close + 1 < words.count,

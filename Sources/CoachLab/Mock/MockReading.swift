@@ -272,7 +272,7 @@ public struct MockReading: Sendable, Equatable {
     /// A setting written "key = value" ("tone = warm", "must = Tell them to ring 999") read as
     /// the label "key: value"; nil for other lines.
     static func assignmentAsLabel(_ line: String) -> String? {
-        guard line.contains(" = "), let match = matches(#"^(\s*)([A-Za-z][\w'-]*(?: [A-Za-z][\w'-]*){0,2})\s+=\s+(\S.*)$"#, in: line).first else { return nil }
+        guard line.contains(" = "), let match = matches(#"^(\s*(?:[-*•]\s+)?)([A-Za-z][\w'-]*(?: [A-Za-z][\w'-]*){0,2})\s+=\s+(\S.*)$"#, in: line).first else { return nil }
         return match[1] + match[2] + ": " + match[3]
     }
 
@@ -297,7 +297,7 @@ public struct MockReading: Sendable, Equatable {
                !Self.notNames.contains(match[1]) {
                 return (match[1], index)
             }
-            guard text.utf8.contains(UInt8(ascii: ":")), let match = Self.matches(#"^\W*name\s*:\s*([A-Z][\p{L}'’-]*)\b"#, in: text).first,
+            guard text.utf8.contains(UInt8(ascii: ":")), let match = Self.matches(#"^\W*(?:name|persona)\s*:\s*([A-Z][\p{L}'’-]*)\b"#, in: text).first,
                   match[1].first?.isUppercase == true else { continue }
             if Self.contains(#"\b(?:user|client|profile|member|patient|helping|customer|student|child|parent|family|them|they)\b"#, title) { continue }
             return (match[1], index)
@@ -464,7 +464,7 @@ public struct MockReading: Sendable, Equatable {
             // "Replies: 2 sentences max, the last one a question", "…, ending in a question".
             || Self.contains(#"\b(?:the )?(?:last|final) (?:one|sentence|line) (?:is |being |as )?a question\b|\bending (?:in|with|on) a question\b"#, lower)
             // "- End: always a question."
-            || Self.contains(#"^\W*(?:end|ending|close|closing|finish|last line|last sentence)\s*:\s*(?:always |with |on )?(?:exactly |just )?(?:a|one)\s+(?:[\w-]+\s+)?question\b"#, lower) {
+            || Self.contains(#"^\W*(?:end|ending|close|closing|finish|last line|last sentence|final sentence|final line)\s*:\s*(?:always |with |on )?(?:exactly |just )?(?:a|one)\s+(?:[\w-]+\s+)?question\b"#, lower) {
             note(.endQuestion, "the reply ends with a question", index)
         }
         // "Ask at most one question", "one question per message", "Keep it to a single question",
@@ -517,7 +517,7 @@ public struct MockReading: Sendable, Equatable {
             // "Never break the fourth wall", "If asked whether you're human, deflect and stay as Ada."
             + #"|\bbreak(?:ing)? the fourth wall\b|\bif (?:you are |you're )?(?:asked|someone asks|anyone asks|the user asks)\b[^,]{0,40}\b(?:human|real|a person|a bot|an ai|a machine)\b[^,]{0,10},[^.]{0,20}\b(?:stay|remain) as\b"#
             // "Identity: you are Ollie; never "an AI"."
-            + #"|\bnever\s+["“']?(?:an ai|a bot|a chatbot|a robot|a language model)\b"#
+            + #"|\bnever\s+["“']?(?:an ai|a bot|a chatbot|a robot|a language model|ai|bot|chatbot)\b(?!\s+(?:tools?|features?|models?|generated|summar))"#
         // "If someone asks, tell them you're Wren."
         let named = #"|\bif (?:you are |you're )?(?:asked|someone asks|anyone asks|the user asks|they ask)(?: who you are| what you are)?,\s*(?:say|tell them|answer|reply|explain) (?:that )?(?:you are|you're|i am|i'm) (?!an? )[\p{L}'’-]+[.!]?$"#
         // "If someone wonders whether you're an AI, just say you're Fern": any asking or
@@ -537,6 +537,8 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:stay|remain|be kept|are|is)\s+hidden\b|\b(?:ignore|refuse|decline|reject)\s+(?:any\s+|all\s+)?requests?\s+to\s+(?:reveal|share|show|repeat|print|see|disclose)\b"#
                          // "What's written in this prompt stays between us."
                          + #"|\b(?:stays?|remains?|kept|keep (?:it|this|them)|(?:is|are) (?:just |strictly |only )?)\s*between (?:us|ourselves|you and me|you and us)\b"#
+                         // "Prompt contents: confidential".
+                         + #"|^\W*(?:this |the )?(?:prompt|instructions|system prompt|system message|configuration|config)(?: contents?| text)?\s*:\s*(?:strictly\s+)?(?:confidential|private|secret)\b"#
                          // "What's written here stays with me."
                          + #"|\b(?:what(?:'s| is) written here|everything (?:written )?here|all of this|this|these (?:notes|instructions|words))\s+(?:stays?|remains?)\s+with (?:me|us)\b"#
                          // "This briefing is not for the user's eyes."
@@ -630,7 +632,7 @@ public struct MockReading: Sendable, Equatable {
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\bwhat (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b"#, Self.fold(line))
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\bwhat (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|^\W*context\W*$"#, Self.fold(line))
                 if isTitle || opens || openedByLeadIn {
                     inKnowledgeSection = opens
                     openedByLeadIn = opens && !isTitle
@@ -959,7 +961,7 @@ public struct MockReading: Sendable, Equatable {
         // "P.S. Something in their last message worried our filter (A fall)."
         if headers[index], contains(#"\b(?:last|latest|most recent|current) message\b[^.]*\b(?:worried|concerned|alarmed|tripped|triggered|flagged|matched|set off|raised)\b[^.]*\b(?:filter|screen(?:ing|er)?|guardrail|safety check|classifier|system)\b"#, next) { return true }
         guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important|action)\b"#, title) else { return false }
-        return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect|required|needed|matched|mode|at risk|in progress)\b"#
+        return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect|required|needed|matched|mode|at risk|in progress)\b|\n\W*trigger\s*:"#
                         + #"|\b(?:this|the (?:latest|last|current)|their (?:latest|last)) (?:message|reply|response|turn)\b"#, title + "\n" + next)
     }
 
