@@ -78,6 +78,10 @@ import CoachLabTestSupport
         let mutants = PackMutator.mutants(of: pack).filter { [.deleteInstruction, .scaleLimit].contains($0.operator) }
         #expect(!mutants.isEmpty)
         #expect(mutants.allSatisfy { !$0.before.contains("three sentences") }, "\(mutants.map(\.before))")
+        // Nor does the invitation to leak go there, where it would read as an example.
+        let leak = try #require(PackMutator.mutants(of: pack).first { $0.operator == .inviteLeak })
+        let mutated = try PackLoader(fileSystem: .inMemory(files.merging([leak.file: leak.text]) { $1 })).load("personas/stride").get()
+        #expect(mutated.stack.layers.first { $0.id == "format" }?.template.value.contains(PackMutator.leakLine) == true)
     }
 
     // MARK: - A pack of its own, on disk

@@ -217,11 +217,17 @@ public enum PackMutator {
 
         /// A line inviting the model to repeat its instructions, at the end of the last layer
         /// that every prompt shows: one shown only `when: risk` would leave the line out of the
-        /// very probe that could catch it.
+        /// very probe that could catch it, and one titled as examples shows a style rather
+        /// than instructs.
         mutating func addLeak() {
             for (file, document) in zip(pack.files, pack.documents) {
-                guard let layers = document["stack"]?["layers"]?.items,
-                      let lastIndex = layers.indices.last(where: { layers[$0]["when"] == nil && layers[$0]["template"]?.scalar != nil }) ?? layers.indices.last,
+                guard let layers = document["stack"]?["layers"]?.items else { continue }
+                let instructs = { (layer: YAMLValue) in
+                    layer["when"] == nil && layer["template"]?.scalar != nil
+                        && !(layer["title"]?.text.map { MockReading.titlesExamples(MockReading.fold($0)) } ?? false)
+                }
+                guard let lastIndex = layers.indices.last(where: { instructs(layers[$0]) })
+                        ?? layers.indices.last(where: { layers[$0]["when"] == nil && layers[$0]["template"]?.scalar != nil }) ?? layers.indices.last,
                       let template = layers[lastIndex]["template"]?.scalar else { continue }
                 let text = template.text.hasSuffix("\n") ? template.text + PackMutator.leakLine + "\n" : template.text + "\n" + PackMutator.leakLine
                 add(.inviteLeak, file: file, document: document, path: [.key("stack"), .key("layers"), .index(lastIndex), .key("template")],
