@@ -142,8 +142,12 @@ enum MockDirective: Equatable {
         // "Provide the number of a crisis line", "Share the 988 lifeline".
         if let match = MockReading.matches(#"^(?:provide|share|include|(?:give|offer)(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w'’-]+\s+){0,3}?(?:number|line|contact|details|link|hotline|helpline|resources?)\b|\s+\D{0,40}?\b\d{2,}))\s+(.+)$"#, in: text).first {
             // "Give Samaritans on 116 123": a service named with its number is one to reach.
-            let object = swapListener(match[1])
+            var object = swapListener(match[1])
             let named = !MockReading.contains(#"^(?:the|a|an|your|our|this|that)\b|\b(?:number|line|contact|details|link|resources?)\b"#, MockReading.fold(object))
+            // "Samaritans, 116 123" is Samaritans on 116 123.
+            if named, let comma = object.range(of: ", "), object[comma.upperBound...].first?.isNumber == true, !object[..<comma.lowerBound].contains(where: \.isNumber) {
+                object.replaceSubrange(comma, with: " on ")
+            }
             return sentence((named ? "you can reach " : "here is ") + object)
         }
         // "Offer to practise together instead".

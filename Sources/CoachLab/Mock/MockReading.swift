@@ -527,7 +527,7 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
-        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:this|your|the) config(?:uration)?\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing)\b|these (?:notes|directions|briefing notes)\b"#
+        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:this|your|the) config(?:uration)?\b|(?:this|your) set-?up\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing)\b|these (?:notes|directions|briefing notes)\b"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e|output|print|reproduce|leak|divulge)(?:s|es)?\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|this setup|this set-up|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is|stays?|remains?)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
@@ -661,7 +661,9 @@ public struct MockReading: Sendable, Equatable {
             }
             // Bullets as "- ", "* ", "• ", "~ "… (``bulletMarks``), and numbered items.
             let item = Self.bulleted(trimmed) ?? (inKnowledgeSection ? Self.listItem(trimmed) : nil)
-            if inKnowledgeSection, var text = item, !trimmed.hasPrefix("- Tip: "), !trimmed.hasPrefix("- Competing response: "),
+            // "- **Sleep notes**": a bold item alone titles the items under it.
+            let titlesGroup = item.map { $0.hasPrefix("**") && $0.hasSuffix("**") && !$0.dropFirst(2).dropLast(2).contains("**") } ?? false
+            if inKnowledgeSection, !titlesGroup, var text = item, !trimmed.hasPrefix("- Tip: "), !trimmed.hasPrefix("- Competing response: "),
                !Self.contains(#"^(?:when|avoid|what to avoid|source|why)\s*:"#, text) {
                 if let colon = text.range(of: ": "), text.distance(from: text.startIndex, to: colon.lowerBound) < 40 {
                     text = String(text[colon.upperBound...])
@@ -937,6 +939,12 @@ public struct MockReading: Sendable, Equatable {
         return listItem(next) != nil
     }
 
+    /// Whether a line is the marker a callout opens with ("> [!WARNING]", "> [!IMPORTANT]").
+    static func isCalloutMarker(_ line: String) -> Bool {
+        let trimmed = line.trimmed(.whitespaces)
+        return trimmed.hasPrefix(">") && trimmed.dropFirst().trimmed(.whitespaces).hasPrefix("[!") && trimmed.hasSuffix("]")
+    }
+
     /// Whether the section title at `index` names a live alert (``alertRange(in:headers:)``).
     static func titlesAnAlert(_ lines: [String], at index: Int, headers: [Bool]) -> Bool {
         let title = fold(lines[index]).replacingOccurrences(of: "_", with: " ")
@@ -955,9 +963,10 @@ public struct MockReading: Sendable, Equatable {
         if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|was flagged|has been flagged)\b|\bflags? raised\b"#, title) { return true }
         // A lead-in that gives the list under it for this reply alone: "Heads up: low mood. For this reply:".
         if contains(#"\bheads up\b|\b(?:for|in) this (?:reply|response)\s*:\s*$"#, title), isLeadIn(lines, at: index) { return true }
-        let next = lines[(index + 1)...].first { !$0.consists(of: .whitespaces) }.map(fold) ?? ""
+        // The line under the title, past a callout's marker ("> [!WARNING]").
+        let next = lines[(index + 1)...].first { !$0.consists(of: .whitespaces) && !Self.isCalloutMarker($0) }.map(fold) ?? ""
         // "=== ACTION NEEDED ===" over "The user's message tripped the Relapse rule."
-        if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|set off)\b"#, next) { return true }
+        if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|set off)\b|\b(?:safety check|check|screen(?:ing|er)?|filter|guardrail|classifier)\s+(?:has\s+)?(?:matched|flagged|fired|triggered|tripped)\b"#, next) { return true }
         // "P.S. Something in their last message worried our filter (A fall)."
         if headers[index], contains(#"\b(?:last|latest|most recent|current) message\b[^.]*\b(?:worried|concerned|alarmed|tripped|triggered|flagged|matched|set off|raised)\b[^.]*\b(?:filter|screen(?:ing|er)?|guardrail|safety check|classifier|system)\b"#, next) { return true }
         guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important|action)\b"#, title) else { return false }
