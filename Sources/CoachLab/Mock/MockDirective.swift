@@ -191,7 +191,7 @@ enum MockDirective: Equatable {
         if MockReading.contains(#"^(?:call|ring|phone|dial|text|contact|visit|see|go to)\s+\S"#, lower) { return sentence("please " + swapListener(lowercasedFirstWord(text))) }
         // "Use their adrenaline pen if they have one, then call 999": a first-aid step the
         // listener takes, said to them.
-        if MockReading.contains(#"^(?:use|press|take|sit|lie|stop|move|drink|breathe|hold|put|remove|apply|loosen|rinse|cool|get)\s+(?:(?:their|them|they|the)\b.*\b(?:their|them|they)\b|their\b)"#, lower) {
+        if MockReading.contains(#"^(?:use|press|take|sit|lie|stop|move|drink|breathe|hold|put|remove|apply|loosen|rinse|cool|get)\s+(?:(?:their|them|they|the)\b.*\b(?:their|them|they)\b|their\b|the (?:child|baby)\b)"#, lower) {
             return sentence("please " + swapListener(lowercasedFirstWord(text)))
         }
         // "Keep your response warm and supportive", "Stay warm and present".

@@ -72,7 +72,8 @@ public struct MockReading: Sendable, Equatable {
         lines = system.components(separatedBy: "\n")
         headers = lines.map(Self.isHeader)
         alertRange = Self.alertRange(in: lines, headers: headers)
-        addressesCaregiver = Self.contains(#"\bthe (?:parent|caregiver|carer)s?\b"#, Self.fold(system))
+        // "The parent", or a coach for parents ("a mindfulness coach for busy parents").
+        addressesCaregiver = Self.contains(#"\bthe (?:parent|caregiver|carer)s?\b|\b(?:for|helping|supporting) (?:[\w-]+ ){0,2}(?:parents|mums|moms|dads|carers|caregivers)\b|\bparents of\b"#, Self.fold(system))
         read()
         knowledgeStems = all(.knowledge).map(stems(of:))
         for (item, stems) in knowledgeStems.enumerated() {
@@ -161,7 +162,7 @@ public struct MockReading: Sendable, Equatable {
         // Under a title such as "Don't" or "Avoid", each item is a thing never to do.
         var forbidding = false
         for (index, line) in lines.enumerated() {
-            var text = Self.withQuestion(Self.plain(line), lines, at: index)
+            var text = Self.withQuestion(Self.plain(Self.expandingShorthand(line)), lines, at: index)
             guard !text.consists(of: .whitespaces) else { continue }
             let opensSection = headers[index] || Self.isLabel(line) || Self.isLeadIn(lines, at: index)
             if opensSection { forbidding = Self.titlesForbidden(line) } else if forbidding, let item = Self.listItem(text) {
@@ -199,6 +200,29 @@ public struct MockReading: Sendable, Equatable {
             < ($1.line, Instruction.Kind.allCases.firstIndex(of: $1.kind) ?? 0) }
         byKind = Dictionary(grouping: instructions, by: \.kind)
     }
+
+    /// A line written in shorthand, as a terse prompt saves words, spelt out: "len: 2-3 sent."
+    /// is "len: 2-3 sentences", "no md" is "no markdown", "this cfg" is "this configuration",
+    /// "u r Tao" is "you are Tao", "end: Q." is "end: a question". Other lines are as they are.
+    static func expandingShorthand(_ line: String) -> String {
+        let lower = line.lowercased()
+        guard ["sent", "md", "cfg", "u r ", "q", "w/"].contains(where: { lower.contains($0) }) else { return line }
+        var text = line
+        for (pattern, replacement) in shorthand {
+            text = text.replacingOccurrences(of: pattern, with: replacement, options: [.regularExpression, .caseInsensitive])
+        }
+        return text
+    }
+
+    /// The shorthand ``expandingShorthand(_:)`` spells out, in order.
+    static let shorthand: [(String, String)] = [
+        (#"\b(\d+(?:\s*-\s*\d+)?)\s*sents?\b\.?"#, "$1 sentences"),
+        (#"\bmd\b"#, "markdown"),
+        (#"\bcfg\b"#, "configuration"),
+        (#"\bu r\b"#, "you are"),
+        (#"\bw/o\b"#, "without"),
+        (#"^(\W*(?:end|close|finish|ending)\s*:\s*)(?:a\s+)?qs?\b\.?"#, "$1a question"),
+    ]
 
     /// Whether a folded section title is that of example conversations ("Example exchange",
     /// "## Examples"), whose lines show a style rather than give instructions.
@@ -297,7 +321,7 @@ public struct MockReading: Sendable, Equatable {
                !Self.notNames.contains(match[1]) {
                 return (match[1], index)
             }
-            guard text.utf8.contains(UInt8(ascii: ":")), let match = Self.matches(#"^\W*(?:name|persona)\s*:\s*([A-Z][\p{L}'’-]*)\b"#, in: text).first,
+            guard text.utf8.contains(UInt8(ascii: ":")), let match = Self.matches(#"^\W*(?:name|persona|who)\s*:\s*([A-Z][\p{L}'’-]*)\b"#, in: text).first,
                   match[1].first?.isUppercase == true else { continue }
             if Self.contains(#"\b(?:user|client|profile|member|patient|helping|customer|student|child|parent|family|them|they)\b"#, title) { continue }
             return (match[1], index)
@@ -352,7 +376,7 @@ public struct MockReading: Sendable, Equatable {
             let unquoted = clues.any("\"", "“") ? lower.replacingOccurrences(of: #""[^"]*"|“[^”]*”"#, with: "", options: .regularExpression) : lower
             scratch.readForm(unquoted, 0)
         }
-        if clues.any("an ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
+        if clues.any("an ai", "ai-", "ai:", "ai ", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
                      "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "stays with", "stay with", "ask to", "human", "real person") {
             scratch.readIdentity(lower, 0)
@@ -523,7 +547,9 @@ public struct MockReading: Sendable, Equatable {
         // "If someone wonders whether you're an AI, just say you're Fern": any asking or
         // wondering about what the coach is, answered with its own name.
         let answered = #"|\b(?:if|when|whenever|should)\b[^.;]{0,60}\b(?:an ai|a bot|a robot|a chatbot|a machine|a language model|human|a real person)\b[^.;]{0,40}\b(?:say|tell them|answer|reply|respond|explain)\b[^.;]{0,15}\b(?:you are|you're|i am|i'm) (?!an? (?:ai|bot|robot|chatbot|machine|language model|artificial)\b|artificial)"#
-        if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"# + asked + not + named + answered
+        // "AI-talk: never", "AI disclosure: no": a setting that rules out talk of being an AI.
+        let setting = #"|^\W*(?:ai|bot|robot)\b[\w -]{0,15}:\s*(?:never|no|none|off|false|forbidden)\b"#
+        if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"# + asked + not + named + answered + setting
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
@@ -632,7 +658,7 @@ public struct MockReading: Sendable, Equatable {
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\bwhat (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|^\W*context\W*$"#, Self.fold(line))
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\bwhat (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|^\W*context\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
                 if isTitle || opens || openedByLeadIn {
                     inKnowledgeSection = opens
                     openedByLeadIn = opens && !isTitle
