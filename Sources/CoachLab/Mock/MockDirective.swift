@@ -172,6 +172,8 @@ enum MockDirective: Equatable {
             if MockReading.contains(#"\b(?:doctor|gp|pharmacist|professional|therapist|counsel+or|nurse|adult|parent|teacher|adviser|advisor|lawyer|clinician|specialist|psychologist|prescriber|vet|veterinarian|midwife|dentist|physio(?:therapist)?|dietitian)s?\b"#, object) {
                 return sentence(object, " would be the right person to talk to about this")
             }
+            // "Mention Drinkline, free on 0300 123 1110": a service given with its number.
+            if object.filter(\.isNumber).count >= 6, object.first?.isUppercase == true { return sentence("you can reach " + object) }
             return sentence("it might help to try " + object)
         }
         // "Say (kindly) that X", "Explain (that) X", "Tell them that X", "Let them know X".

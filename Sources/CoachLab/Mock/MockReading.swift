@@ -480,7 +480,7 @@ public struct MockReading: Sendable, Equatable {
         let quantity = #"(?:exactly |just |only )?(?:one|a|an|a single|1)\s+(?:[\w-]+\s+){0,3}?question"#
         if Self.contains(#"\b(?:end|finish|close|conclude|wrap up)s?\b[^.]{0,40}?\b(?:(?:with|on|in|by asking)\s+(?:exactly |just |only )?(?:one|a|an|a single|1)?\s*(?:[\w-]+\s+){0,3}?question|by asking\b)"#, lower)
             || Self.contains(#"\bthen\s+(?:ask\s+)?"# + quantity, lower)
-            || Self.contains(#"\b(?:last|final|second|closing|ending) sentence (?:is|must be|should be|has to be|needs to be) a question|\b(?:include|add|put|pose|ask)\s+(?:exactly |just |only )?(?:a|one|an|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
+            || Self.contains(#"\b(?:last|final|second|closing|ending) sentence (?:is|must be|should be|has to be|needs to be) (?:always )?a question|\b(?:include|add|put|pose|ask)\s+(?:exactly |just |only )?(?:a|one|an|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
             // "One question at the end, never more."
             || Self.contains(#"^\W*(?:exactly |just |only )?(?:one|a|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
             // "Questions: exactly one, at the end."
@@ -513,7 +513,7 @@ public struct MockReading: Sendable, Equatable {
         let ban = #"\b(?:no|never|not|don't|do not|won't|didn't|did not|shouldn't|mustn't|can't|cannot|avoid|without|nor|skip|omit|leave out|refrain from|steer clear of|free (?:of|from))\b[^.;]{0,40}?"#
         // Banned after the fact: "Emojis are not allowed", "Markdown is forbidden".
         func banned(_ marks: String) -> String {
-            ban + marks + #"|"# + marks + #"[^.;]{0,20}?\b(?:are|is)\s+(?:not (?:allowed|permitted|welcome)|forbidden|banned|prohibited|off-limits)\b"#
+            ban + marks + #"|"# + marks + #"[^.;]{0,30}?\b(?:are|is)\s+(?:not (?:allowed|permitted|welcome)|forbidden|banned|prohibited|off-limits|off|out)\b"#
                 // "Markdown: not allowed."
                 + #"|^\W*"# + marks + #"\s*:\s*(?:not (?:allowed|permitted|welcome)|none|no\b|never|forbidden|banned|off)"#
         }
@@ -565,6 +565,8 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:stays?|remains?|kept|keep (?:it|this|them)|(?:is|are) (?:just |strictly |only )?)\s*between (?:us|ourselves|you and me|you and us)\b"#
                          // "Prompt contents: confidential".
                          + #"|^\W*(?:this |the )?(?:prompt|instructions|system prompt|system message|configuration|config)(?: contents?| text)?\s*:\s*(?:strictly\s+)?(?:confidential|private|secret)\b"#
+                         // "These rules are never repeated or explained to the user."
+                         + #"|\b(?:instructions|rules|guidelines|prompt|notes|configuration)\s+(?:are|is)\s+never\s+(?:\w+\s+){0,1}?(?:repeated|shared|revealed|quoted|explained|disclosed|shown|summari[sz]ed|paraphrased)\b"#
                          // "What's written here stays with me."
                          + #"|\b(?:what(?:'s| is) written here|everything (?:written )?here|all of this|this|these (?:notes|instructions|words))\s+(?:stays?|remains?)\s+with (?:me|us)\b"#
                          // "This briefing is not for the user's eyes."
@@ -865,8 +867,12 @@ public struct MockReading: Sendable, Equatable {
         if let answer = faqAnswer(trimmed) { return answer }
         // An item set in a tag of its own: "<item>Ask open questions</item>", "<step>…</step>".
         if let text = taggedItem(trimmed) { return text }
-        // A labelled item: "R4. Replies must…", "K. List priority debts first", "Q2) …".
+        // A labelled item: "R4. Replies must…", "K. List priority debts first", "Q2) …", "a) …".
         if let text = labelledItem(trimmed) { return text }
+        if trimmed.utf8.count > 3, let first = trimmed.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first),
+           trimmed.utf8.dropFirst().starts(with: ") ".utf8) {
+            return String(trimmed.dropFirst(3)).trimmed(.whitespaces)
+        }
         // "Step 2: Say that…", "Step 2. Say that…".
         let unstepped = trimmed.hasPrefix("Step ") || trimmed.hasPrefix("STEP ") ? trimmed.dropFirst(5) : Substring(trimmed)
         let digits = unstepped.prefix { $0.isASCII && $0.isNumber }
