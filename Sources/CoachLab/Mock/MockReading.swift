@@ -205,11 +205,15 @@ public struct MockReading: Sendable, Equatable {
     /// is "len: 2-3 sentences", "no md" is "no markdown", "this cfg" is "this configuration",
     /// "u r Tao" is "you are Tao", "end: Q." is "end: a question". Other lines are as they are.
     static func expandingShorthand(_ line: String) -> String {
-        let lower = line.lowercased()
-        guard ["sent", "md", "cfg", "u r ", "q", "w/"].contains(where: { lower.contains($0) }) else { return line }
+        // Most lines hold none of it: a byte search rules them out before any pattern runs.
+        let lower = Array(line.lowercased().utf8)
+        let marks: [StaticString] = [" sent.", " sent ", " sents", "md", "cfg", "u r ", "w/o", ": q"]
+        guard lower.withUnsafeBufferPointer({ bytes in marks.contains { mark in mark.withUTF8Buffer { FoldedText.bytes(bytes, contain: $0) } } })
+        else { return line }
         var text = line
         for (pattern, replacement) in shorthand {
-            text = text.replacingOccurrences(of: pattern, with: replacement, options: [.regularExpression, .caseInsensitive])
+            guard let expression = RegexCache.shared.expression(pattern, caseSensitive: false) else { continue }
+            text = expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: replacement)
         }
         return text
     }
