@@ -240,6 +240,7 @@ public struct MockReading: Sendable, Equatable {
     static func plain(_ line: String) -> String {
         guard line.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: "=") })
         else { return line }
+        let line = jsonEntryAsLabel(line) ?? line
         let assigned = assignmentAsLabel(line)
         var text = tableRowAsLabel(line) ?? configEntryAsSentence(assigned ?? line) ?? assigned ?? line
         if text.contains("**") { text = text.replacingOccurrences(of: "**", with: "") }
@@ -269,7 +270,7 @@ public struct MockReading: Sendable, Equatable {
         let key = match[2].replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: #"\bai\b"#, with: "an AI", options: .regularExpression)
         switch value {
         case "false", "no", "off", "none", "forbidden", "disallowed", "not allowed":
-            return match[1] + (startsWithWord(key, ["allow", "allowed", "use", "can", "may"]) ? "Never \(key)." : "No \(key).")
+            return match[1] + (startsWithWord(key, ["allow", "allowed", "use", "can", "may", "claim", "claims", "say", "says", "admit", "mention", "reveal", "share", "disclose", "show", "repeat"]) ? "Never \(key)." : "No \(key).")
         case "never": return match[1] + "Never \(key)."
         case "true", "yes", "on", "always", "required": return match[1] + "Always \(key)."
         default:
@@ -297,6 +298,14 @@ public struct MockReading: Sendable, Equatable {
         return contains(#"^(?:don'?ts?|do not(?: do)?|never(?: do)?|avoid|things to avoid|what to avoid|what not to do|not allowed|forbidden|prohibited|off limits|hard nos?|red lines|you must not|must not|never ever)$"#, title)
     }
 
+    /// A member of a JSON object on a line of its own ("\"max_sentences\": 3,", "\"tone\":
+    /// \"calm\",") read as the label "max_sentences: 3"; nil for other lines.
+    static func jsonEntryAsLabel(_ line: String) -> String? {
+        guard line.contains("\":"), let match = matches(#"^(\s*)"([A-Za-z][\w -]*)"\s*:\s*(?:"([^"]*)"|([^",{\[]+?))\s*,?\s*$"#, in: line, caseSensitive: true).first
+        else { return nil }
+        return match[1] + match[2] + ": " + (match[3].isEmpty ? match[4] : match[3])
+    }
+
     /// A setting written "key = value" ("tone = warm", "must = Tell them to ring 999") read as
     /// the label "key: value"; nil for other lines.
     static func assignmentAsLabel(_ line: String) -> String? {
@@ -321,7 +330,7 @@ public struct MockReading: Sendable, Equatable {
             let title = headers[..<index].lastIndex(of: true).map { Self.fold(lines[$0]) } ?? ""
             // "Bo — strength coach for people over sixty." opening a section about the persona.
             if Self.contains(#"^\W*(?:you|yourself|identity|persona|who you are|about you|character|the coach|coach|role)\W*$"#, title),
-               let match = Self.matches(#"^([A-Z][\p{L}'’-]*(?: [A-Z][\p{L}'’-]*)?)\s+[—–-]\s+\S"#, in: text, caseSensitive: true).first,
+               let match = Self.matches(#"^([A-Z][\p{L}'’-]*(?: [A-Z][\p{L}'’-]*)?)(?:\s+[—–-]\s+|\.\s+)\S"#, in: text, caseSensitive: true).first,
                !Self.notNames.contains(match[1]) {
                 return (match[1], index)
             }
@@ -364,9 +373,9 @@ public struct MockReading: Sendable, Equatable {
         let clues = Clue(lower, guarded: guarded)
         var scratch = MockReading(line: line)
         var said = LineReading()
-        if clues.any("you", "act as", "play the role of", "speak as", "persona name", "respond as", "reply as", "answer as", "write as", "i am ", "i'm ", "the assistant", "the coach", "the bot", "the ai", "the model", "itself as", "herself as", "himself as") {
+        if clues.any("you", "act as", "play the role of", "speak as", "persona name", "respond as", "reply as", "answer as", "write as", "i am ", "i'm ", "the assistant", "the coach", "the bot", "the ai", "the model", "assistant name", "coach name", "bot name", "itself as", "herself as", "himself as") {
             // "You'll be chatting as Miko".
-            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Yy]ou play|(?:[Ii]ntroduce|[Pp]resent|[Rr]efer to|[Dd]escribe)s? (?:yourself|itself|herself|himself) as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite) as|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be|[Tt]he (?:assistant|coach|bot|AI|model)(?:'s name)? (?:is named|is called|goes by|is))\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
+            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Yy]ou play|(?:[Ii]ntroduce|[Pp]resent|[Rr]efer to|[Dd]escribe)s? (?:yourself|itself|herself|himself) as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|(?:[Aa]ssistant|[Cc]oach|[Bb]ot) name:?|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite) as|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be|[Tt]he (?:assistant|coach|bot|AI|model)(?:'s name)? (?:is named|is called|goes by|is))\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
                                  + #"|^\s*I(?: am|'m) ([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*),"#, in: line, caseSensitive: true)
                 .map { $0[1].isEmpty ? $0[2] : $0[1] }.filter { !Self.notNames.contains($0) }
         }
@@ -558,7 +567,7 @@ public struct MockReading: Sendable, Equatable {
             note(.stayInRole, "never says it is an AI", index)
         }
         let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:this|your|the) config(?:uration)?\b|(?:this|your) set-?up\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing)\b|these (?:notes|directions|briefing notes)\b"#
-        if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e|output|print|reproduce|leak|divulge)(?:s|es)?\b[^.]{0,30}"# + instructions
+        if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e|output|print|reproduce|leak|divulge)(?:s|es|ing)?\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|this setup|this set-up|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is|stays?|remains?)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
                          // "Don't reveal what's written here."
@@ -664,7 +673,7 @@ public struct MockReading: Sendable, Equatable {
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\bwhat (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|^\W*context\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\bwhat (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
                 if isTitle || opens || openedByLeadIn {
                     inKnowledgeSection = opens
                     openedByLeadIn = opens && !isTitle
@@ -866,7 +875,11 @@ public struct MockReading: Sendable, Equatable {
     static func listItem(_ line: String) -> String? {
         let trimmed = line.trimmed(.whitespaces)
         // A list inside a block quote ("> - Tell them…") is the inner list's item.
-        if let text = bulleted(trimmed) { return trimmed.hasPrefix(">") ? listItem(text) ?? text : text }
+        if let text = bulleted(trimmed) { return trimmed.hasPrefix(">") ? listItem(text) ?? text : checkboxed(text) ?? text }
+        // A checklist's item: "[x] Use short sentences", "[ ] Tell them to call 999".
+        if let text = checkboxed(trimmed) { return text }
+        // A string in a JSON list: "\"give the Samaritans number, 116 123\",".
+        if trimmed.hasPrefix("\""), let match = matches(#"^"([^"]*[A-Za-z][^"]*)",?$"#, in: trimmed).first { return match[1] }
         // An answer in a prompt written as questions and answers ("A: Call 999 first").
         if let answer = faqAnswer(trimmed) { return answer }
         // An item set in a tag of its own: "<item>Ask open questions</item>", "<step>…</step>".
@@ -884,6 +897,15 @@ public struct MockReading: Sendable, Equatable {
         let stepped = unstepped.count < trimmed.count && rest.hasPrefix(": ")
         guard !digits.isEmpty, digits.count <= 2, rest.hasPrefix(". ") || rest.hasPrefix(") ") || stepped else { return nil }
         return String(rest.dropFirst(2)).trimmed(.whitespaces)
+    }
+
+    /// The text after a checkbox ("[x] ", "[ ] ", "[X] ", "[✓] "), or nil for other lines.
+    static func checkboxed(_ trimmed: String) -> String? {
+        guard trimmed.hasPrefix("["), let close = trimmed.firstIndex(of: "]"), trimmed.distance(from: trimmed.startIndex, to: close) == 2,
+              [" ", "x", "X", "✓", "✔", "-"].contains(trimmed[trimmed.index(after: trimmed.startIndex)]) else { return nil }
+        let rest = trimmed[trimmed.index(after: close)...]
+        guard rest.first == " " else { return nil }
+        return String(rest.dropFirst()).trimmed(.whitespaces)
     }
 
     /// The text after an item label of one or two capitals and up to three digits, or one
@@ -988,7 +1010,7 @@ public struct MockReading: Sendable, Equatable {
         // A section title (not a label or a lead-in such as "Flagged:" over lab values) that
         // says something fired, or that it is for this reply: "=== Guardrail triggered ===",
         // "## SAFETY FLAG", "=== Priority instructions for this reply ===".
-        if headers[index], contains(#"\b(?:flagged|triggered|detected|override)\b|\b(?:safety|risk|crisis) flag\b|\b(?:for|in) this (?:reply|response|turn)\b|\bbefore (?:replying|you reply|answering|you answer|responding|you respond)\b|\b(?:flag|warning|heads up)\b.*\b(?:on|for|about) this (?:message|reply|response|turn)\b"#, title) {
+        if headers[index], contains(#"\b(?:flagged|triggered|detected|override)\b|\b(?:safety|risk|crisis|active) flag\b|\b(?:for|in) this (?:reply|response|turn)\b|\bbefore (?:replying|you reply|answering|you answer|responding|you respond)\b|\b(?:flag|warning|heads up)\b.*\b(?:on|for|about) this (?:message|reply|response|turn)\b"#, title) {
             return true
         }
         // The last section, titled for the moment ("🚩 Right now"): what it says is for this reply.
