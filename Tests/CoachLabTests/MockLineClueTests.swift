@@ -860,4 +860,19 @@ import Testing
         #expect(reading.all(.directive).map(\.value) == ["Please call 999 now."], "\(reading.instructions)")
         #expect(MockReading.checkboxed("[x] Use short sentences") == "Use short sentences" && MockReading.checkboxed("[link] text") == nil)
     }
+
+    /// Alerts in a prompt with no section titles, and a "Heads up" title over a flag line.
+    @Test(arguments: [
+        "You're Quill, a study coach.\n\nURGENT (Suicidal feelings): the student's latest message needs a careful answer.\n* Urge them to call 116 123 tonight",
+        "=== 3. Notes ===\nRest days matter.\n\n=== 4. Heads up ===\n> ⚠️ Flagged: Chest pain on a run\n> - Tell them to call 116 123 tonight",
+    ])
+    func alertsWithoutAnAlertWordAreRead(_ system: String) {
+        let reading = MockReading(system: system)
+        #expect(reading.obeysAlert && reading.all(.directive).map(\.value) == ["Please call 116 123 tonight."], "\(reading.instructions)")
+    }
+
+    @Test func aStandingLineOverAListIsNotAnAlert() {
+        let system = "You're Quill, a study coach.\nThings you can suggest:\n* Testing yourself beats rereading notes.\n\nImportant: keep it kind.\n* Be warm"
+        #expect(!MockReading(system: system).obeysAlert)
+    }
 }

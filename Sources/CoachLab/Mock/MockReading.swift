@@ -969,7 +969,7 @@ public struct MockReading: Sendable, Equatable {
         guard let start = lines.firstIndex(where: { $0.contains("RISK ALERT") })
             // The last such title: a live alert comes last, after any standing section that a
             // title alone might take for one.
-            ?? headers.indices.last(where: { (headers[$0] || isLabel(lines[$0]) || isLeadIn(lines, at: $0)) && titlesAnAlert(lines, at: $0, headers: headers) })
+            ?? headers.indices.last(where: { (headers[$0] || isLabel(lines[$0]) || isLeadIn(lines, at: $0) || opensList(lines, at: $0)) && titlesAnAlert(lines, at: $0, headers: headers) })
         else { return nil }
         var end = start + 1
         while end < lines.count, !headers[end] || lines[end].contains("RISK ALERT") { end += 1 }
@@ -986,6 +986,15 @@ public struct MockReading: Sendable, Equatable {
         let words = trimmed.dropLast().split(separator: " ")
         let letters = trimmed.filter(\.isLetter)
         return words.count <= 6 && letters.count >= 4 && letters.allSatisfy(\.isUppercase)
+    }
+
+    /// Whether a line of prose that is not itself an item has a list right under it ("URGENT
+    /// (Suicidal feelings): the student's latest message needs a careful answer." over "* …"):
+    /// in a prompt without titles, it may open the alert.
+    static func opensList(_ lines: [String], at index: Int) -> Bool {
+        let trimmed = lines[index].trimmed(.whitespaces)
+        guard trimmed.contains(where: \.isLetter), index + 1 < lines.count, listItem(trimmed) == nil else { return false }
+        return listItem(lines[index + 1]) != nil
     }
 
     /// Whether a line of prose introduces the list under it ("Ideas you can draw on:", "In this
@@ -1027,9 +1036,9 @@ public struct MockReading: Sendable, Equatable {
         if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|set off)\b|\b(?:safety check|check|screen(?:ing|er)?|filter|guardrail|classifier)\s+(?:has\s+)?(?:matched|flagged|fired|triggered|tripped)\b"#, next) { return true }
         // "P.S. Something in their last message worried our filter (A fall)."
         if headers[index], contains(#"\b(?:last|latest|most recent|current) message\b[^.]*\b(?:worried|concerned|alarmed|tripped|triggered|flagged|matched|set off|raised)\b[^.]*\b(?:filter|screen(?:ing|er)?|guardrail|safety check|classifier|system)\b"#, next) { return true }
-        guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important|action)\b"#, title) else { return false }
+        guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important|action|heads up|warning|caution|attention|flag)\b"#, title) else { return false }
         return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect|required|needed|matched|mode|at risk|in progress)\b|\n\W*trigger\s*:"#
-                        + #"|\b(?:this|the (?:latest|last|current)|their (?:latest|last)) (?:message|reply|response|turn)\b"#, title + "\n" + next)
+                        + #"|\b(?:this|the (?:[\w-]+'s )?(?:latest|last|current)|their (?:latest|last)) (?:message|reply|response|turn)\b"#, title + "\n" + next)
     }
 
     /// Whether a line looks like a section title: `=== X ===`, `# X`, `[X]` or a short
