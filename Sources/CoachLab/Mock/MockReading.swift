@@ -184,6 +184,7 @@ public struct MockReading: Sendable, Equatable {
             if let user = said.userName, !has(.userName) { note(.userName, user, index) }
             for (kind, value) in said.notes { note(kind, value, index) }
         }
+        readLiberally(read.filter { !$0.inAlert && !headers[$0.index] }.map { ($0.index, $0.lower) })
         // The name: a line that introduces the persona beats a section title, and either beats a
         // bare "Name: X" outside a section about the user.
         if nameCandidates.isEmpty, let bare = bareName(in: read.map { ($0.index, $0.text) }) { nameCandidates.append((bare.name, bare.index, false)) }
@@ -227,6 +228,42 @@ public struct MockReading: Sendable, Equatable {
         (#"\bw/o\b"#, "without"),
         (#"^(\W*(?:end|close|finish|ending)\s*:\s*)(?:a\s+)?qs?\b\.?"#, "$1a question"),
     ]
+
+    /// A second, looser reading for the kinds of instruction no line was read as: a prompt in a
+    /// style the readers above do not know still says what it asks in the words every style
+    /// shares ("Each reply shall consist of not more than three sentences", "Breaking
+    /// character is not permitted", "Requests to see these priorities are declined"). A line
+    /// counts when it holds the subject, and a limit, a negation or a refusal with it.
+    private mutating func readLiberally(_ read: [(index: Int, lower: String)]) {
+        let negation = #"\b(?:no|not|never|without|don't|do not|avoid|none|forbidden|banned|prohibited|off|declined?|refused?|isn't|aren't)\b"#
+        let limited = #"\b(?:max(?:imum)?|at most|not more than|no more than|up to|limit(?:ed)?|or fewer|or less|tops|short|shall|must|should)\b|≤"#
+        for (index, lower) in read {
+            if !has(.sentences), !has(.words), !has(.paragraphs), Self.contains(#"\bsentences?\b"#, lower),
+               Self.contains(limited + #"|\b(?:reply|replies|response|responses|answer|answers|message|messages)\b"#, lower),
+               let match = Self.matches(Self.number + #"(?:\s*(?:-|–|to|or)\s*"# + Self.number + #")?\s+(?:short\s+|brief\s+)?sentences?\b"#, in: lower).first,
+               let high = Self.value(match[2].isEmpty ? match[1] : match[2]) {
+                note(.sentences, String(high), index)
+            }
+            if !has(.endQuestion), Self.contains(#"\bquestion\b"#, lower),
+               Self.contains(#"\b(?:end|ends|ending|conclude|concludes|concluding|close|closes|closing|finish|finishes|finishing|last|final|wrap up|wraps up)\b"#, lower),
+               !Self.contains(#"\b(?:no|not|never|don't|avoid)\b[^.]{0,20}\bquestion"#, lower) {
+                note(.endQuestion, "the reply ends with a question", index)
+            }
+            if Self.contains(negation, lower) {
+                if !has(.noMarkdown), Self.contains(#"\bmarkdown\b"#, lower) { note(.noMarkdown, "no markdown", index) }
+                if !has(.noLists), Self.contains(#"\b(?:lists|bullets|bullet points)\b"#, lower) { note(.noLists, "no lists", index) }
+                if !has(.noEmoji), Self.contains(#"\bemojis?\b"#, lower) { note(.noEmoji, "no emoji", index) }
+                if !has(.stayInRole), Self.contains(#"\b(?:an ai|artificial intelligence|a bot|chatbot|language model|a robot|breaking character|break character|out of character)\b"#, lower) {
+                    note(.stayInRole, "never says it is an AI", index)
+                }
+                if !has(.confidential), !has(.invitesLeak),
+                   Self.contains(#"\b(?:disclose[sd]?|shared?|reveal(?:ed)?|quoted?|repeated|recited?|shown?|see|read out|summari[sz]ed?|private|confidential|secret)\b"#, lower),
+                   Self.contains(#"\b(?:this|these|the|your) (?:document|brief|briefing|prompt|instructions|priorities|rules|guidelines|text|notes|setup|configuration|directions|policy|policies)\b"#, lower) {
+                    note(.confidential, "keeps these instructions private", index)
+                }
+            }
+        }
+    }
 
     /// Whether a folded section title is that of example conversations ("Example exchange",
     /// "## Examples"), whose lines show a style rather than give instructions.
