@@ -237,8 +237,12 @@ public struct MockReading: Sendable, Equatable {
     private mutating func readLiberally(_ read: [(index: Int, lower: String)]) {
         let negation = #"\b(?:no|not|never|without|don't|do not|avoid|none|forbidden|banned|prohibited|off|declined?|refused?|isn't|aren't)\b"#
         let limited = #"\b(?:max(?:imum)?|at most|not more than|no more than|up to|limit(?:ed)?|or fewer|or less|tops|short|shall|must|should)\b|≤"#
+        let negated: [Instruction.Kind] = [.noMarkdown, .noLists, .noEmoji, .stayInRole, .confidential]
+        // A prompt every reader understood, as the shipped packs are, costs nothing more.
+        let unlimited = !has(.sentences) && !has(.words) && !has(.paragraphs)
+        guard unlimited || !has(.endQuestion) || negated.contains(where: { !has($0) && !($0 == .confidential && has(.invitesLeak)) }) else { return }
         for (index, lower) in read {
-            if !has(.sentences), !has(.words), !has(.paragraphs), Self.contains(#"\bsentences?\b"#, lower),
+            if unlimited, !has(.sentences), Self.contains(#"\bsentences?\b"#, lower),
                Self.contains(limited + #"|\b(?:reply|replies|response|responses|answer|answers|message|messages)\b"#, lower),
                let match = Self.matches(Self.number + #"(?:\s*(?:-|–|to|or)\s*"# + Self.number + #")?\s+(?:short\s+|brief\s+)?sentences?\b"#, in: lower).first,
                let high = Self.value(match[2].isEmpty ? match[1] : match[2]) {
@@ -249,7 +253,7 @@ public struct MockReading: Sendable, Equatable {
                !Self.contains(#"\b(?:no|not|never|don't|avoid)\b[^.]{0,20}\bquestion"#, lower) {
                 note(.endQuestion, "the reply ends with a question", index)
             }
-            if Self.contains(negation, lower) {
+            if negated.contains(where: { !has($0) }), Self.contains(negation, lower) {
                 if !has(.noMarkdown), Self.contains(#"\bmarkdown\b"#, lower) { note(.noMarkdown, "no markdown", index) }
                 if !has(.noLists), Self.contains(#"\b(?:lists|bullets|bullet points)\b"#, lower) { note(.noLists, "no lists", index) }
                 if !has(.noEmoji), Self.contains(#"\bemojis?\b"#, lower) { note(.noEmoji, "no emoji", index) }
