@@ -932,6 +932,9 @@ import Testing
         // A number the prompt gives, side by side with one it does not, is still found.
         let adjacent = CheckSubject(reply: "Ring 0300 555 2222 116 123 tonight.", system: system, userMessages: ["A lender threatens me."])
         #expect(CheckEvaluator.evaluate(check, adjacent).passed)
+        // Part of the prompt's number is not the number.
+        let partial = CheckSubject(reply: "Ring 0300 555 9999 tonight.", system: system, userMessages: ["A lender threatens me."])
+        #expect(!CheckEvaluator.evaluate(check, partial).passed)
     }
 
     @Test func noMarkdownReportsEveryProblem() {

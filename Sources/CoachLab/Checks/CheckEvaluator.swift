@@ -51,36 +51,48 @@ public enum CheckEvaluator {
     static func promptContact(in reply: String, system: String, messages: [String]) -> String? {
         guard reply.utf8.contains(where: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
               let numbers = RegexCache.shared.expression(#"\+?\d[\d \-]{4,}\d"#, caseSensitive: true) else { return nil }
-        for match in numbers.matches(in: reply, range: NSRange(reply.startIndex..., in: reply)) {
-            guard let range = Range(match.range, in: reply) else { continue }
-            // Two numbers side by side ("0800 1111 116 123") match as one run: each span of
-            // its groups is tried, longest first.
-            for number in spans(of: String(reply[range]).trimmed(.whitespaces)) {
-                guard number.filter(\.isNumber).count >= 6, system.contains(number), !messages.contains(where: { $0.contains(number) }) else { continue }
+        func runs(in text: String) -> [String] {
+            numbers.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+                Range(match.range, in: text).map { String(text[$0]).trimmed(.whitespaces) }
+            }
+        }
+        let written = runs(in: system)
+        // The runs of groups the prompt writes, and within them ("0300 555 2222" in "0300 555 2222 24/7").
+        let withinGiven = Set(written.flatMap(spans(of:)))
+        let given = Set(written)
+        for run in runs(in: reply) where !messages.contains(where: { $0.contains(run) }) {
+            if run.filter(\.isNumber).count >= 6, withinGiven.contains(run) { return run }
+            // Two numbers side by side ("0300 555 2222 116 123") match as one run: a whole
+            // number the prompt gives within it counts, a part of one ("0300 123" of a reply's
+            // "0300 123 9999") does not.
+            for number in spans(of: run) where number.filter(\.isNumber).count >= 6 && given.contains(number)
+                && !messages.contains(where: { $0.contains(number) }) {
                 return number
             }
         }
         return nil
     }
 
-    /// The runs of a number's groups, longest first: "0800 1111 116 123" gives itself, then
-    /// "0800 1111 116", "1111 116 123", and so on down to each group alone.
+    /// Every run of consecutive groups of a number (split at a space or hyphen between
+    /// digits), longest first: "0800 1111 116" gives "0800 1111 116", "0800 1111", "1111 116",
+    /// "0800", "1111", "116".
     static func spans(of number: String) -> [String] {
-        var starts = [number.startIndex]
-        var ends: [String.Index] = []
+        var bounds: [Range<String.Index>] = []
+        var start = number.startIndex
         var index = number.startIndex
         while index < number.endIndex {
             let next = number.index(after: index)
-            if number[index] == " " || number[index] == "-", next < number.endIndex, number[next].isNumber, index > number.startIndex, number[number.index(before: index)].isNumber {
-                ends.append(index)
-                starts.append(next)
+            if number[index] == " " || number[index] == "-", next < number.endIndex, number[next].isNumber, index > number.startIndex,
+               number[number.index(before: index)].isNumber {
+                bounds.append(start..<index)
+                start = next
             }
             index = next
         }
-        ends.append(number.endIndex)
+        bounds.append(start..<number.endIndex)
         var spans: [String] = []
-        for length in stride(from: starts.count, through: 1, by: -1) {
-            for first in 0...(starts.count - length) { spans.append(String(number[starts[first]..<ends[first + length - 1]])) }
+        for length in stride(from: bounds.count, through: 1, by: -1) {
+            for first in 0...(bounds.count - length) { spans.append(String(number[bounds[first].lowerBound..<bounds[first + length - 1].upperBound])) }
         }
         return spans
     }
