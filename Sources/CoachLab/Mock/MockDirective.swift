@@ -140,7 +140,7 @@ enum MockDirective: Equatable {
         let namesContact = MockReading.contains(#"\d|\b(?:line|helpline|hotline|service|charity|number)\b"#, lower)
         if !namesContact, MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite(text) }
         // "Provide the number of a crisis line", "Share the 988 lifeline".
-        if let match = MockReading.matches(#"^(?:provide|share|include|(?:give|offer)(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w'’-]+\s+){0,3}?(?:number|line|contact|details|link|hotline|helpline|resources?)\b|\s+\D{0,40}?\b\d{2,}))\s+(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:provide|share|include|(?:give|offer)(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w'’-]+\s+){0,3}?(?:number|line|contact|details|link|hotline|helpline|resources?)\b|\s+\D{0,40}?\b\d{3,}))\s+(.+)$"#, in: text).first {
             // "Give Samaritans on 116 123": a service named with its number is one to reach.
             var object = swapListener(match[1])
             let named = !MockReading.contains(#"^(?:the|a|an|your|our|this|that)\b|\b(?:number|line|contact|details|link|resources?)\b"#, MockReading.fold(object))
@@ -193,7 +193,9 @@ enum MockDirective: Equatable {
         if MockReading.contains(#"^(?:call|ring|phone|dial|text|contact|visit|see|go to)\s+\S"#, lower) { return sentence("please " + swapListener(lowercasedFirstWord(text))) }
         // "Use their adrenaline pen if they have one, then call 999": a first-aid step the
         // listener takes, said to them.
-        if MockReading.contains(#"^(?:use|press|take|sit|lie|stop|move|drink|breathe|hold|put|remove|apply|loosen|rinse|cool|get)\s+(?:(?:their|them|they|the)\b.*\b(?:their|them|they)\b|their\b|the (?:child|baby)\b)"#, lower) {
+        // Not "take", "stop" or "get": "Take their worries seriously" and "Get them to call"
+        // are asked of the coach.
+        if MockReading.contains(#"^(?:use|press|sit|lie|move|drink|breathe|hold|put|remove|apply|loosen|rinse|cool)\s+(?:(?:their|them|they|the)\b.*\b(?:their|them|they)\b|their\b|the (?:child|baby)\b)"#, lower) {
             return sentence("please " + swapListener(lowercasedFirstWord(text)))
         }
         // "Keep your response warm and supportive", "Stay warm and present".
