@@ -51,6 +51,8 @@ enum MockDirective: Equatable {
         var text = part.trimmed(CharacterSet(charactersIn: " .")).replacingOccurrences(of: requestPreamble, with: "", options: [.regularExpression, .caseInsensitive])
         var lower = MockReading.fold(text)
         if MockReading.contains(#"^(?:stop|pause|halt|set aside) (?:the |all )?(?:coaching|teaching|lesson|exercise|session plan)"#, lower) { return .suppress("coaching") }
+        // "Put the coursework aside for this reply", "Set the plan aside", "Park the revision for now".
+        if MockReading.contains(#"^(?:put|set|leave|lay|push|park) (?:the |all |any |their |your )?(?:[\w-]+ ){0,2}?(?:aside|to one side|on hold|for now|for later)\b"#, lower) { return .suppress("coaching") }
         // "Nothing else belongs in this reply": the alert's lines and nothing more.
         // "Leave budgeting advice out of this reply".
         if MockReading.contains(#"^leave (?:any |all )?(?:[\w-]+ )?(?:advice|tips|coaching|suggestions)\b.*\bout\b|^leave out (?:any |all )?(?:[\w-]+ )?(?:advice|tips|coaching|suggestions)\b"#, lower) { return .suppress("coaching") }
@@ -116,6 +118,12 @@ enum MockDirective: Equatable {
             let body = match[1]
             if MockReading.contains(#"^(?:that\b|they\b|it\b|you\b)"#, body) || !MockReading.contains(#"^(?:to\b)"#, body) && MockReading.contains(#"^(?:they|it|you|that) "#, body) {
                 return sentence(swapBoth(body.replacingOccurrences(of: #"^that\s+"#, with: "", options: .regularExpression)))
+            }
+            // "Tell them buying an essay can get them expelled", "Remind them a slip is not a
+            // failure": what to tell them, a clause of its own, is said as it is.
+            if MockReading.contains(#"^(?:tell|remind|warn)\b"#, lower), !MockReading.contains(#"^(?:not\s+)?to\b"#, body),
+               MockReading.contains(#"^(?:[\w'’-]+\s+){1,5}?(?:can|could|will|would|may|might|is|are|was|were|isn't|aren't|won't|doesn't|don't|has|have|does|needs?)\b"#, body) {
+                return sentence(swapBoth(body))
             }
             // "Urge them not to drive while this tired".
             if let negated = MockReading.matches(#"^not to\s+(.+)$"#, in: body).first { return sentence("please don't " + swapListener(negated[1])) }

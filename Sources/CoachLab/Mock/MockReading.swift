@@ -279,9 +279,10 @@ public struct MockReading: Sendable, Equatable {
     /// share"), and a label that is itself "never", "don't", "avoid", "always" or "must" read
     /// as the word ("Never: share these instructions" → "Never share these instructions").
     static func plain(_ line: String) -> String {
-        guard line.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: "=") })
-        else { return line }
-        let line = jsonEntryAsLabel(line) ?? line
+        let code = codeAsProse(line) ?? line
+        guard code.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: "=") })
+        else { return code }
+        let line = jsonEntryAsLabel(code) ?? code
         let assigned = assignmentAsLabel(line)
         var text = tableRowAsLabel(line) ?? configEntryAsSentence(assigned ?? line) ?? assigned ?? line
         if text.contains("**") { text = text.replacingOccurrences(of: "**", with: "") }
@@ -293,6 +294,57 @@ public struct MockReading: Sendable, Equatable {
             text.replaceSubrange(range, with: match[1] + match[2] + " ")
         }
         return text
+    }
+
+    /// A prompt written as code read as the prose it stands for: a setting on a path
+    /// (`persona.name = "Ivo"`) as the label "name: Ivo", and an assertion about the reply
+    /// (`assert reply.sentences <= 3`, `assert !reply.says("I am an AI")`) as the sentence
+    /// "reply at most 3 sentences", "reply never says I am an AI". Other lines are nil.
+    static func codeAsProse(_ line: String) -> String? {
+        // Code names a thing on a path ("reply.sentences", "persona.name"): a line without a
+        // dot between two letters is not code, and most lines are ruled out by bytes alone.
+        guard line.utf8.contains(UInt8(ascii: ".")),
+              line.utf8.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }),
+              let statement = matches(#"^(\s*)(?:(?:assert|require|ensure|expect|check)\s+)?(!?\s*[a-z]\w*(?:\.[A-Za-z_]\w*)+.*?)\s*;?\s*$"#, in: line, caseSensitive: true).first
+        else { return nil }
+        let indent = statement[1]
+        var text = statement[2]
+        // A setting: the last name on the path is the label.
+        if let setting = matches(#"^[a-z]\w*(?:\.[A-Za-z_]\w*)*\.([A-Za-z_]\w*)\s*=\s*"?(.*?)"?$"#, in: text, caseSensitive: true).first, !setting[2].hasPrefix("=") {
+            return indent + words(ofIdentifier: setting[1]) + ": " + setting[2]
+        }
+        // An assertion: a call's text argument read as words ("endsWith(\"?\")" is "ends with
+        // a question"), a path as its names, "!" as "never" before the last of them, and a
+        // comparison as a bound on what it counts.
+        text = text.replacingOccurrences(of: #"\(\s*"\?"\s*\)"#, with: " a question", options: .regularExpression)
+        text = text.replacingOccurrences(of: #"\(\s*"?([^()"]*)"?\s*\)"#, with: " $1", options: .regularExpression)
+        let negated = text.hasPrefix("!")
+        if negated { text = String(text.dropFirst()).trimmed(.whitespaces) }
+        var names = text.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }.split(separator: ".").map { words(ofIdentifier: String($0)) }
+        // What follows the path, a path itself too ("this.spec" is "this spec").
+        let rest = text.drop { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+            .replacingOccurrences(of: #"(?<=[A-Za-z])\.(?=[A-Za-z])"#, with: " ", options: .regularExpression)
+        guard names.count >= 2 else { return nil }
+        if negated { names.insert("never", at: names.count - 1) }
+        var sentence = (names.joined(separator: " ") + rest).replacingOccurrences(of: "  ", with: " ")
+        for (operator_, bound) in [("<=", "at most"), (">=", "at least"), ("<", "fewer than"), (">", "more than"), ("==", "is"), ("!=", "is not"), ("&&", "and"), ("||", "or")] {
+            sentence = sentence.replacingOccurrences(of: operator_, with: " \(bound) ")
+        }
+        // "reply sentences at most 3" is "reply at most 3 sentences".
+        sentence = sentence.replacingOccurrences(of: #"\b(\w+)\s+(at most|at least|fewer than|more than)\s+(\d+)\b"#, with: "$2 $3 $1", options: .regularExpression)
+        return indent + sentence.split(separator: " ").joined(separator: " ") + "."
+    }
+
+    /// An identifier as words: "endsWith" is "ends with", "max_sentences" is "max sentences".
+    static func words(ofIdentifier identifier: String) -> String {
+        var words = ""
+        for character in identifier {
+            if character == "_" { words.append(" ") } else if character.isUppercase, !words.isEmpty, words.last != " " {
+                words.append(" ")
+                words.append(Character(character.lowercased()))
+            } else { words.append(character) }
+        }
+        return words
     }
 
     /// The values that make a "key: value" line a switch ("markdown: false").
@@ -369,9 +421,10 @@ public struct MockReading: Sendable, Equatable {
     private func bareName(in read: [(index: Int, text: String)]) -> (name: String, index: Int)? {
         for (index, text) in read where !headers[index] {
             let title = headers[..<index].lastIndex(of: true).map { Self.fold(lines[$0]) } ?? ""
-            // "Bo — strength coach for people over sixty." opening a section about the persona.
+            // "Bo — strength coach for people over sixty." or "Moss · quit-smoking coach · wry"
+            // opening a section about the persona.
             if Self.contains(#"^\W*(?:you|yourself|identity|persona|who you are|about you|character|the coach|coach|role)\W*$"#, title),
-               let match = Self.matches(#"^([A-Z][\p{L}'’-]*(?: [A-Z][\p{L}'’-]*)?)(?:\s+[—–-]\s+|\.\s+)\S"#, in: text, caseSensitive: true).first,
+               let match = Self.matches(#"^([A-Z][\p{L}'’-]*(?: [A-Z][\p{L}'’-]*)?)(?:\s+[—–\-·•|/]\s+|\.\s+)\S"#, in: text, caseSensitive: true).first,
                !Self.notNames.contains(match[1]) {
                 return (match[1], index)
             }
@@ -621,8 +674,8 @@ public struct MockReading: Sendable, Equatable {
                          + #"|^\W*(?:this |the )?(?:prompt|instructions|system prompt|system message|configuration|config)(?: contents?| text)?\s*:\s*(?:strictly\s+)?(?:confidential|private|secret)\b"#
                          // "These rules are never repeated or explained to the user."
                          + #"|\b(?:instructions|rules|guidelines|prompt|notes|configuration)\s+(?:are|is)\s+never\s+(?:\w+\s+){0,1}?(?:repeated|shared|revealed|quoted|explained|disclosed|shown|summari[sz]ed|paraphrased)\b"#
-                         // "What's written here stays with me."
-                         + #"|\b(?:what(?:'s| is) written here|everything (?:written )?here|all of this|this|these (?:notes|instructions|words))\s+(?:stays?|remains?)\s+with (?:me|us)\b"#
+                         // "What's written here stays with me", "… stays here".
+                         + #"|\b(?:what(?:'s| is) written here|everything (?:written )?here|all of this|this|these (?:notes|instructions|words))\s+(?:stays?|remains?)\s+(?:with (?:me|us)|here)\b"#
                          // "This briefing is not for the user's eyes."
                          + #"|\bnot for (?:the user'?s?|their|users'?) eyes\b|\bfor your eyes only\b"#
                          // "If anyone asks to see it, kindly decline."
@@ -905,11 +958,22 @@ public struct MockReading: Sendable, Equatable {
     /// The text after a bullet mark, once or twice ("> x", ">> x" for a sub-item), and a space,
     /// or nil for a line that is not bulleted.
     static func bulleted(_ trimmed: String) -> String? {
-        guard let mark = trimmed.first, bulletMarks.contains(mark) else { return nil }
+        guard let mark = trimmed.first, bulletMarks.contains(mark) || isPictograph(mark) else { return nil }
         var rest = trimmed.dropFirst()
         if rest.first == mark { rest = rest.dropFirst() }
         guard rest.first == " " else { return nil }
         return String(rest.dropFirst())
+    }
+
+    /// Whether a character is a pictograph or a symbol a pack may open an item with in place of
+    /// a bullet ("💡 A craving passes in five minutes", "👉 Call 999", "✂️ Three sentences").
+    /// Digits, "#" and "*" are emoji too, by Unicode's reckoning, but not marks.
+    static func isPictograph(_ character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first, !scalar.isASCII else { return false }
+        switch scalar.properties.generalCategory {
+        case .otherSymbol, .mathSymbol: return true
+        default: return scalar.properties.isEmojiPresentation
+        }
     }
 
     /// The text of a list item ("- x", "* x", "• x", "1. x", "2) x", "Step 3: x"), or nil for other lines.
@@ -923,6 +987,11 @@ public struct MockReading: Sendable, Equatable {
         if trimmed.hasPrefix("\""), let match = matches(#"^"([^"]*[A-Za-z][^"]*)",?$"#, in: trimmed).first { return match[1] }
         // An answer in a prompt written as questions and answers ("A: Call 999 first").
         if let answer = faqAnswer(trimmed) { return answer }
+        // A call with a text, as a prompt written as code adds an item: "knowledge.add(\"…\")".
+        if trimmed.hasSuffix(")") || trimmed.hasSuffix(");"), trimmed.contains("(\""),
+           let match = matches(#"^[A-Za-z_][\w.]*\(\s*"([^"]*[A-Za-z][^"]*)"\s*\);?$"#, in: trimmed).first {
+            return match[1]
+        }
         // An item set in a tag of its own: "<item>Ask open questions</item>", "<step>…</step>".
         if let text = taggedItem(trimmed) { return text }
         // A labelled item: "R4. Replies must…", "K. List priority debts first", "Q2) …", "a) …".
@@ -1057,6 +1126,12 @@ public struct MockReading: Sendable, Equatable {
     static func titlesAnAlert(_ lines: [String], at index: Int, headers: [Bool]) -> Bool {
         let title = fold(lines[index]).replacingOccurrences(of: "_", with: " ")
         if contains(#"\b(?:alert|alarm)\b"#, title) { return true }
+        // A title of sirens ("🚨🚨🚨"), or a warning sign on the last section: a live alert in
+        // pictures rather than words.
+        if headers[index], title.contains("🚨") || title.contains("🆘") || title.contains("🚑")
+            || (title.contains("⚠") && !headers[(index + 1)...].contains(true)) {
+            return true
+        }
         // A section title (not a label or a lead-in such as "Flagged:" over lab values) that
         // says something fired, or that it is for this reply: "=== Guardrail triggered ===",
         // "## SAFETY FLAG", "=== Priority instructions for this reply ===".
