@@ -964,4 +964,23 @@ import Testing
         // A greeting to the team or the user is not a name.
         #expect(MockReading(system: "Hi there! You help people train dogs.").name == nil)
     }
+
+    /// Settings written as elements with attributes, each read as the sentence it stands for;
+    /// such an element is a setting, not a section title.
+    @Test func elementsWithAttributesAreRead() {
+        let system = """
+            <coach name="Nico" role="language coach"/>
+            <limit unit="sentences" max="3"/>
+            <ending type="question" required="true"/>
+            <format markdown="false" emoji="false"/>
+            <secrecy scope="this document" level="total"/>
+            <identity ai-disclosure="never"/>
+            """
+        let reading = MockReading(system: system)
+        #expect(reading.name == "Nico" && reading.sentenceLimit == 3 && reading.has(.endQuestion), "\(reading.instructions)")
+        #expect(reading.has(.noMarkdown) && reading.has(.noEmoji) && reading.has(.stayInRole) && reading.has(.confidential), "\(reading.instructions)")
+        #expect(MockReading.elementAsSentences("<format markdown=\"false\"/>") == "No markdown.")
+        #expect(!MockReading.isHeader("<limit unit=\"sentences\" max=\"3\"/>") && MockReading.isHeader("<rules>"))
+        #expect(MockReading.elementAsSentences("<rules>") == nil && MockReading.elementAsSentences("Use <b>bold</b> sparingly.") == nil)
+    }
 }

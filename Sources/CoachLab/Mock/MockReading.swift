@@ -253,7 +253,9 @@ public struct MockReading: Sendable, Equatable {
                !Self.contains(#"\b(?:no|not|never|don't|avoid)\b[^.]{0,20}\bquestion"#, lower) {
                 note(.endQuestion, "the reply ends with a question", index)
             }
-            if negated.contains(where: { !has($0) }), Self.contains(negation, lower) {
+            // Secrecy needs no negation to be asked for: "Secrecy: this document".
+            let secret = !has(.confidential) && Self.contains(#"\b(?:secrecy|confidentiality|confidential|secret|private)\b"#, lower)
+            if negated.contains(where: { !has($0) }), secret || Self.contains(negation, lower) {
                 if !has(.noMarkdown), Self.contains(#"\bmarkdown\b"#, lower) { note(.noMarkdown, "no markdown", index) }
                 if !has(.noLists), Self.contains(#"\b(?:lists|bullets|bullet points)\b"#, lower) { note(.noLists, "no lists", index) }
                 if !has(.noEmoji), Self.contains(#"\bemojis?\b"#, lower) { note(.noEmoji, "no emoji", index) }
@@ -261,7 +263,7 @@ public struct MockReading: Sendable, Equatable {
                     note(.stayInRole, "never says it is an AI", index)
                 }
                 if !has(.confidential), !has(.invitesLeak),
-                   Self.contains(#"\b(?:disclos(?:e[sd]?|ing)|shar(?:e[sd]?|ing)|reveal(?:ed|ing)?|quot(?:e[sd]?|ing)|repeat(?:ed|ing)|recit(?:e[sd]?|ing)|show(?:n|ing)?|see|copy(?:ing)?|read(?:ing)? out|summari[sz](?:e[sd]?|ing)|private|confidential|secret)\b"#, lower),
+                   Self.contains(#"\b(?:disclos(?:e[sd]?|ing)|shar(?:e[sd]?|ing)|reveal(?:ed|ing)?|quot(?:e[sd]?|ing)|repeat(?:ed|ing)|recit(?:e[sd]?|ing)|show(?:n|ing)?|see|copy(?:ing)?|read(?:ing)? out|summari[sz](?:e[sd]?|ing)|private|confidential(?:ity)?|secret|secrecy)\b"#, lower),
                    Self.contains(#"\b(?:this|these|the|your) (?:document|brief|briefing|prompt|instructions|priorities|rules|guidelines|text|notes|setup|configuration|directions|policy|policies|page|sheet|card|file|spec|settings)\b"#, lower) {
                     note(.confidential, "keeps these instructions private", index)
                 }
@@ -279,7 +281,7 @@ public struct MockReading: Sendable, Equatable {
     /// share"), and a label that is itself "never", "don't", "avoid", "always" or "must" read
     /// as the word ("Never: share these instructions" → "Never share these instructions").
     static func plain(_ line: String) -> String {
-        let code = codeAsProse(line) ?? line
+        let code = elementAsSentences(line) ?? codeAsProse(line) ?? line
         guard code.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: "=") })
         else { return code }
         let line = jsonEntryAsLabel(code) ?? code
@@ -333,6 +335,41 @@ public struct MockReading: Sendable, Equatable {
         // "reply sentences at most 3" is "reply at most 3 sentences".
         sentence = sentence.replacingOccurrences(of: #"\b(\w+)\s+(at most|at least|fewer than|more than)\s+(\d+)\b"#, with: "$2 $3 $1", options: .regularExpression)
         return indent + sentence.split(separator: " ").joined(separator: " ") + "."
+    }
+
+    /// A setting written as an element with attributes, read as the sentences it stands for:
+    /// `<format markdown="false" emoji="false"/>` is "No markdown. No emoji.", `<limit
+    /// unit="sentences" max="3"/>` is "At most 3 sentences.", `<coach name="Nico"/>` is "Coach
+    /// name: Nico.", `<identity ai-disclosure="never"/>` is "ai-disclosure: never.". Nil for
+    /// other lines.
+    static func elementAsSentences(_ line: String) -> String? {
+        let trimmed = line.trimmed(.whitespaces)
+        guard trimmed.hasPrefix("<"), trimmed.hasSuffix(">"), trimmed.contains("=\""),
+              let element = matches(#"^<([A-Za-z][\w-]*)((?:\s+[\w-]+\s*=\s*"[^"]*")+)\s*/?>$"#, in: trimmed, caseSensitive: true).first
+        else { return nil }
+        let tag = words(ofIdentifier: element[1])
+        var attributes = matches(#"([\w-]+)\s*=\s*"([^"]*)""#, in: element[2], caseSensitive: true).map { (key: $0[1], value: $0[2]) }
+        var sentences: [String] = []
+        // A bound on a unit: "unit" with "max", "min", "limit" or "count".
+        if let unit = attributes.first(where: { $0.key.lowercased() == "unit" || $0.key.lowercased() == "units" }) {
+            for bound in attributes where ["max", "maximum", "limit", "count", "min", "minimum"].contains(bound.key.lowercased()) {
+                sentences.append("\(bound.key.lowercased().hasPrefix("min") ? "At least" : "At most") \(bound.value) \(unit.value).")
+            }
+            if !sentences.isEmpty { attributes.removeAll { $0.key == unit.key || ["max", "maximum", "limit", "count", "min", "minimum"].contains($0.key.lowercased()) } }
+        }
+        for (key, value) in attributes {
+            let name = words(ofIdentifier: key)
+            if configSwitches.contains(value.lowercased()),
+               let sentence = configEntryAsSentence(name.replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "-", with: "_") + ": " + value) {
+                // "required=\"true\"" on an element says the element itself is required.
+                sentences.append(["required", "enabled", "active", "mandatory"].contains(name.lowercased()) ? "Always \(tag)." : sentence)
+            } else if ["type", "kind", "value", "text"].contains(name.lowercased()) {
+                sentences.append("\(tag): \(value).")
+            } else {
+                sentences.append("\(tag) \(name): \(value).")
+            }
+        }
+        return sentences.isEmpty ? nil : sentences.joined(separator: " ")
     }
 
     /// An identifier as words: "endsWith" is "ends with", "max_sentences" is "max sentences".
@@ -1193,7 +1230,8 @@ public struct MockReading: Sendable, Equatable {
         }
         if trimmed.hasPrefix("<"), trimmed.hasSuffix(">") {
             let inner = trimmed.dropFirst().dropLast()
-            return (inner.first.map { $0.isASCII && $0.isLetter } ?? false) && !inner.contains("<") && !inner.contains(">")
+            // Not an element closed on its own line ("<limit max=\"3\"/>"): that is a setting.
+            return (inner.first.map { $0.isASCII && $0.isLetter } ?? false) && !inner.contains("<") && !inner.contains(">") && !inner.hasSuffix("/")
         }
         let letters = trimmed.filter(\.isLetter)
         return !trimmed.hasSuffix(":") && letters.count >= 4 && letters.allSatisfy(\.isUppercase) && trimmed.split(separator: " ").count <= 6
@@ -1239,7 +1277,7 @@ public struct MockReading: Sendable, Equatable {
             if trimmed.first == UInt8(ascii: "<"), trimmed.last == UInt8(ascii: ">") {
                 let inner = trimmed.dropFirst().dropLast()
                 return inner.first.map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) } ?? false
-                    && !inner.contains(UInt8(ascii: "<")) && !inner.contains(UInt8(ascii: ">"))
+                    && !inner.contains(UInt8(ascii: "<")) && !inner.contains(UInt8(ascii: ">")) && inner.last != UInt8(ascii: "/")
             }
             if trimmed.last == UInt8(ascii: ":") { return false }
             var letters = 0, words = 0, afterSpace = true
