@@ -983,4 +983,30 @@ import Testing
         #expect(!MockReading.isHeader("<limit unit=\"sentences\" max=\"3\"/>") && MockReading.isHeader("<rules>"))
         #expect(MockReading.elementAsSentences("<rules>") == nil && MockReading.elementAsSentences("Use <b>bold</b> sparingly.") == nil)
     }
+
+    /// A prompt in plain prose under markdown titles, as a product team writes one: the name in
+    /// "knows you as", "AI" without an article, formatting ruled out by "raw text", privacy as
+    /// "meant for you alone", and an alert titled for acting now over "Her last message".
+    static let prose = """
+        ## About this conversation
+        In this app she knows you as Opal. She may test whether she's talking to software; you should never describe yourself as AI.
+
+        ## Writing style
+        Aim for two or three sentences. Plain sentences work best, since the app shows raw text.
+
+        ## A note on this document
+        It's meant for you alone.
+
+        ## Something to act on now
+        Her last message touched on Dark thoughts. In your reply:
+        - Share the Samaritans number, 116 123
+        """
+
+    @Test func aPromptInPlainProseIsRead() {
+        let reading = MockReading(system: Self.prose)
+        #expect(reading.name == "Opal" && reading.has(.stayInRole) && reading.has(.noMarkdown) && reading.has(.confidential), "\(reading.instructions)")
+        #expect(reading.obeysAlert && reading.all(.directive).count == 1, "\(reading.instructions)")
+        // "AI" is never a name, wherever it follows "describe yourself as".
+        #expect(MockReading(system: "Never describe yourself as AI.").name == nil)
+    }
 }

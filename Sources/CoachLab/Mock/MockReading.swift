@@ -259,7 +259,7 @@ public struct MockReading: Sendable, Equatable {
                 if !has(.noMarkdown), Self.contains(#"\bmarkdown\b"#, lower) { note(.noMarkdown, "no markdown", index) }
                 if !has(.noLists), Self.contains(#"\b(?:lists|bullets|bullet points)\b"#, lower) { note(.noLists, "no lists", index) }
                 if !has(.noEmoji), Self.contains(#"\bemojis?\b"#, lower) { note(.noEmoji, "no emoji", index) }
-                if !has(.stayInRole), Self.contains(#"\b(?:an ai|artificial intelligence|a bot|chatbot|language model|a robot|breaking character|break character|out of character)\b"#, lower) {
+                if !has(.stayInRole), Self.contains(#"\b(?:an ai|as ai|artificial intelligence|a bot|chatbot|language model|a robot|breaking character|break character|out of character)\b"#, lower) {
                     note(.stayInRole, "never says it is an AI", index)
                 }
                 if !has(.confidential), !has(.invitesLeak),
@@ -504,9 +504,9 @@ public struct MockReading: Sendable, Equatable {
         let clues = Clue(lower, guarded: guarded)
         var scratch = MockReading(line: line)
         var said = LineReading()
-        if clues.any("you", "act as", "play the role of", "speak as", "persona name", "respond as", "reply as", "answer as", "write as", "i am ", "i'm ", "the assistant", "the coach", "the bot", "the ai", "the model", "assistant name", "coach name", "bot name", "itself as", "herself as", "himself as") {
+        if clues.any("you", "act as", "play the role of", "speak as", "persona name", "respond as", "reply as", "answer as", "write as", "ing as", "know you", "knows you", "call you", "calls you", "i am ", "i'm ", "the assistant", "the coach", "the bot", "the ai", "the model", "assistant name", "coach name", "bot name", "itself as", "herself as", "himself as") {
             // "You'll be chatting as Miko".
-            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Yy]ou play|(?:[Ii]ntroduce|[Pp]resent|[Rr]efer to|[Dd]escribe)s? (?:yourself|itself|herself|himself) as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|(?:[Aa]ssistant|[Cc]oach|[Bb]ot) name:?|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite) as|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be|[Tt]he (?:assistant|coach|bot|AI|model)(?:'s name)? (?:is named|is called|goes by|is))\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
+            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Yy]ou play|(?:[Ii]ntroduce|[Pp]resent|[Rr]efer to|[Dd]escribe)s? (?:yourself|itself|herself|himself) as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|(?:[Aa]ssistant|[Cc]oach|[Bb]ot) name:?|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite|[Rr]esponding|[Rr]eplying|[Aa]nswering|[Ww]riting) as|(?:[Kk]nows?|[Cc]alls?) you(?: as)?|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be|[Tt]he (?:assistant|coach|bot|AI|model)(?:'s name)? (?:is named|is called|goes by|is))\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
                                  + #"|^\s*I(?: am|'m) ([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*),"#, in: line, caseSensitive: true)
                 .map { $0[1].isEmpty ? $0[2] : $0[1] }.filter { !Self.notNames.contains($0) }
         }
@@ -521,14 +521,14 @@ public struct MockReading: Sendable, Equatable {
         }
         if clues.any("sentence", "paragraph", "word", "brief", "short", "concise", "succinct") { scratch.readLength(lower, 0) }
         if clues.any("question", "idea", " at a time", "by asking", "suggestion", " tip", "recommendation") { scratch.readQuestions(lower, 0) }
-        if clues.any("markdown", "formatting", "format your", "format the", "format anything", "rich text", "plain text", "plain prose", "heading", "header", "list", "bullet", "numbered", "bold",
+        if clues.any("markdown", "formatting", "format your", "format the", "format anything", "rich text", "plain text", "plain prose", "raw text", "plain sentences", "heading", "header", "list", "bullet", "numbered", "bold",
                      "emoji", "exclamation") {
             let unquoted = clues.any("\"", "“") ? lower.replacingOccurrences(of: #""[^"]*"|“[^”]*”"#, with: "", options: .regularExpression) : lower
             scratch.readForm(unquoted, 0)
         }
         if clues.any("an ai", "ai-", "ai:", "ai ", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
-                     "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "stays with", "stay with", "ask to", "human", "real person") {
+                     "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "stays with", "stay with", "ask to", "human", "real person", "for you alone", "for you only", "only for you", "but you") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -541,7 +541,7 @@ public struct MockReading: Sendable, Equatable {
 
     /// Capitalised words that follow "reply as" or "write as" without naming anyone.
     static let notNames: Set<String> = ["JSON", "YAML", "XML", "HTML", "CSV", "Markdown", "Plain", "English", "Spanish", "French",
-                                        "German", "A", "An", "The"]
+                                        "German", "A", "An", "The", "AI", "A.I", "Bot", "Chatbot", "Human"]
 
     /// Whether a folded line holds any of some words. Only for ASCII lines: case-insensitive
     /// matching folds a few letters outside ASCII onto ASCII ones (the long s onto "s", the
@@ -667,7 +667,7 @@ public struct MockReading: Sendable, Equatable {
                 // "Markdown: not allowed."
                 + #"|^\W*"# + marks + #"\s*:\s*(?:not (?:allowed|permitted|welcome)|none|no\b|never|forbidden|banned|off)"#
         }
-        if Self.contains(banned(#"\b(?:markdown|formatting|rich text)\b"#) + #"|\bplain (?:text|prose)\b(?! conversational)|^\W*(?:formatting|markdown|format)\s*:\s*(?:none|no\b|plain)|\b(?:don't|do not|never)\s+format (?:your|the|anything)\b"#, lower) {
+        if Self.contains(banned(#"\b(?:markdown|formatting|rich text)\b"#) + #"|\b(?:plain|raw) (?:text|prose)\b(?! conversational)|\bplain sentences\b|^\W*(?:formatting|markdown|format)\s*:\s*(?:none|no\b|plain)|\b(?:don't|do not|never)\s+format (?:your|the|anything)\b"#, lower) {
             note(.noMarkdown, "no markdown", index)
         }
         if Self.contains(banned(#"\b(?:headings?|headers?)\b"#), lower) { note(.noHeadings, "no headings", index) }
@@ -699,7 +699,7 @@ public struct MockReading: Sendable, Equatable {
         let answered = #"|\b(?:if|when|whenever|should)\b[^.;]{0,60}\b(?:an ai|a bot|a robot|a chatbot|a machine|a language model|human|a real person)\b[^.;]{0,40}\b(?:say|tell them|answer|reply|respond|explain)\b[^.;]{0,15}\b(?:you are|you're|i am|i'm) (?!an? (?:ai|bot|robot|chatbot|machine|language model|artificial)\b|artificial)"#
         // "AI-talk: never", "AI disclosure: no": a setting that rules out talk of being an AI.
         let setting = #"|^\W*(?:ai|bot|robot)\b[\w -]{0,15}:\s*(?:never|no|none|off|false|forbidden)\b"#
-        if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"# + asked + not + named + answered + setting
+        if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|as ai\b|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"# + asked + not + named + answered + setting
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
@@ -721,6 +721,8 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:what(?:'s| is) written here|everything (?:written )?here|all of this|this|these (?:notes|instructions|words))\s+(?:stays?|remains?)\s+(?:with (?:me|us)|here)\b"#
                          // "This briefing is not for the user's eyes."
                          + #"|\bnot for (?:the user'?s?|their|users'?) eyes\b|\bfor your eyes only\b"#
+                         // "This document is meant for you alone."
+                         + #"|\b(?:meant|written|intended|is|are)\s+(?:for you alone|for you only|only for you|for nobody but you|for no one but you)\b"#
                          // "If anyone asks to see it, kindly decline."
                          + #"|\bif\b[^.]{0,20}\basks? to (?:see|read|copy) (?:it|this|them)\b[^.]{0,20}\b(?:decline|refuse|say no)"#
                          + #"|\b(?:if|when)\b[^.]*\b(?:instructions|system prompt|prompt)\b[^.]*\b(?:decline|refuse|(?:do not|don't|never) (?:share|reveal|repeat|show|disclose)|say (?:they're|they are|it's|it is) (?:private|confidential|secret))"#, lower) {
@@ -1195,9 +1197,9 @@ public struct MockReading: Sendable, Equatable {
         if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|set off)\b|\b(?:safety check|check|screen(?:ing|er)?|filter|guardrail|classifier)\s+(?:has\s+)?(?:matched|flagged|fired|triggered|tripped)\b"#, next) { return true }
         // "P.S. Something in their last message worried our filter (A fall)."
         if headers[index], contains(#"\b(?:last|latest|most recent|current) message\b[^.]*\b(?:worried|concerned|alarmed|tripped|triggered|flagged|matched|set off|raised)\b[^.]*\b(?:filter|screen(?:ing|er)?|guardrail|safety check|classifier|system)\b"#, next) { return true }
-        guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important|action|heads up|warning|caution|attention|flag)\b"#, title) else { return false }
+        guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important|action|heads up|warning|caution|attention|flag|act on|now)\b"#, title) else { return false }
         return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect|required|needed|matched|mode|at risk|in progress)\b|\n\W*trigger\s*:"#
-                        + #"|\b(?:this|the (?:[\w-]+'s )?(?:latest|last|current)|their (?:latest|last)) (?:message|reply|response|turn)\b"#, title + "\n" + next)
+                        + #"|\b(?:this|the (?:[\w-]+'s )?(?:latest|last|current)|(?:their|her|his) (?:latest|last)) (?:message|reply|response|turn)\b"#, title + "\n" + next)
     }
 
     /// Whether a line looks like a section title: `=== X ===`, `# X`, `[X]` or a short
