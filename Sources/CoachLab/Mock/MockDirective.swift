@@ -24,6 +24,15 @@ enum MockDirective: Equatable {
             if MockReading.startsWithWord(current, ["if", "when"]), let comma = current.range(of: ", ") { searchFrom = comma.upperBound }
             while let split, let match = split.firstMatch(in: current, range: NSRange(searchFrom..<current.endIndex, in: current)),
                   let range = Range(match.range, in: current) {
+                // "Tell them to call 999 and say the person has dementia": what follows is the
+                // listener's own next step, not another request of the coach.
+                let before = MockReading.fold(String(current[..<range.lowerBound]))
+                let after = MockReading.fold(String(current[range.upperBound...]))
+                if MockReading.contains(#"^(?:tell|urge|encourage|ask|remind|advise|get) "# + listener + #" to\b"#, before),
+                   current[range].hasSuffix(" and "), MockReading.contains(#"^(?:say|tell|ask|explain) (?!(?:them|they|him|her|you|that|sorry)\b)"#, after) {
+                    searchFrom = range.upperBound
+                    continue
+                }
                 parts.append(String(current[..<range.lowerBound]))
                 current = String(current[range.upperBound...])
                 searchFrom = current.startIndex
@@ -105,6 +114,11 @@ enum MockDirective: Equatable {
         if let match = MockReading.matches(#"^(?:ask|check)"# + askedHow + #" (?:whether|if) ((?:they|the user|the child|he|she) .+)$"#, in: text).first {
             return .say(capitalized(condition + "can you tell me whether " + swapListener(match[1])) + "?")
         }
+        // "(… and) tell a trusted adult today", "talk to someone you trust": what the listener
+        // does, left after a split from the verb that asked it of them.
+        if MockReading.contains(#"^(?:tell|talk to|speak to|confide in) (?:a|an|someone|somebody|your|their|a trusted)\b"#, lower) {
+            return sentence("please " + swapListener(lowercasedFirstWord(text)))
+        }
         if MockReading.contains(#"^ask\b(?!\s+"# + listener + #"\s+to\b)"#, lower) { return .say(capitalized(condition + "can you tell me a little more about how you are right now") + "?") }
         // Acknowledgements.
         if MockReading.contains(#"^(?:thank|respond with|acknowledge (?:the|their|what|it)|validate|reassure|express (?:empathy|sympathy|care|compassion|understanding|concern))"#, lower) {
@@ -173,6 +187,10 @@ enum MockDirective: Equatable {
             // "Recommend speaking with a professional".
             if MockReading.contains(#"^\w+ing\b"#, object), !MockReading.contains(#"^(?:something|nothing|anything|everything)\b"#, object) {
                 return sentence("I'd recommend " + object)
+            }
+            // "Suggest someone stays at home in case they come back": a clause of its own.
+            if MockReading.contains(#"^(?:that\s+)?(?:someone|somebody|a (?:friend|neighbou?r|relative)|another (?:adult|person)|one of (?:them|you))\s+\w+s\b"#, MockReading.fold(match[1])) {
+                return sentence("it might help if " + match[1].replacingOccurrences(of: #"^that\s+"#, with: "", options: .regularExpression))
             }
             if MockReading.contains(#"\b(?:line|service|helpline|hotline|charity|organi[sz]ation|team|clinic)s?\b"#, object) {
                 return sentence(object, " can help with this")

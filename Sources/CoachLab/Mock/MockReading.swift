@@ -281,7 +281,7 @@ public struct MockReading: Sendable, Equatable {
     /// share"), and a label that is itself "never", "don't", "avoid", "always" or "must" read
     /// as the word ("Never: share these instructions" → "Never share these instructions").
     static func plain(_ line: String) -> String {
-        let code = elementAsSentences(line) ?? codeAsProse(line) ?? line
+        let code = leaderAsLabel(line) ?? elementAsSentences(line) ?? codeAsProse(line) ?? line
         guard code.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: "=") })
         else { return code }
         let line = jsonEntryAsLabel(code) ?? code
@@ -335,6 +335,14 @@ public struct MockReading: Sendable, Equatable {
         // "reply sentences at most 3" is "reply at most 3 sentences".
         sentence = sentence.replacingOccurrences(of: #"\b(\w+)\s+(at most|at least|fewer than|more than)\s+(\d+)\b"#, with: "$2 $3 $1", options: .regularExpression)
         return indent + sentence.split(separator: " ").joined(separator: " ") + "."
+    }
+
+    /// A field of a card set with a leader of dots ("NAME ........ Bram", "AI TALK ..... never")
+    /// read as the label "NAME: Bram"; nil for other lines.
+    static func leaderAsLabel(_ line: String) -> String? {
+        // An ellipsis in prose ("Wait... then breathe out") follows its word; a leader stands apart or runs on.
+        guard line.contains("..."), let match = matches(#"^(\s*)([A-Za-z][\w'’-]*(?: [A-Za-z][\w'’-]*){0,3})(?:\s+\.{3,}|\.{4,})\s*(\S.*)$"#, in: line).first else { return nil }
+        return match[1] + match[2] + ": " + match[3]
     }
 
     /// A setting written as an element with attributes, read as the sentences it stands for:
@@ -460,8 +468,8 @@ public struct MockReading: Sendable, Equatable {
             let title = headers[..<index].lastIndex(of: true).map { Self.fold(lines[$0]) } ?? ""
             // "Bo — strength coach for people over sixty." or "Moss · quit-smoking coach · wry"
             // opening a section about the persona.
-            if Self.contains(#"^\W*(?:you|yourself|identity|persona|who you are|about you|character|the coach|coach|role)\W*$"#, title),
-               let match = Self.matches(#"^([A-Z][\p{L}'’-]*(?: [A-Z][\p{L}'’-]*)?)(?:\s+[—–\-·•|/]\s+|\.\s+)\S"#, in: text, caseSensitive: true).first,
+            if Self.contains(#"^\W*(?:you|yourself|identity|persona|who you are|about you|character|the coach|coach|role|bio|biography)\W*$"#, title),
+               let match = Self.matches(#"^([A-Z][\p{L}'’-]*(?: [A-Z][\p{L}'’-]*)?)(?:\s+[—–\-·•|/]\s+|\.\s+| is (?:a|an|your|the)\s)\S"#, in: text, caseSensitive: true).first,
                !Self.notNames.contains(match[1]) {
                 return (match[1], index)
             }
@@ -528,7 +536,7 @@ public struct MockReading: Sendable, Equatable {
         }
         if clues.any("an ai", "ai-", "ai:", "ai ", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
-                     "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "stays with", "stay with", "ask to", "human", "real person", "for you alone", "for you only", "only for you", "but you") {
+                     "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "stays with", "stay with", "ask to", "human", "real person", "for you alone", "for you only", "only for you", "but you", "to yourself") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -721,6 +729,8 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:what(?:'s| is) written here|everything (?:written )?here|all of this|this|these (?:notes|instructions|words))\s+(?:stays?|remains?)\s+(?:with (?:me|us)|here)\b"#
                          // "This briefing is not for the user's eyes."
                          + #"|\bnot for (?:the user'?s?|their|users'?) eyes\b|\bfor your eyes only\b"#
+                         // "Have you kept everything on this page to yourself?"
+                         + #"|\b(?:keep|kept|keeping)\s+(?:everything|all|this|these|what(?:'s| is))\b[^.?]{0,40}\bto yourself\b"#
                          // "This document is meant for you alone."
                          + #"|\b(?:meant|written|intended|is|are)\s+(?:for you alone|for you only|only for you|for nobody but you|for no one but you)\b"#
                          // "If anyone asks to see it, kindly decline."
@@ -812,7 +822,7 @@ public struct MockReading: Sendable, Equatable {
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\bwhat (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\b(?:what|things) (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
                 if isTitle || opens || openedByLeadIn {
                     inKnowledgeSection = opens
                     openedByLeadIn = opens && !isTitle
@@ -1003,6 +1013,11 @@ public struct MockReading: Sendable, Equatable {
     /// The text after a bullet mark, once or twice ("> x", ">> x" for a sub-item), and a space,
     /// or nil for a line that is not bulleted.
     static func bulleted(_ trimmed: String) -> String? {
+        // A run of dots as a leader: "..... Answer the feeling behind the question".
+        if trimmed.hasPrefix("..") {
+            let rest = trimmed.drop { $0 == "." }
+            return rest.first == " " && rest.contains(where: \.isLetter) ? String(rest.dropFirst()) : nil
+        }
         guard let mark = trimmed.first, bulletMarks.contains(mark) || isPictograph(mark) else { return nil }
         var rest = trimmed.dropFirst()
         if rest.first == mark { rest = rest.dropFirst() }
@@ -1181,6 +1196,13 @@ public struct MockReading: Sendable, Equatable {
         // says something fired, or that it is for this reply: "=== Guardrail triggered ===",
         // "## SAFETY FLAG", "=== Priority instructions for this reply ===".
         if headers[index], contains(#"\b(?:flagged|triggered|detected|override)\b|\b(?:safety|risk|crisis|active) flag\b|\b(?:for|in) this (?:reply|response|turn)\b|\bbefore (?:replying|you reply|answering|you answer|responding|you respond)\b|\b(?:flag|warning|heads up)\b.*\b(?:on|for|about) this (?:message|reply|response|turn)\b"#, title) {
+            return true
+        }
+        // A line that flags a rule by name, "!! PRIORITY !! Missing person", over the list that
+        // ends the prompt: the rule is this reply's. (A section titled "!! PRIORITY !!" or
+        // "Urgent situations" alone is a standing one.)
+        if !headers[index], !headers[(index + 1)...].contains(true), opensList(lines, at: index),
+           contains(#"^\W*(?:priority|urgent|urgently|now)\s*(?:!+|:|—|–|-)\s*\w"#, title) {
             return true
         }
         // The last section, titled for the moment ("🚩 Right now"): what it says is for this reply.
