@@ -514,7 +514,7 @@ public struct MockReading: Sendable, Equatable {
         var said = LineReading()
         if clues.any("you", "act as", "play the role of", "speak as", "persona name", "respond as", "reply as", "answer as", "write as", "ing as", "know you", "knows you", "call you", "calls you", "i am ", "i'm ", "the assistant", "the coach", "the bot", "the ai", "the model", "assistant name", "coach name", "bot name", "itself as", "herself as", "himself as") {
             // "You'll be chatting as Miko".
-            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Yy]ou play|(?:[Ii]ntroduce|[Pp]resent|[Rr]efer to|[Dd]escribe)s? (?:yourself|itself|herself|himself) as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|(?:[Aa]ssistant|[Cc]oach|[Bb]ot) name:?|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite|[Rr]esponding|[Rr]eplying|[Aa]nswering|[Ww]riting) as|(?:[Kk]nows?|[Cc]alls?) you(?: as)?|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be|[Tt]he (?:assistant|coach|bot|AI|model)(?:'s name)? (?:is named|is called|goes by|is))\s+([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
+            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Yy]ou play|(?:[Ii]ntroduce|[Pp]resent|[Rr]efer to|[Dd]escribe)s? (?:yourself|itself|herself|himself) as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|(?:[Aa]ssistant|[Cc]oach|[Bb]ot) name:?|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite|[Rr]esponding|[Rr]eplying|[Aa]nswering|[Ww]riting) as|(?:[Kk]nows?|[Cc]alls?) you(?: as)?|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be|[Tt]he (?:assistant|coach|bot|AI|model)(?:'s name)? (?:is named|is called|goes by|is))\s+["“‘']?([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
                                  + #"|^\s*I(?: am|'m) ([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*),"#, in: line, caseSensitive: true)
                 .map { $0[1].isEmpty ? $0[2] : $0[1] }.filter { !Self.notNames.contains($0) }
         }
@@ -819,6 +819,16 @@ public struct MockReading: Sendable, Equatable {
             structured = false
         }
         for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) {
+            // A table's header row that names its rows as notes or tips ("| # | Topic note |
+            // Source |") opens them as a title would.
+            if Self.tableCell(lines, at: index) == nil, line.contains("|"), index + 1 < lines.count, Self.tableCell(lines, at: index + 1) == nil,
+               lines[index + 1].contains("-|") || lines[index + 1].contains("|-"),
+               Self.contains(#"\b(?:notes?|tips?|facts?|ideas?|advice|evidence|knowledge|what (?:helps|works))\b"#, Self.fold(line)) {
+                endSection()
+                inKnowledgeSection = true
+                openedByLeadIn = false
+                continue
+            }
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
@@ -1188,8 +1198,10 @@ public struct MockReading: Sendable, Equatable {
         if contains(#"\b(?:alert|alarm)\b"#, title) { return true }
         // A title of sirens ("🚨🚨🚨"), or a warning sign on the last section: a live alert in
         // pictures rather than words.
-        if headers[index], title.contains("🚨") || title.contains("🆘") || title.contains("🚑")
-            || (title.contains("⚠") && !headers[(index + 1)...].contains(true)) {
+        // By scalar: "⚠️" is the sign and a presentation selector, one character with both.
+        let scalars = title.unicodeScalars
+        if headers[index], scalars.contains("🚨") || scalars.contains("🆘") || scalars.contains("🚑")
+            || (scalars.contains("⚠") && !headers[(index + 1)...].contains(true)) {
             return true
         }
         // A section title (not a label or a lead-in such as "Flagged:" over lab values) that
@@ -1220,7 +1232,7 @@ public struct MockReading: Sendable, Equatable {
         // "P.S. Something in their last message worried our filter (A fall)."
         if headers[index], contains(#"\b(?:last|latest|most recent|current) message\b[^.]*\b(?:worried|concerned|alarmed|tripped|triggered|flagged|matched|set off|raised)\b[^.]*\b(?:filter|screen(?:ing|er)?|guardrail|safety check|classifier|system)\b"#, next) { return true }
         guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important|action|heads up|warning|caution|attention|flag|act on|now)\b"#, title) else { return false }
-        return contains(#"\b(?:triggered|flagged|detected|active|activated|raised|in effect|required|needed|matched|mode|at risk|in progress)\b|\n\W*trigger\s*:"#
+        return contains(#"\b(?:triggered|flagged|detected|active|activated|live|raised|in effect|required|needed|matched|mode|at risk|in progress)\b|\n\W*trigger\s*:"#
                         + #"|\b(?:this|the (?:[\w-]+'s )?(?:latest|last|current)|(?:their|her|his) (?:latest|last)) (?:message|reply|response|turn)\b"#, title + "\n" + next)
     }
 
@@ -1245,6 +1257,8 @@ public struct MockReading: Sendable, Equatable {
             return inner.count + 2 >= trimmed.count - 3 && inner.contains(where: \.isLetter) && inner.split(separator: " ").count <= 6
         }
         if trimmed.hasPrefix("["), trimmed.hasSuffix("]") { return true }
+        // A title set between two of the same pictograph: "⚡ Live flag: Chest pain ⚡".
+        if let first = trimmed.first, trimmed.count > 4, isPictograph(first), trimmed.last == first, trimmed.dropFirst().dropLast().contains(where: \.isLetter) { return true }
         // A title set between runs of marks: "!! Profile !!", ">> NOTES <<", "-- Style --".
         let leading = trimmed.prefix { titleMarks.contains($0) }.count
         let trailing = trimmed.reversed().prefix { titleMarks.contains($0) }.count
