@@ -1087,4 +1087,25 @@ import Testing
         // A table of fields is not one of notes.
         #expect(MockReading(system: "| Field | Value |\n|---|---|\n| Tone | Warm and steady, never rushed |").all(.knowledge).isEmpty)
     }
+
+    /// Two last readings for what no reader found: a name set beside the coach's role, and a
+    /// list that ends the prompt with requests for the user and help to reach.
+    @Test(arguments: ["Wren, sleep coach for night-shift workers. Calm and dry.", "The one they talk to: Cass (running coach).",
+                      "Moss is your quit-smoking coach."])
+    func aNameBesideTheRoleIsTheName(_ system: String) {
+        #expect(["Wren", "Cass", "Moss"].contains(MockReading(system: system).name ?? ""), "\(MockReading(system: system).instructions)")
+    }
+
+    @Test func aCapitalisedWordBesideTheRoleIsNotAlwaysAName() {
+        #expect(MockReading(system: "Your role: coach for new parents.").name == nil)
+        #expect(MockReading(system: "Be a warm coach. Keep it short.").name == nil)
+    }
+
+    @Test func aClosingListOfRequestsIsTheAlert() {
+        let system = "You help runners.\n\nBefore you answer, one more thing. Topic: Chest pain\n- Tell them to stop running now\n- Tell them to call 999 if it spreads to the arm"
+        let reading = MockReading(system: system)
+        #expect(reading.obeysAlert && reading.all(.directive).count == 2, "\(reading.instructions)")
+        // A standing list of how to coach names no help, and is not an alert.
+        #expect(!MockReading(system: "You help runners.\n\nHow you coach:\n- Ask them one question at a time\n- Suggest small steps they can take").obeysAlert)
+    }
 }

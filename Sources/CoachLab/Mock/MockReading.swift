@@ -187,7 +187,9 @@ public struct MockReading: Sendable, Equatable {
         readLiberally(read.filter { !$0.inAlert && !headers[$0.index] }.map { ($0.index, $0.lower) })
         // The name: a line that introduces the persona beats a section title, and either beats a
         // bare "Name: X" outside a section about the user.
-        if nameCandidates.isEmpty, let bare = bareName(in: read.map { ($0.index, $0.text) }) { nameCandidates.append((bare.name, bare.index, false)) }
+        if nameCandidates.isEmpty, let bare = bareName(in: read.map { ($0.index, $0.text) }) ?? nameBesideRole(in: read.map { ($0.index, $0.text) }) {
+            nameCandidates.append((bare.name, bare.index, false))
+        }
         if let chosen = nameCandidates.first(where: { !$0.isHeader }) ?? nameCandidates.first {
             let name = Instruction(kind: .name, value: chosen.name, line: chosen.index + 1, text: lines[chosen.index])
             instructions.insert(name, at: 0)
@@ -480,6 +482,26 @@ public struct MockReading: Sendable, Equatable {
         }
         return nil
     }
+
+    /// The persona's name when nothing names it in words a reader knows: a capitalised word set
+    /// right beside the coach's role, in the first lines of the prompt ("Wren, sleep coach for
+    /// night-shift workers", "Cass (running coach)", "Moss is your quit-smoking coach").
+    private func nameBesideRole(in read: [(index: Int, text: String)]) -> (name: String, index: Int)? {
+        let role = #"(?:coach|companion|mentor|guide|buddy|assistant|helper|tutor|trainer|adviser|advisor|counsel+or|therapist|friend|cheerleader|sidekick)"#
+        for (index, text) in read.prefix(12) where !headers[index] {
+            for match in Self.matches(#"(?:^|[^\p{L}'’-])([A-Z][\p{Ll}'’-]{1,20})(?:\s*[,:(—–·|/]\s*|\s+-\s+|\s+(?:is|the|your|our|as)\s+)(?:(?:a|an|the|your|our)\s+)?(?:[\p{L}-]+\s+){0,4}?"# + role + #"\b"#, in: text, caseSensitive: true)
+            where !Self.notNames.contains(match[1]) && !Self.sentenceWords.contains(match[1]) && !Self.contains("^" + role + "$", match[1]) {
+                return (match[1], index)
+            }
+        }
+        return nil
+    }
+
+    /// Capitalised words that open sentences and titles rather than name anyone.
+    static let sentenceWords: Set<String> = ["You", "Your", "Yours", "We", "Our", "They", "Their", "He", "She", "It", "This", "That", "These",
+                                             "Those", "There", "Here", "Hi", "Hey", "Hello", "Dear", "Be", "Act", "Play", "Meet", "Introducing",
+                                             "Role", "Name", "Persona", "Identity", "Who", "Tone", "Voice", "Style", "Manner", "As", "If", "When",
+                                             "Always", "Never", "Note", "Rules", "Rule", "Please", "Welcome", "Today", "Now", "Each", "Every", "Some"]
 
     /// What one line says on its own, whatever prompt it is in: the names it gives the
     /// persona, the user's name, and the instructions read from it, in order.
@@ -1150,10 +1172,30 @@ public struct MockReading: Sendable, Equatable {
             // The last such title: a live alert comes last, after any standing section that a
             // title alone might take for one.
             ?? headers.indices.last(where: { (headers[$0] || isLabel(lines[$0]) || isLeadIn(lines, at: $0) || opensList(lines, at: $0)) && titlesAnAlert(lines, at: $0, headers: headers) })
+            ?? closingRequests(in: lines)
         else { return nil }
         var end = start + 1
         while end < lines.count, !headers[end] || lines[end].contains("RISK ALERT") { end += 1 }
         return start..<end
+    }
+
+    /// Where the list that ends the prompt opens, when it reads as a live alert whatever its
+    /// title says ("Before you answer, one more thing:", "Topic: Missing person"): each item
+    /// asks the coach to do something for the user ("Tell them to…", "Give…", "Suggest
+    /// they…"), one names them, and one names help to reach (a number, 999, a GP, a helpline).
+    /// A standing list of how to coach ("Ask one question at a time") names no help.
+    static func closingRequests(in lines: [String]) -> Int? {
+        guard let last = lines.lastIndex(where: { !$0.consists(of: .whitespaces) }) else { return nil }
+        var start = last + 1
+        while start > 0, listItem(lines[start - 1]) != nil { start -= 1 }
+        guard start > 0, last - start >= 1, !lines[start - 1].consists(of: .whitespaces) else { return nil }
+        let items = lines[start...last].compactMap(listItem).map(fold)
+        let request = #"^(?:please\s+)?(?:tell|say|give|share|suggest|encourage|urge|ask|remind|mention|offer|thank|acknowledge|reassure|explain|point|signpost|refer|direct|advise|recommend|validate|stay|stop|do not|don't|never|avoid|make sure|check|let)\b"#
+        guard items.count == last - start + 1, items.allSatisfy({ contains(request, $0) }),
+              items.contains(where: { contains(#"\b(?:them|they|their|the user|the person)\b"#, $0) }),
+              items.contains(where: { contains(#"\d{3}|\b(?:gp|doctor|nurse|emergency|helpline|hotline|crisis line|clinic|hospital|a&e|vet|pharmacist|police|ambulance|samaritans|childline)\b"#, $0) })
+        else { return nil }
+        return start - 1
     }
 
     /// Whether a line is a title written as a label, a short line in capitals ending in a colon
