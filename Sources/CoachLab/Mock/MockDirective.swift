@@ -60,6 +60,8 @@ enum MockDirective: Equatable {
         var text = part.trimmed(CharacterSet(charactersIn: " .")).replacingOccurrences(of: requestPreamble, with: "", options: [.regularExpression, .caseInsensitive])
         var lower = MockReading.fold(text)
         if MockReading.contains(#"^(?:stop|pause|halt|set aside) (?:the |all )?(?:coaching|teaching|lesson|exercise|session plan)"#, lower) { return .suppress("coaching") }
+        // "Keep the reply to this one instruction": nothing else goes in it.
+        if MockReading.contains(#"^keep (?:the|your|this) (?:reply|response|answer) (?:to|focused on|on)\b"#, lower) { return .suppress("coaching") }
         // "Put the coursework aside for this reply", "Set the plan aside", "Park the revision for now".
         if MockReading.contains(#"^(?:put|set|leave|lay|push|park) (?:the |all |any |their |your )?(?:[\w-]+ ){0,2}?(?:aside|to one side|on hold|for now|for later)\b"#, lower) { return .suppress("coaching") }
         // "Nothing else belongs in this reply": the alert's lines and nothing more.

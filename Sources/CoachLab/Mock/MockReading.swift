@@ -187,7 +187,7 @@ public struct MockReading: Sendable, Equatable {
         readLiberally(read.filter { !$0.inAlert && !headers[$0.index] }.map { ($0.index, $0.lower) })
         // The name: a line that introduces the persona beats a section title, and either beats a
         // bare "Name: X" outside a section about the user.
-        if nameCandidates.isEmpty, let bare = bareName(in: read.map { ($0.index, $0.text) }) ?? nameBesideRole(in: read.map { ($0.index, $0.text) }) {
+        if nameCandidates.isEmpty, let bare = bareName(in: read.map { ($0.index, $0.text) }) ?? nameBesideRole(in: read.map { ($0.index, $0.text) }) ?? titledName() {
             nameCandidates.append((bare.name, bare.index, false))
         }
         if let chosen = nameCandidates.first(where: { !$0.isHeader }) ?? nameCandidates.first {
@@ -497,6 +497,26 @@ public struct MockReading: Sendable, Equatable {
         return nil
     }
 
+    /// The markdown level of a title line ("## Tips" and "=== ## Tips ===" are 2), or 0.
+    static func markdownLevel(_ line: String) -> Int {
+        var text = line.trimmed(.whitespaces)[...]
+        if text.hasPrefix("=== ") { text = text.dropFirst(4) }
+        let level = text.prefix { $0 == "#" }.count
+        return text.dropFirst(level).first == " " ? level : 0
+    }
+
+    /// The persona's name as the prompt's own title: "# Sage" opening the prompt, over a line
+    /// that gives a coach's role ("_sleep coach for parents of toddlers_").
+    private func titledName() -> (name: String, index: Int)? {
+        guard let first = lines.firstIndex(where: { !$0.consists(of: .whitespaces) }), headers[first],
+              let match = Self.matches(#"^\W*([A-Z][\p{Ll}'’-]{1,20})\W*$"#, in: lines[first], caseSensitive: true).first,
+              !Self.notNames.contains(match[1]), !Self.sentenceWords.contains(match[1]),
+              let next = lines[(first + 1)...].first(where: { !$0.consists(of: .whitespaces) }),
+              Self.contains(#"\b(?:coach|companion|mentor|guide|buddy|assistant|helper|tutor|trainer|adviser|advisor|counsel+or|friend)\b"#, Self.fold(next))
+        else { return nil }
+        return (match[1], first)
+    }
+
     /// Capitalised words that open sentences and titles rather than name anyone.
     static let sentenceWords: Set<String> = ["You", "Your", "Yours", "We", "Our", "They", "Their", "He", "She", "It", "This", "That", "These",
                                              "Those", "There", "Here", "Hi", "Hey", "Hello", "Dear", "Be", "Act", "Play", "Meet", "Introducing",
@@ -550,7 +570,7 @@ public struct MockReading: Sendable, Equatable {
             said.userName = matches(#"\b(?:talking|speaking|chatting) (?:with|to) ([A-Z][\p{L}'’-]*)"#, in: line, caseSensitive: true).first?[1]
         }
         if clues.any("sentence", "paragraph", "word", "brief", "short", "concise", "succinct") { scratch.readLength(lower, 0) }
-        if clues.any("question", "idea", " at a time", "by asking", "suggestion", " tip", "recommendation") { scratch.readQuestions(lower, 0) }
+        if clues.any("question", "idea", " at a time", "by asking", "suggestion", " tip", "recommendation", "sentence ask", "line ask") { scratch.readQuestions(lower, 0) }
         if clues.any("markdown", "formatting", "format your", "format the", "format anything", "rich text", "plain text", "plain prose", "raw text", "plain sentences", "heading", "header", "list", "bullet", "numbered", "bold",
                      "emoji", "exclamation") {
             let unquoted = clues.any("\"", "“") ? lower.replacingOccurrences(of: #""[^"]*"|“[^”]*”"#, with: "", options: .regularExpression) : lower
@@ -558,7 +578,7 @@ public struct MockReading: Sendable, Equatable {
         }
         if clues.any("an ai", "ai-", "ai:", "ai ", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
-                     "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "stays with", "stay with", "ask to", "human", "real person", "for you alone", "for you only", "only for you", "but you", "to yourself") {
+                     "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "stays with", "stay with", "ask to", "human", "real person", "for you alone", "for you only", "only for you", "but you", "to yourself", " of this", " of these", " of it") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -660,7 +680,7 @@ public struct MockReading: Sendable, Equatable {
         let quantity = #"(?:exactly |just |only )?(?:one|a|an|a single|1)\s+(?:[\w-]+\s+){0,3}?question"#
         if Self.contains(#"\b(?:end|finish|close|conclude|wrap up)s?\b[^.]{0,40}?\b(?:(?:with|on|in|by asking)\s+(?:exactly |just |only )?(?:one|a|an|a single|1)?\s*(?:[\w-]+\s+){0,3}?question|by asking\b)"#, lower)
             || Self.contains(#"\bthen\s+(?:ask\s+)?"# + quantity, lower)
-            || Self.contains(#"\b(?:last|final|second|closing|ending) sentence (?:is|must be|should be|has to be|needs to be) (?:always )?a question|\b(?:include|add|put|pose|ask)\s+(?:exactly |just |only )?(?:a|one|an|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
+            || Self.contains(#"\b(?:last|final|closing) (?:sentence|line) (?:always )?asks? (?:them|the user|the person|him|her|something|a question)\b|\b(?:last|final|second|closing|ending) sentence (?:is|must be|should be|has to be|needs to be) (?:always )?a question|\b(?:include|add|put|pose|ask)\s+(?:exactly |just |only )?(?:a|one|an|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
             // "One question at the end, never more."
             || Self.contains(#"^\W*(?:exactly |just |only )?(?:one|a|a single)\s+(?:[\w-]+\s+){0,2}?question at the end\b"#, lower)
             // "Questions: exactly one, at the end."
@@ -733,7 +753,7 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
-        let instructions = #"(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:this|your|the) config(?:uration)?\b|(?:this|your) set-?up\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing)\b|these (?:notes|directions|briefing notes)\b"#
+        let instructions = #"(?:(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:any|all|none|some|a word) of (?:this|these|it)\b|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:this|your|the) config(?:uration)?\b|(?:this|your) set-?up\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing)\b|these (?:notes|directions|briefing notes)\b)"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e|output|print|reproduce|leak|divulge)(?:s|es|ing)?\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|this setup|this set-up|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is|stays?|remains?)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
@@ -824,6 +844,8 @@ public struct MockReading: Sendable, Equatable {
         // Whether the section was opened by a line of prose rather than a title: the next such
         // line closes it, where inside a titled section it is a sub-heading ("Try these:").
         var openedByLeadIn = false
+        // The markdown level of the title that opened the section ("## Knowledge" is 2), or 0.
+        var knowledgeLevel = 0
         // A knowledge section written as plain sentences, one item a line, with no bullets and
         // no "Label: …" lines: its lines, kept until the section ends.
         var prose: [Int] = []
@@ -855,9 +877,13 @@ public struct MockReading: Sendable, Equatable {
             if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
                 let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\b(?:what|things) (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
-                if isTitle || opens || openedByLeadIn {
+                // "### Bedtime battles" under "## Knowledge base": a sub-heading of the section.
+                let level = Self.markdownLevel(line)
+                let subheading = inKnowledgeSection && headers[index] && knowledgeLevel > 0 && level > knowledgeLevel
+                if (isTitle || opens || openedByLeadIn) && !subheading {
                     inKnowledgeSection = opens
                     openedByLeadIn = opens && !isTitle
+                    knowledgeLevel = opens && headers[index] ? level : 0
                 }
                 if isTitle { continue }
             }
