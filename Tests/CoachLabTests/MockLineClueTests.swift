@@ -1147,4 +1147,12 @@ import Testing
     func aMentionOfTheTextIsNotConfidentiality(_ line: String) {
         #expect(!MockReading(system: "You are Ada, a sleep coach.\n" + line).has(.confidential))
     }
+
+    /// An aside inside a sentence is read through to the verb after it; a list after "like"
+    /// is still cut at, as before.
+    @Test func anAsideIsReadThroughToTheVerb() {
+        #expect(MockDirective.bounded("Noticing the body's early signs, like a clenched jaw, buys time to choose.")
+                == "Noticing the body's early signs, like a clenched jaw, buys time to choose.")
+        #expect(MockDirective.bounded("Talk to a trusted adult right now, like a parent, teacher or school nurse") == "Talk to a trusted adult right now")
+    }
 }

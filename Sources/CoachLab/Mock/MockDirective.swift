@@ -255,6 +255,8 @@ enum MockDirective: Equatable {
         var index = 0
         var openParentheses = 0
         var inDashes = false
+        // Where an aside read through ends (its closing comma), once one is.
+        var asideEnd = -1
         // The words of an opening condition ("For a fever in a baby under three months,"): the
         // fourteen-word cap counts from after it.
         var conditionWords = 0
@@ -289,7 +291,18 @@ enum MockDirective: Equatable {
                     index = close + 1
                     continue
                 }
+                // "Noticing early signs, like a clenched jaw, buys time": an aside inside the
+                // sentence, whose verb comes after it, is read through to the verb.
+                // Not a list ("like a parent, teacher or nurse"): what follows the comma is no
+                // other item of it.
+                if isAny(words[index], ["like", "such", "e.g.", "including"]),
+                   let close = words[index...].prefix(6).firstIndex(where: { $0.hasSuffix(",") }), close + 1 < words.count,
+                   !words[(close + 1)...].prefix(3).contains(where: { isAny($0, ["or", "and", "nor"]) || $0.hasSuffix(",") }) {
+                    asideEnd = close
+                    continue
+                }
             }
+            if index - 1 == asideEnd { continue }
             // "the Crisis Text Line: text HOME to 741741" keeps its number.
             if kept.count >= 4, last == UInt8(ascii: ":"), words[index...].prefix(4).contains(where: hasDigit) { continue }
             if kept.count >= 4, last == UInt8(ascii: ",") || last == UInt8(ascii: ";") || last == UInt8(ascii: ":") { break }
