@@ -1155,4 +1155,11 @@ import Testing
                 == "Noticing the body's early signs, like a clenched jaw, buys time to choose.")
         #expect(MockDirective.bounded("Talk to a trusted adult right now, like a parent, teacher or school nurse") == "Talk to a trusted adult right now")
     }
+
+    /// A lead-in may end in a dash as in a colon ("Useful to mention —").
+    @Test func aLeadInEndingInADashOpensItsList() {
+        let reading = MockReading(system: "Role — Fen: a gambling recovery coach.\n\nUseful to mention —\n  • Urges rise and fall like a wave, usually within 20 minutes.")
+        #expect(reading.all(.knowledge).count == 1, "\(reading.instructions)")
+        #expect(MockReading.isLeadIn(["Useful to mention —", "  • An item"], at: 0) && !MockReading.isLeadIn(["—", "  • An item"], at: 0))
+    }
 }

@@ -876,7 +876,7 @@ public struct MockReading: Sendable, Equatable {
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\b(?:what|things) (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\b(?:what|things) (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|\b(?:worth|good to|useful to) mention(?:ing)?\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
                 // "### Bedtime battles" under "## Knowledge base": a sub-heading of the section.
                 let level = Self.markdownLevel(line)
                 let subheading = inKnowledgeSection && headers[index] && knowledgeLevel > 0 && level > knowledgeLevel
@@ -1249,7 +1249,8 @@ public struct MockReading: Sendable, Equatable {
     /// reply you must:"): in a prompt written without section titles, such a line is one.
     static func isLeadIn(_ lines: [String], at index: Int) -> Bool {
         let trimmed = lines[index].trimmed(.whitespaces)
-        guard trimmed.hasSuffix(":"), trimmed.count > 1, listItem(trimmed) == nil,
+        // "Useful to mention —" leads in with a dash as others do with a colon.
+        guard trimmed.hasSuffix(":") || trimmed.hasSuffix(" —") || trimmed.hasSuffix(" –"), trimmed.count > 2, listItem(trimmed) == nil,
               let next = lines[(index + 1)...].first(where: { !$0.consists(of: .whitespaces) }) else { return false }
         return listItem(next) != nil
     }
