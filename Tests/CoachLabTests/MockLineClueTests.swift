@@ -1162,4 +1162,20 @@ import Testing
         #expect(reading.all(.knowledge).count == 1, "\(reading.instructions)")
         #expect(MockReading.isLeadIn(["Useful to mention —", "  • An item"], at: 0) && !MockReading.isLeadIn(["—", "  • An item"], at: 0))
     }
+
+    /// "Your name's Dex" names the coach and "You're" never does; "never let on that you're AI"
+    /// keeps the role; "Did you know?" lines are knowledge; "Ask their GP to …" is the listener's step.
+    @Test func aCasualBriefIsRead() {
+        let system = """
+            Your name's Dex. You're the fitness coach in the RollFit app.
+            Fourth, you're a person to them; never let on that you're AI.
+            Did you know? Resistance bands give a full shoulder workout from the chair.
+            """
+        let reading = MockReading(system: system)
+        #expect(reading.name == "Dex" && reading.has(.stayInRole) && reading.all(.knowledge).count == 1, "\(reading.instructions)")
+        #expect(MockReading(system: "You're the fitness coach in the RollFit app.").name == nil)
+        #expect(MockReading.isContraction("You're") && !MockReading.isContraction("O'Brien"))
+        #expect(MockDirective.read("Ask their district nurse or GP to look at it") == .say("Please ask your district nurse or GP to look at it."))
+        #expect(MockDirective.read("Ask them to rate their pain") != .say("Please ask them to rate their pain."))
+    }
 }

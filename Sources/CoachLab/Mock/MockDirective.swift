@@ -121,6 +121,11 @@ enum MockDirective: Equatable {
         if MockReading.contains(#"^(?:tell|talk to|speak to|confide in) (?:a|an|someone|somebody|your|their|a trusted)\b"#, lower) {
             return sentence("please " + swapListener(lowercasedFirstWord(text)))
         }
+        // "Ask their district nurse or GP to look at it": someone the listener asks.
+        if let match = MockReading.matches(#"^ask ((?:their|your|a|an|the) (?:[\w'’-]+ ){0,4}?)to (.+)$"#, in: text).first,
+           !MockReading.contains("^" + listener + #"\s*$"#, match[1].trimmed(.whitespaces).lowercased()) {
+            return sentence("please ask " + swapListener(match[1]) + "to " + swapListener(match[2]))
+        }
         if MockReading.contains(#"^ask\b(?!\s+"# + listener + #"\s+to\b)"#, lower) { return .say(capitalized(condition + "can you tell me a little more about how you are right now") + "?") }
         // Acknowledgements.
         if MockReading.contains(#"^(?:thank|respond with|acknowledge (?:the|their|what|it)|validate|reassure|express (?:empathy|sympathy|care|compassion|understanding|concern))"#, lower) {

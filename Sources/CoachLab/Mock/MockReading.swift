@@ -490,7 +490,7 @@ public struct MockReading: Sendable, Equatable {
         let role = #"(?:coach|companion|mentor|guide|buddy|assistant|helper|tutor|trainer|adviser|advisor|counsel+or|therapist|friend|cheerleader|sidekick)"#
         for (index, text) in read.prefix(12) where !headers[index] {
             for match in Self.matches(#"(?:^|[^\p{L}'’-])([A-Z][\p{Ll}'’-]{1,20})(?:\s*[,:(—–·|/]\s*|\s+-\s+|\s+(?:is|the|your|our|as)\s+)(?:(?:a|an|the|your|our)\s+)?(?:[\p{L}-]+\s+){0,4}?"# + role + #"\b"#, in: text, caseSensitive: true)
-            where !Self.notNames.contains(match[1]) && !Self.sentenceWords.contains(match[1]) && !Self.contains("^" + role + "$", match[1]) {
+            where !Self.notNames.contains(match[1]) && !Self.sentenceWords.contains(match[1]) && !Self.isContraction(match[1]) && !Self.contains("^" + role + "$", match[1]) {
                 return (match[1], index)
             }
         }
@@ -515,6 +515,12 @@ public struct MockReading: Sendable, Equatable {
               Self.contains(#"\b(?:coach|companion|mentor|guide|buddy|assistant|helper|tutor|trainer|adviser|advisor|counsel+or|friend)\b"#, Self.fold(next))
         else { return nil }
         return (match[1], first)
+    }
+
+    /// Whether a capitalised word is a contraction ("You're", "I'm", "We've"), never a name;
+    /// "O'Brien" is one.
+    static func isContraction(_ word: String) -> Bool {
+        contains(#"['’](?:re|ve|ll|d|m|s|t)$"#, word)
     }
 
     /// Capitalised words that open sentences and titles rather than name anyone.
@@ -556,9 +562,9 @@ public struct MockReading: Sendable, Equatable {
         var said = LineReading()
         if clues.any("you", "act as", "play the role of", "speak as", "persona name", "respond as", "reply as", "answer as", "write as", "ing as", "know you", "knows you", "call you", "calls you", "i am ", "i'm ", "the assistant", "the coach", "the bot", "the ai", "the model", "assistant name", "coach name", "bot name", "itself as", "herself as", "himself as") {
             // "You'll be chatting as Miko".
-            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Yy]ou play|(?:[Ii]ntroduce|[Pp]resent|[Rr]efer to|[Dd]escribe)s? (?:yourself|itself|herself|himself) as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|(?:[Aa]ssistant|[Cc]oach|[Bb]ot) name:?|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite|[Rr]esponding|[Rr]eplying|[Aa]nswering|[Ww]riting) as|(?:[Kk]nows?|[Cc]alls?) you(?: as)?|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be|[Tt]he (?:assistant|coach|bot|AI|model)(?:'s name)? (?:is named|is called|goes by|is))\s+["“‘']?([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
+            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]our name's|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Yy]ou play|(?:[Ii]ntroduce|[Pp]resent|[Rr]efer to|[Dd]escribe)s? (?:yourself|itself|herself|himself) as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|(?:[Aa]ssistant|[Cc]oach|[Bb]ot) name:?|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite|[Rr]esponding|[Rr]eplying|[Aa]nswering|[Ww]riting) as|(?:[Kk]nows?|[Cc]alls?) you(?: as)?|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be|[Tt]he (?:assistant|coach|bot|AI|model)(?:'s name)? (?:is named|is called|goes by|is))\s+["“‘']?([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
                                  + #"|^\s*I(?: am|'m) ([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*),"#, in: line, caseSensitive: true)
-                .map { $0[1].isEmpty ? $0[2] : $0[1] }.filter { !Self.notNames.contains($0) }
+                .map { $0[1].isEmpty ? $0[2] : $0[1] }.filter { !Self.notNames.contains($0) && !Self.isContraction($0) }
         }
         // A prompt that greets the one it briefs: "Hey Tess! You're our coach…", "Dear Nell,".
         if said.names.isEmpty, clues.any("hey ", "hi ", "hello ", "dear "),
@@ -576,7 +582,7 @@ public struct MockReading: Sendable, Equatable {
             let unquoted = clues.any("\"", "“") ? lower.replacingOccurrences(of: #""[^"]*"|“[^”]*”"#, with: "", options: .regularExpression) : lower
             scratch.readForm(unquoted, 0)
         }
-        if clues.any("an ai", "ai-", "ai:", "ai ", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
+        if clues.any("an ai", "ai-", "ai:", "ai ", " ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
                      "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "stays with", "stay with", "ask to", "human", "real person", "for you alone", "for you only", "only for you", "but you", "to yourself", " of this", " of these", " of it") {
             scratch.readIdentity(lower, 0)
@@ -749,7 +755,7 @@ public struct MockReading: Sendable, Equatable {
         let answered = #"|\b(?:if|when|whenever|should)\b[^.;]{0,60}\b(?:an ai|a bot|a robot|a chatbot|a machine|a language model|human|a real person)\b[^.;]{0,40}\b(?:say|tell them|answer|reply|respond|explain)\b[^.;]{0,15}\b(?:you are|you're|i am|i'm) (?!an? (?:ai|bot|robot|chatbot|machine|language model|artificial)\b|artificial)"#
         // "AI-talk: never", "AI disclosure: no": a setting that rules out talk of being an AI.
         let setting = #"|^\W*(?:ai|bot|robot)\b[\w -]{0,15}:\s*(?:never|no|none|off|false|forbidden)\b"#
-        if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|as ai\b|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"# + asked + not + named + answered + setting
+        if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|as ai\b|(?:you're|you are|being|i'm|i am) ai\b|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"# + asked + not + named + answered + setting
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
@@ -904,7 +910,8 @@ public struct MockReading: Sendable, Equatable {
                 note(.knowledge, Self.firstSentence(cell), index)
                 continue
             }
-            for prefix in ["Core idea: ", "- Tip: ", "- Competing response: ", "Heuristic: "] where trimmed.hasPrefix(prefix) {
+            // A fact set out by a label of its own, in any section: "Did you know? …", "Fun fact: …".
+            for prefix in ["Core idea: ", "- Tip: ", "- Competing response: ", "Heuristic: ", "Did you know? ", "Fun fact: ", "Pro tip: ", "Quick tip: "] where trimmed.hasPrefix(prefix) {
                 note(.knowledge, Self.firstSentence(String(trimmed.dropFirst(prefix.count))), index)
             }
             // Bullets as "- ", "* ", "• ", "~ "… (``bulletMarks``), and numbered items.
