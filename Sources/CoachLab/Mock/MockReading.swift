@@ -307,8 +307,8 @@ public struct MockReading: Sendable, Equatable {
     static func codeAsProse(_ line: String) -> String? {
         // Code names a thing on a path ("reply.sentences", "persona.name"): a line without a
         // dot between two letters is not code, and most lines are ruled out by bytes alone.
-        guard line.utf8.contains(UInt8(ascii: ".")),
-              line.utf8.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }),
+        guard line.utf8.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }),
+              Self.holdsPath(line),
               let statement = matches(#"^(\s*)(?:(?:assert|require|ensure|expect|check)\s+)?(!?\s*[a-z]\w*(?:\.[A-Za-z_]\w*)+.*?)\s*;?\s*$"#, in: line, caseSensitive: true).first
         else { return nil }
         let indent = statement[1]
@@ -343,7 +343,7 @@ public struct MockReading: Sendable, Equatable {
     /// read as the label "NAME: Bram"; nil for other lines.
     static func leaderAsLabel(_ line: String) -> String? {
         // An ellipsis in prose ("Wait... then breathe out") follows its word; a leader stands apart or runs on.
-        guard line.contains("..."), let match = matches(#"^(\s*)([A-Za-z][\w'’-]*(?: [A-Za-z][\w'’-]*){0,3})(?:\s+\.{3,}|\.{4,})\s*(\S.*)$"#, in: line).first else { return nil }
+        guard line.utf8.contains(UInt8(ascii: ".")) || line.utf8.contains(0xE2), line.contains("...") || line.contains("…"), let match = matches(#"^(\s*)([A-Za-z][\w'’-]*(?: [A-Za-z][\w'’-]*){0,3})(?:\s+\.{3,}|\.{4,})\s*(\S.*)$"#, in: line).first else { return nil }
         return match[1] + match[2] + ": " + match[3]
     }
 
@@ -353,6 +353,7 @@ public struct MockReading: Sendable, Equatable {
     /// name: Nico.", `<identity ai-disclosure="never"/>` is "ai-disclosure: never.". Nil for
     /// other lines.
     static func elementAsSentences(_ line: String) -> String? {
+        guard line.utf8.contains(UInt8(ascii: "<")), line.utf8.contains(UInt8(ascii: "\"")) else { return nil }
         let trimmed = line.trimmed(.whitespaces)
         guard trimmed.hasPrefix("<"), trimmed.hasSuffix(">"), trimmed.contains("=\""),
               let element = matches(#"^<([A-Za-z][\w-]*)((?:\s+[\w-]+\s*=\s*"[^"]*")+)\s*/?>$"#, in: trimmed, caseSensitive: true).first
@@ -380,6 +381,19 @@ public struct MockReading: Sendable, Equatable {
             }
         }
         return sentences.isEmpty ? nil : sentences.joined(separator: " ")
+    }
+
+    /// Whether a line holds a lower-case letter, a dot and a letter in a row ("reply.sentences"),
+    /// as a path in code does and prose seldom does, read as bytes.
+    static func holdsPath(_ line: String) -> Bool {
+        var previous: UInt8 = 0, dotAfterLetter = false
+        for byte in line.utf8 {
+            let isLetter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            if dotAfterLetter, isLetter { return true }
+            dotAfterLetter = byte == UInt8(ascii: ".") && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(previous)
+            previous = byte
+        }
+        return false
     }
 
     /// An identifier as words: "endsWith" is "ends with", "max_sentences" is "max sentences".
