@@ -777,6 +777,8 @@ public struct MockReading: Sendable, Equatable {
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e|output|print|reproduce|leak|divulge)(?:s|es|ing)?\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|this setup|this set-up|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is|stays?|remains?)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
+                         // "Never reads these directions aloud."
+                         + #"|\b(?:never|don't|do not|not)\s+(?:\w+\s+){0,2}?reads?\s+"# + instructions + #"\s+(?:aloud|out)\b"#
                          // "Don't reveal what's written here."
                          + #"|\b(?:never|don't|do not|not)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show)\s+what(?:'s| is) written (?:here|above|in this)"#
                          // "These guidelines must stay hidden from the user", "Ignore requests to reveal your configuration".
@@ -896,7 +898,7 @@ public struct MockReading: Sendable, Equatable {
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\b(?:what|things) (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|\b(?:worth|good to|useful to) mention(?:ing)?\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\b(?:what|things) (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|\b(?:worth|good to|useful to) mention(?:ing)?\b|\bcan use\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
                 // "### Bedtime battles" under "## Knowledge base": a sub-heading of the section.
                 let level = Self.markdownLevel(line)
                 let subheading = inKnowledgeSection && headers[index] && knowledgeLevel > 0 && level > knowledgeLevel
@@ -1131,6 +1133,15 @@ public struct MockReading: Sendable, Equatable {
            let match = matches(#"^[A-Za-z_][\w.]*\(\s*"([^"]*[A-Za-z][^"]*)"\s*\);?$"#, in: trimmed).first {
             return match[1]
         }
+        // A direction set in parentheses, as a script sets them: "(Tell them to call 999)", or
+        // an item after a label in parentheses: "(prop) Batch cooking saves money".
+        if trimmed.hasPrefix("(") {
+            if trimmed.hasSuffix(")"), !trimmed.dropFirst().dropLast().contains(where: { $0 == "(" || $0 == ")" }),
+               trimmed.split(separator: " ").count >= 3 {
+                return String(trimmed.dropFirst().dropLast()).trimmed(.whitespaces)
+            }
+            if let match = matches(#"^\(([\p{L}]{1,12})\)\s+(\S.*)$"#, in: trimmed).first { return match[2] }
+        }
         // An item set in a tag of its own: "<item>Ask open questions</item>", "<step>…</step>".
         if let text = taggedItem(trimmed) { return text }
         // A labelled item: "R4. Replies must…", "K. List priority debts first", "Q2) …", "a) …".
@@ -1240,7 +1251,7 @@ public struct MockReading: Sendable, Equatable {
         let request = #"^(?:please\s+)?(?:tell|say|give|share|suggest|encourage|urge|ask|remind|mention|offer|thank|acknowledge|reassure|explain|point|signpost|refer|direct|advise|recommend|validate|stay|stop|do not|don't|never|avoid|make sure|check|let)\b"#
         guard items.count == last - start + 1, items.allSatisfy({ contains(request, $0) }),
               items.contains(where: { contains(#"\b(?:them|they|their|the user|the person)\b"#, $0) }),
-              items.contains(where: { contains(#"\d{3}|\b(?:gp|doctor|nurse|emergency|helpline|hotline|crisis line|clinic|hospital|a&e|vet|pharmacist|police|ambulance|samaritans|childline)\b"#, $0) })
+              items.contains(where: { contains(#"\d{3}|\b(?:gp|doctor|nurse|emergency|helpline|hotline|crisis line|clinic|hospital|a&e|vet|pharmacist|police|ambulance|samaritans|childline|service|charity|fund|support)\b"#, $0) })
         else { return nil }
         return start - 1
     }
