@@ -100,7 +100,9 @@ struct MockComposer {
         let mentionsYou = mayMatch(["you"])
         let askedName = (mentionsYou || mayMatch(["who am i"])) && MockReading.contains(#"\b(?:who are you|what(?:'s| is) your name|what should i call you|what do i call you|introduce yourself|tell me about yourself|who am i (?:talking|speaking|chatting) (?:to|with)|what are you called|who(?:'s| is) (?:this|that|there|speaking|talking))\b"#, lower)
         // "Are you a bot?", "You're an AI though, right?", "Is this a chatbot?"
-        let askedNature = mentionsYou && MockReading.contains(#"\bare you (?:a |an )?(?:real|human|person|bot|robot|ai|chatbot|machine|computer)\b|\byou(?:'re| are) (?:a |an |just )?(?:real person|human|bot|robot|ai|chatbot|machine|computer|language model)\b[^.!?]{0,20}\?"#, lower)
+        let askedNature = mentionsYou && MockReading.contains(#"\bare you (?:a |an )?(?:real|human|person|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
+            || mayMatch(["you're", "you are"]) && lower.utf8.contains(UInt8(ascii: "?"))
+                && MockReading.contains(#"\byou(?:'re| are) (?:a |an |just )?(?:real person|human|bot|robot|ai|chatbot|machine|computer|language model)\b[^.!?]{0,20}\?"#, lower)
             || mayMatch(["is this"]) && MockReading.contains(#"\bis this (?:a |an |just )?(?:real person|human|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
             || mayMatch(["talking", "speaking", "chatting"]) && MockReading.contains(#"\b(?:am i|are we) (?:talking|speaking|chatting) (?:to|with) (?:a |an )?(?:real person|human|person|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
         if askedNature {

@@ -887,7 +887,8 @@ public struct MockReading: Sendable, Equatable {
         for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) {
             // A table's header row that names its rows as notes or tips ("| # | Topic note |
             // Source |") opens them as a title would.
-            if Self.tableCell(lines, at: index) == nil, line.contains("|"), index + 1 < lines.count, Self.tableCell(lines, at: index + 1) == nil,
+            if line.utf8.contains(UInt8(ascii: "|")), index + 1 < lines.count, lines[index + 1].utf8.contains(UInt8(ascii: "-")),
+               Self.tableCell(lines, at: index) == nil, Self.tableCell(lines, at: index + 1) == nil,
                lines[index + 1].contains("-|") || lines[index + 1].contains("|-"),
                Self.contains(#"\b(?:notes?|tips?|facts?|ideas?|advice|evidence|knowledge|what (?:helps|works))\b"#, Self.fold(line)) {
                 endSection()
