@@ -581,7 +581,8 @@ public struct MockReading: Sendable, Equatable {
                 .map { $0[1].isEmpty ? $0[2] : $0[1] }.filter { !Self.notNames.contains($0) && !Self.isContraction($0) }
         }
         // A prompt that greets the one it briefs: "Hey Tess! You're our coach…", "Dear Nell,".
-        if said.names.isEmpty, clues.any("hey ", "hi ", "hello ", "dear "),
+        // Only a line that opens with one: "hi " alone is in "this " and "which ".
+        if said.names.isEmpty, startsWithWord(lower.trimmed(.whitespaces), ["hey", "hi", "hello", "dear"]),
            let match = matches(#"^\s*(?:[Hh]ey|[Hh]i|[Hh]ello|[Dd]ear) ([A-Z][\p{L}'’-]*)\s*(?:[!,]|$)"#, in: line, caseSensitive: true).first,
            !Self.notNames.contains(match[1]), !["There", "All", "Everyone", "Team", "Friend", "Coach", "You"].contains(match[1]) {
             said.names = [match[1]]
@@ -598,7 +599,8 @@ public struct MockReading: Sendable, Equatable {
         }
         if clues.any("an ai", "ai-", "ai:", "ai ", " ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
-                     "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "stays with", "stay with", "ask to", "human", "real person", "for you alone", "for you only", "only for you", "but you", "to yourself", " of this", " of these", " of it") {
+                     "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "stays with", "stay with", "ask to", "human", "real person", "for you alone", "for you only", "only for you", "nobody but you", "no one but you", "to yourself",
+                     "any of this", "all of this", "none of this", "any of these", "any of it", "all of it", "a word of") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
