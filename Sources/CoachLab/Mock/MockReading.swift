@@ -343,7 +343,7 @@ public struct MockReading: Sendable, Equatable {
     /// read as the label "NAME: Bram"; nil for other lines.
     static func leaderAsLabel(_ line: String) -> String? {
         // An ellipsis in prose ("Wait... then breathe out") follows its word; a leader stands apart or runs on.
-        guard line.utf8.contains(UInt8(ascii: ".")) || line.utf8.contains(0xE2), line.contains("...") || line.contains("…"), let match = matches(#"^(\s*)([A-Za-z][\w'’-]*(?: [A-Za-z][\w'’-]*){0,3})(?:\s+\.{3,}|\.{4,})\s*(\S.*)$"#, in: line).first else { return nil }
+        guard line.contains("..."), let match = matches(#"^(\s*)([A-Za-z][\w'’-]*(?: [A-Za-z][\w'’-]*){0,3})(?:\s+\.{3,}|\.{4,})\s*(\S.*)$"#, in: line).first else { return nil }
         return match[1] + match[2] + ": " + match[3]
     }
 
