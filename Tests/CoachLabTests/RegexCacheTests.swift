@@ -39,4 +39,29 @@ import Testing
         #expect(MockDirective.parts(of: "Say it is a good question, and tell them to rest") == ["Say it is a good question", "tell them to rest"])
         #expect(RegexCache.shared.holds(MockDirective.partBoundary, caseSensitive: false))
     }
+
+    /// A pattern the mock's code writes is compiled only once a text holds one of its
+    /// literals: a line without its words is answered by the byte search alone, so reading a
+    /// prompt compiles only the patterns its lines could match.
+    @Test func aWrittenPatternIsCompiledOnlyWhenATextMayMatchIt() {
+        let tag = UUID().uuidString.prefix(8).lowercased()
+        let pattern = "\\bwritten-\(tag)\\b"
+        #expect(!MockReading.contains(pattern, "A line that holds none of its words."))
+        #expect(!RegexCache.shared.written(pattern, caseSensitive: false).isCompiled)
+        #expect(MockReading.matches(pattern, in: "Another line without them.").isEmpty)
+        #expect(!RegexCache.shared.written(pattern, caseSensitive: false).isCompiled)
+
+        #expect(MockReading.contains(pattern, "It says WRITTEN-\(tag) here."))
+        #expect(RegexCache.shared.written(pattern, caseSensitive: false).isCompiled)
+        #expect(MockReading.matches(pattern, in: "written-\(tag), twice: written-\(tag)").count == 2)
+    }
+
+    /// An invalid written pattern matches nothing, and is not compiled again on each use.
+    @Test func anInvalidWrittenPatternMatchesNothing() {
+        let pattern = "(unclosed-written"
+        #expect(!MockReading.contains(pattern, "(unclosed-written"))
+        #expect(MockReading.matches(pattern, in: "(unclosed-written").isEmpty)
+        #expect(RegexCache.shared.written(pattern, caseSensitive: false).isCompiled)
+        #expect(RegexCache.shared.pattern(pattern, caseSensitive: false) == nil)
+    }
 }

@@ -1491,15 +1491,14 @@ public struct MockReading: Sendable, Equatable {
     }
 
     static func contains(_ pattern: String, _ text: String) -> Bool {
-        guard let compiled = RegexCache.shared.pattern(pattern, caseSensitive: false) else { return false }
-        return compiled.firstMatch(in: text, lowered: LoweredASCII(text)) != nil
+        RegexCache.shared.written(pattern, caseSensitive: false).firstMatch(in: text, lowered: LoweredASCII(text)) != nil
     }
 
     /// Every match's groups (0 is the whole match; a group that did not take part is "").
     static func matches(_ pattern: String, in text: String, caseSensitive: Bool = false) -> [[String]] {
-        guard let compiled = RegexCache.shared.pattern(pattern, caseSensitive: caseSensitive),
-              compiled.mayMatch(LoweredASCII(text)) else { return [] }
-        return compiled.regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+        let compiled = RegexCache.shared.written(pattern, caseSensitive: caseSensitive)
+        guard compiled.mayMatch(LoweredASCII(text)), let regex = compiled.regex else { return [] }
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
             (0..<match.numberOfRanges).map { Range(match.range(at: $0), in: text).map { String(text[$0]) } ?? "" }
         }
     }
