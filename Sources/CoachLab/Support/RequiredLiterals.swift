@@ -33,34 +33,35 @@ struct RequiredLiterals: Sendable, Equatable {
 
     /// What a piece of the pattern matches: every string it can (when that is a small finite
     /// set) and the strings one of which each match contains.
-    /// Strings are kept in arrays without repeats rather than in sets: a pattern's literal
-    /// characters are one node each, and a set for each cost more than reading the pattern.
+    /// Strings are kept in arrays without repeats rather than in sets, requirements too: a
+    /// pattern's literal characters are one node each, the sets are small, and hashing them
+    /// cost more than the rest of the reading (a few hundred patterns at each start).
     struct Node {
         var exact: [String]?
-        private var required: Set<String>?
+        private var required: [String]?
 
         static let anything = Node(exact: nil)
         static let empty = Node(exact: [""])
 
-        init(exact: [String]?, needs: Set<String>? = nil) {
+        init(exact: [String]?, needs: [String]? = nil) {
             self.exact = exact
             required = needs
         }
 
         /// What every match contains: as given, else the exact strings when they can serve.
-        var needs: Set<String>? { required ?? exact.flatMap { Node.usable(Set($0)) } }
+        var needs: [String]? { required ?? exact.flatMap(Node.usable) }
 
         /// The set as a requirement, or nil when it requires nothing or holds too many.
-        static func usable(_ set: Set<String>) -> Set<String>? {
+        static func usable(_ set: [String]) -> [String]? {
             set.isEmpty || set.contains("") || set.count > RequiredLiterals.limit ? nil : set
         }
 
         /// The better of two requirements: the rarer in text (longer shortest strings, up to
         /// four letters, past which any word is rare enough), then the fewer to search for.
-        static func better(_ a: Set<String>?, _ b: Set<String>?) -> Set<String>? {
+        static func better(_ a: [String]?, _ b: [String]?) -> [String]? {
             guard let a else { return b }
             guard let b else { return a }
-            let shortestA = a.map(\.count).min() ?? 0, shortestB = b.map(\.count).min() ?? 0
+            let shortestA = a.map(\.utf8.count).min() ?? 0, shortestB = b.map(\.utf8.count).min() ?? 0
             if min(shortestA, 4) != min(shortestB, 4) { return shortestA > shortestB ? a : b }
             if a.count != b.count { return a.count < b.count ? a : b }
             return shortestA >= shortestB ? a : b
@@ -93,7 +94,7 @@ struct RequiredLiterals: Sendable, Equatable {
             if branches.count == 1 { return branches[0] }
             var exact: [String]? = []
             var seen = Set<String>()
-            var needs: Set<String>? = []
+            var needs: [String]? = []
             for branch in branches {
                 if let known = branch.exact, var sofar = exact {
                     for string in known where seen.insert(string).inserted { sofar.append(string) }
@@ -101,16 +102,21 @@ struct RequiredLiterals: Sendable, Equatable {
                 } else {
                     exact = nil
                 }
-                if let known = branch.needs, let sofar = needs { needs = sofar.union(known) } else { needs = nil }
+                if let known = branch.needs, var sofar = needs {
+                    for string in known where !sofar.contains(string) { sofar.append(string) }
+                    needs = sofar
+                } else {
+                    needs = nil
+                }
             }
-            return Node(exact: exact, needs: needs.flatMap(Node.usable) ?? exact.flatMap { Node.usable(Set($0)) })
+            return Node(exact: exact, needs: needs.flatMap(Node.usable) ?? exact.flatMap(Node.usable))
         }
 
         /// Quantified atoms in a row: runs of exactly known atoms multiply out into strings;
         /// the best requirement of any run or atom is the sequence's.
         mutating func sequence() -> Node? {
             var run = [""]
-            var best: Set<String>?
+            var best: [String]?
             var allExact = true
             while let byte = next, byte != UInt8(ascii: "|"), byte != UInt8(ascii: ")") {
                 guard let atom = quantified() else { return nil }
@@ -126,11 +132,11 @@ struct RequiredLiterals: Sendable, Equatable {
                 }
                 // The run ends here: the sequence is no longer one small set of strings.
                 allExact = false
-                best = Node.better(best, Node.usable(Set(run)))
+                best = Node.better(best, Node.usable(run))
                 best = Node.better(best, atom.needs)
                 run = atom.exact ?? [""]
             }
-            best = Node.better(best, Node.usable(Set(run)))
+            best = Node.better(best, Node.usable(run))
             return Node(exact: allExact ? run : nil, needs: best)
         }
 
