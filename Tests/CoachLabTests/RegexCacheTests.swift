@@ -65,3 +65,53 @@ import Testing
         #expect(RegexCache.shared.pattern(pattern, caseSensitive: false) == nil)
     }
 }
+
+/// A case-insensitive pattern runs in its case-sensitive form on a lower-case ASCII text only
+/// when folding cannot change what it matches there.
+@Suite struct ExactCaseFormTests {
+    @Test func onlyPatternsFoldingCannotChangeQualify() {
+        for pattern in [#"\bthen\s+(?:ask\s+)?one\b"#, #"^\W*questions?\s*:[^.]*\b(?:at the end|last)\b"#, #"[a-z]+, (?<name>\w+)"#,
+                        #"\d{3}|\b(?:gp|a&e)\b"#, #"(?<=x)y(?!z)"#, #"\.\?\(\)"#] {
+            #expect(CompiledPattern.foldsAlike(pattern), "\(pattern)")
+        }
+        for pattern in ["Dear", "stra\u{DF}e", "\u{212A}elvin", "[[:upper:]]+", "(?i)abc", "(?-i:abc)", #"\p{Ll}"#, #"\x41"#,
+                        #"\QAbc\E"#, #"(a)\1"#, #"\N{LATIN SMALL LETTER A}"#, "[A-Z]", #"\u0041"#] {
+            #expect(!CompiledPattern.foldsAlike(pattern), "\(pattern)")
+        }
+    }
+
+    /// Random patterns, some with what folding changes (a capital, a POSIX set, a property),
+    /// on random lower-case ASCII texts: for each that qualifies, the case-sensitive form finds
+    /// exactly the matches the case-insensitive one does; a text with capitals is run
+    /// case-insensitively.
+    @Test func theExactCaseFormMatchesAsTheFoldedOneOnLowerCaseText() throws {
+        var generator = SeededGenerator(seed: 7)
+        let atoms = ["a", "b", "k", "s", "ss", " ", ".", "[a-c]", "[^a]", #"\w"#, #"\s"#, #"\b"#, #"\W"#, "[:]", "(?:a|k)", "(?=s)", "(?!b)",
+                     "K", "[A-C]", #"\p{Lu}"#, "[[:upper:]]", #"\x41"#]
+        var compared = 0, matched = 0
+        for round in 0..<400 {
+            let pattern = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                atoms.randomElement(using: &generator)! + ["", "", "?", "+", "*", "{2}"].randomElement(using: &generator)!
+            }.joined()
+            let tag = "fold\(round)-"
+            let compiled = CompiledPattern(tag + "|" + pattern, caseSensitive: false)
+            guard CompiledPattern.foldsAlike(tag + "|" + pattern), let folded = compiled.regex else { continue }
+            for _ in 0..<20 {
+                let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                    ["a", "b", "k", "s", " ", ".", ":", "x", "-"].randomElement(using: &generator)!
+                }.joined()
+                let lowered = try #require(LoweredASCII(text))
+                let exact = try #require(compiled.regex(for: lowered))
+                #expect(exact !== folded)
+                let range = NSRange(text.startIndex..., in: text)
+                let a = folded.matches(in: text, range: range).map(\.range), b = exact.matches(in: text, range: range).map(\.range)
+                #expect(a == b, "/\(pattern)/ on \(text.debugDescription)")
+                compared += 1
+                if !a.isEmpty { matched += 1 }
+            }
+            let capitals = try #require(LoweredASCII("SKA"))
+            #expect(compiled.regex(for: capitals) === folded)
+        }
+        #expect(compared > 2000 && matched > 500, "\(compared) \(matched)")
+    }
+}

@@ -1497,7 +1497,8 @@ public struct MockReading: Sendable, Equatable {
     /// Every match's groups (0 is the whole match; a group that did not take part is "").
     static func matches(_ pattern: String, in text: String, caseSensitive: Bool = false) -> [[String]] {
         let compiled = RegexCache.shared.written(pattern, caseSensitive: caseSensitive)
-        guard compiled.mayMatch(LoweredASCII(text)), let regex = compiled.regex else { return [] }
+        let lowered = LoweredASCII(text)
+        guard compiled.mayMatch(lowered), let regex = compiled.regex(for: lowered) else { return [] }
         return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
             (0..<match.numberOfRanges).map { Range(match.range(at: $0), in: text).map { String(text[$0]) } ?? "" }
         }

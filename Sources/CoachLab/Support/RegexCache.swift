@@ -45,42 +45,98 @@ final class RegexCache: @unchecked Sendable {
 
 /// A regular expression, compiled on first use, and the literals (``RequiredLiterals``) any
 /// match contains.
+///
+/// A case-insensitive pattern that folding cannot change on a text without capitals (see
+/// ``foldsAlike(_:)``) is run on such a text in its case-sensitive form, which ICU compiles
+/// and runs several times faster: the mock reads lower-cased prompt lines.
 final class CompiledPattern: @unchecked Sendable {
     let source: String
     let literals: RequiredLiterals?
     private let options: NSRegularExpression.Options
+    /// Whether the case-sensitive form serves a lower-case ASCII text.
+    private let exactCaseServesLowerCase: Bool
     private let lock = NSLock()
     private var compiled: NSRegularExpression??
+    private var compiledExactCase: NSRegularExpression??
 
     init(_ source: String, caseSensitive: Bool) {
         self.source = source
         options = caseSensitive ? [] : [.caseInsensitive]
         literals = RequiredLiterals(pattern: source)
+        exactCaseServesLowerCase = !caseSensitive && Self.foldsAlike(source)
     }
 
     /// The expression, or nil when the pattern is not a valid regular expression.
     var regex: NSRegularExpression? {
-        lock.withLock {
-            if let compiled { return compiled }
-            let made = try? NSRegularExpression(pattern: source, options: options)
-            compiled = .some(made)
-            return made
-        }
+        lock.withLock { Self.made(&compiled, source, options) }
+    }
+
+    /// The expression to run on a text: the case-sensitive form for a lower-case ASCII text
+    /// when it answers the same.
+    func regex(for lowered: LoweredASCII?) -> NSRegularExpression? {
+        guard exactCaseServesLowerCase, let lowered, !lowered.hadCapitals else { return regex }
+        return lock.withLock { Self.made(&compiledExactCase, source, []) }
+    }
+
+    private static func made(_ slot: inout NSRegularExpression??, _ source: String, _ options: NSRegularExpression.Options) -> NSRegularExpression? {
+        if let slot { return slot }
+        let made = try? NSRegularExpression(pattern: source, options: options)
+        slot = .some(made)
+        return made
     }
 
     /// Whether the expression has been compiled (or found invalid) yet.
-    var isCompiled: Bool { lock.withLock { compiled != nil } }
+    var isCompiled: Bool { lock.withLock { compiled != nil || compiledExactCase != nil } }
 
     /// The first match in `text`. `lowered` is the text as ``LoweredASCII``, when it is ASCII:
     /// a text without the pattern's literals is answered without running the pattern.
     func firstMatch(in text: String, lowered: LoweredASCII?) -> NSTextCheckingResult? {
         if let literals, let lowered, !lowered.bytes.withUnsafeBufferPointer(literals.mayMatch) { return nil }
-        return regex?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
+        return regex(for: lowered)?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
     }
 
     /// Whether the pattern can match `text` at all, by its literals alone.
     func mayMatch(_ lowered: LoweredASCII?) -> Bool {
         guard let literals, let lowered else { return true }
         return lowered.bytes.withUnsafeBufferPointer(literals.mayMatch)
+    }
+
+    /// Whether case folding leaves `pattern` matching exactly what it matches without it, on
+    /// any ASCII text with no capital letters. It must be ASCII (ICU folds "ß" to "ss" and the
+    /// Kelvin sign to "k"), hold no capital letter (which folding lets match a small one), and
+    /// use no escape, set or flag whose meaning folding changes: only the escapes of positions,
+    /// the classes \w \s \d and their negations, control characters and punctuation; no
+    /// POSIX set ("[[:upper:]]"), and no inline flag ("(?i)", "(?-i)"). On such a text, a
+    /// small letter of the pattern matches only itself either way, and a set or class holds
+    /// the same of the text's characters.
+    static func foldsAlike(_ pattern: String) -> Bool {
+        let bytes = Array(pattern.utf8)
+        let escapes = Set("bBwWsSdDAZzGtnrfae".utf8)
+        func isLetterOrDigit(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let next = index + 1 < bytes.count ? bytes[index + 1] : nil
+            switch byte {
+            case UInt8(ascii: "\\"):
+                guard let next, next < 0x80, !isLetterOrDigit(next) || escapes.contains(next) else { return false }
+                index += 2
+                continue
+            case UInt8(ascii: "("):
+                // "(?" and a letter, "-" or "^" opens inline flags.
+                if next == UInt8(ascii: "?"), index + 2 < bytes.count,
+                   isLetterOrDigit(bytes[index + 2]) || bytes[index + 2] == UInt8(ascii: "-") || bytes[index + 2] == UInt8(ascii: "^") {
+                    return false
+                }
+            case UInt8(ascii: "["):
+                if next == UInt8(ascii: ":") { return false }
+            default:
+                if byte >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) { return false }
+            }
+            index += 1
+        }
+        return true
     }
 }

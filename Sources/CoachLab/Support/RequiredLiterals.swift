@@ -288,14 +288,23 @@ struct RequiredLiterals: Sendable, Equatable {
 /// other text, which every pattern must then read in full.
 struct LoweredASCII {
     let bytes: [UInt8]
+    /// Whether the text had any capital letter (before it was lowered).
+    let hadCapitals: Bool
 
     init?(_ text: String) {
         var lowered: [UInt8] = []
         lowered.reserveCapacity(text.utf8.count)
+        var capitals = false
         for byte in text.utf8 {
             guard byte < 0x80 else { return nil }
-            lowered.append((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
+            if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) {
+                capitals = true
+                lowered.append(byte | 0x20)
+            } else {
+                lowered.append(byte)
+            }
         }
         bytes = lowered
+        hadCapitals = capitals
     }
 }
