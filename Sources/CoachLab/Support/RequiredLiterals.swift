@@ -35,7 +35,7 @@ struct RequiredLiterals: Sendable, Equatable {
     /// set) and the strings one of which each match contains.
     /// Strings are kept in arrays without repeats rather than in sets, requirements too: a
     /// pattern's literal characters are one node each, the sets are small, and hashing them
-    /// cost more than the rest of the reading (a few hundred patterns at each start).
+    /// cost more than the rest of the reading (some seventy patterns at each start).
     struct Node {
         var exact: [String]?
         private var required: [String]?
