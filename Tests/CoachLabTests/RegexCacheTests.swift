@@ -115,3 +115,27 @@ import Testing
         #expect(compared > 2000 && matched > 500, "\(compared) \(matched)")
     }
 }
+
+/// The cached forms of Foundation's pattern methods give Foundation's results.
+@Suite struct CachedPatternMethodTests {
+    @Test func rangesAndReplacementsMatchFoundations() {
+        let cases: [(pattern: String, text: String, template: String, caseSensitive: Bool)] = [
+            (#"\b(\w+)\s+(at most|more than)\s+(\d+)\b"#, "Sentences at most 3, questions more than 1.", "$2 $3 $1", true),
+            (#"\(\s*"?([^()"]*)"?\s*\)"#, #"Say ( "hello" ) and (wave)."#, " $1", true),
+            (#"^(?:clearly|gently)\s+"#, "Gently say no. gently again.", "", false),
+            (#"^(?:clearly|gently)\s+"#, "Gently say no.", "", true),
+            (#"(\*\*|__)[^\s*_][^*_]*(\*\*|__)"#, "**one** and __two__, ** not **", "<b>", true),
+            (#"\bai\b"#, "the ai said AI, not aide", "an AI", true),
+            (#""[^"]*"|“[^”]*”"#, #"keep "this" out and “that” too"#, "", true),
+            (#"\{\{[^}]*\}\}"#, "Flag: {{risk.rule}}", "", true),
+        ]
+        for item in cases {
+            let options: String.CompareOptions = item.caseSensitive ? [.regularExpression] : [.regularExpression, .caseInsensitive]
+            #expect(item.text.replacingMatches(ofPattern: item.pattern, with: item.template, caseSensitive: item.caseSensitive)
+                    == item.text.replacingOccurrences(of: item.pattern, with: item.template, options: options), "\(item.pattern)")
+            #expect(item.text.ranges(ofPattern: item.pattern, caseSensitive: item.caseSensitive).first
+                    == item.text.range(of: item.pattern, options: options), "\(item.pattern)")
+        }
+        #expect("**one** and __two__".ranges(ofPattern: #"(\*\*|__)[^\s*_][^*_]*(\*\*|__)"#).count == 2)
+    }
+}

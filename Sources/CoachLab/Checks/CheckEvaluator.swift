@@ -159,18 +159,18 @@ public enum CheckEvaluator {
             guard let opening = bytes.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
                   openings.contains(opening) else { continue }
             let trimmed = String(decoding: bytes, as: UTF8.self).trimmed(.whitespaces)
-            if trimmed.range(of: #"^#{1,6}\s"#, options: .regularExpression) != nil { found.append("a header (\(quote(String(trimmed.prefix(30)))))") }
-            if trimmed.range(of: #"^([-*+]|\d+[.)])\s+\S"#, options: .regularExpression) != nil { found.append("a list item (\(quote(String(trimmed.prefix(30)))))") }
+            if !trimmed.ranges(ofPattern: #"^#{1,6}\s"#).isEmpty { found.append("a header (\(quote(String(trimmed.prefix(30)))))") }
+            if !trimmed.ranges(ofPattern: #"^([-*+]|\d+[.)])\s+\S"#).isEmpty { found.append("a list item (\(quote(String(trimmed.prefix(30)))))") }
             if trimmed.hasPrefix("```") { found.append("a code fence") }
             if trimmed.hasPrefix("|"), trimmed.dropFirst().contains("|") { found.append("a table") }
             if trimmed.hasPrefix(">") { found.append("a block quote") }
         }
-        var rest = Substring(text)
         let bytes = Array(text.utf8)
         guard FoldedText.bytes(bytes, contain: Array("**".utf8)) || FoldedText.bytes(bytes, contain: Array("__".utf8)) else { return found }
-        while let range = rest.range(of: #"(\*\*|__)[^\s*_][^*_]*(\*\*|__)"#, options: .regularExpression) {
-            found.append("bold text (\(quote(String(rest[range]))))")
-            rest = rest[range.upperBound...]
+        // The pattern holds no anchor or look-behind, so its matches over the whole text are
+        // the ones a search from the end of each earlier match finds.
+        for range in text.ranges(ofPattern: #"(\*\*|__)[^\s*_][^*_]*(\*\*|__)"#) {
+            found.append("bold text (\(quote(String(text[range]))))")
         }
         return found
     }

@@ -334,7 +334,7 @@ enum PackChecker {
                                   hint: near.map { "did you mean '{\($0)}'?" } ?? "declare '\(name)' under stack.placeholders")
             }
             // A title is text the header template prints; a tag in it would reach the prompt as written.
-            if let title = layer.title, let tag = title.value.range(of: #"\{\{[^}]*\}\}"#, options: .regularExpression) {
+            if let title = layer.title, let tag = title.value.ranges(ofPattern: #"\{\{[^}]*\}\}"#).first {
                 diagnostics.error("the title of layer '\(layer.id)' holds '\(title.value[tag])', but a title is plain text, so the prompt would show it as written",
                                   at: title.location,
                                   hint: "put the value in the layer's template, on the line under the title")

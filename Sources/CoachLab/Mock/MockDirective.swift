@@ -57,7 +57,7 @@ enum MockDirective: Equatable {
         func swapBoth(_ text: String) -> String { Self.swapBoth(text, caregiver: caregiver) }
         // "You will give them…", "We need you to tell them…", "Please suggest…": the request
         // under the words that ask for it.
-        var text = part.trimmed(CharacterSet(charactersIn: " .")).replacingOccurrences(of: requestPreamble, with: "", options: [.regularExpression, .caseInsensitive])
+        var text = part.trimmed(CharacterSet(charactersIn: " .")).replacingMatches(ofPattern: requestPreamble, with: "", caseSensitive: false)
         var lower = MockReading.fold(text)
         if MockReading.contains(#"^(?:stop|pause|halt|set aside) (?:the |all )?(?:coaching|teaching|lesson|exercise|session plan)"#, lower) { return .suppress("coaching") }
         // "Keep the reply to this one instruction": nothing else goes in it.
@@ -85,7 +85,7 @@ enum MockDirective: Equatable {
             text = match[2]
             lower = MockReading.fold(text)
         }
-        text = text.replacingOccurrences(of: #"^(?:clearly|gently|kindly|calmly|firmly|warmly)\s+"#, with: "", options: [.regularExpression, .caseInsensitive])
+        text = text.replacingMatches(ofPattern: #"^(?:clearly|gently|kindly|calmly|firmly|warmly)\s+"#, with: "", caseSensitive: false)
         // "Otherwise they need to see a GP": the other case, said as such.
         if condition.isEmpty, let match = MockReading.matches(#"^(otherwise|if not|failing that),?\s+(.+)$"#, in: text).first {
             condition = MockDirective.capitalized(match[1].lowercased()) + ", "
@@ -138,7 +138,7 @@ enum MockDirective: Equatable {
         if let match = MockReading.matches(#"^(?:tell|encourage|urge|remind|advise|ask|invite|help|get|suggest|recommend)\s+"# + listener + #"\s+(?:[a-z]+ly\s+)?(?:to\s+)?(.+)$"#, in: text).first {
             let body = match[1]
             if MockReading.contains(#"^(?:that\b|they\b|it\b|you\b)"#, body) || !MockReading.contains(#"^(?:to\b)"#, body) && MockReading.contains(#"^(?:they|it|you|that) "#, body) {
-                return sentence(swapBoth(body.replacingOccurrences(of: #"^that\s+"#, with: "", options: .regularExpression)))
+                return sentence(swapBoth(body.replacingMatches(ofPattern: #"^that\s+"#, with: "")))
             }
             // "Tell them buying an essay can get them expelled", "Remind them a slip is not a
             // failure": what to tell them, a clause of its own, is said as it is.
@@ -197,7 +197,7 @@ enum MockDirective: Equatable {
             }
             // "Suggest someone stays at home in case they come back": a clause of its own.
             if MockReading.contains(#"^(?:that\s+)?(?:someone|somebody|a (?:friend|neighbou?r|relative)|another (?:adult|person)|one of (?:them|you))\s+\w+s\b"#, MockReading.fold(match[1])) {
-                return sentence("it might help if " + match[1].replacingOccurrences(of: #"^that\s+"#, with: "", options: .regularExpression))
+                return sentence("it might help if " + match[1].replacingMatches(ofPattern: #"^that\s+"#, with: ""))
             }
             if MockReading.contains(#"\b(?:line|service|helpline|hotline|charity|organi[sz]ation|team|clinic)s?\b"#, object) {
                 return sentence(object, " can help with this")

@@ -87,7 +87,7 @@ public struct MockReading: Sendable, Equatable {
         ideas = all(.knowledge).map { MockComposer.lowercasedFirst(Self.idea($0.value)) }
         ideaExamples = all(.knowledge).map { Self.example(in: $0.text) }
         citations = all(.data).map { line in
-            let unnumbered = line.value.replacingOccurrences(of: #"^\d+\.\s+"#, with: "", options: .regularExpression)
+            let unnumbered = line.value.replacingMatches(ofPattern: #"^\d+\.\s+"#, with: "")
             return MockComposer.lowercasedFirst(MockDirective.clipped(unnumbered.replacingOccurrences(of: ":", with: ","), words: 8))
         }
     }
@@ -320,14 +320,14 @@ public struct MockReading: Sendable, Equatable {
         // An assertion: a call's text argument read as words ("endsWith(\"?\")" is "ends with
         // a question"), a path as its names, "!" as "never" before the last of them, and a
         // comparison as a bound on what it counts.
-        text = text.replacingOccurrences(of: #"\(\s*"\?"\s*\)"#, with: " a question", options: .regularExpression)
-        text = text.replacingOccurrences(of: #"\(\s*"?([^()"]*)"?\s*\)"#, with: " $1", options: .regularExpression)
+        text = text.replacingMatches(ofPattern: #"\(\s*"\?"\s*\)"#, with: " a question")
+        text = text.replacingMatches(ofPattern: #"\(\s*"?([^()"]*)"?\s*\)"#, with: " $1")
         let negated = text.hasPrefix("!")
         if negated { text = String(text.dropFirst()).trimmed(.whitespaces) }
         var names = text.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }.split(separator: ".").map { words(ofIdentifier: String($0)) }
         // What follows the path, a path itself too ("this.spec" is "this spec").
-        let rest = text.drop { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
-            .replacingOccurrences(of: #"(?<=[A-Za-z])\.(?=[A-Za-z])"#, with: " ", options: .regularExpression)
+        let rest = String(text.drop { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
+            .replacingMatches(ofPattern: #"(?<=[A-Za-z])\.(?=[A-Za-z])"#, with: " ")
         guard names.count >= 2 else { return nil }
         if negated { names.insert("never", at: names.count - 1) }
         var sentence = (names.joined(separator: " ") + rest).replacingOccurrences(of: "  ", with: " ")
@@ -335,7 +335,7 @@ public struct MockReading: Sendable, Equatable {
             sentence = sentence.replacingOccurrences(of: operator_, with: " \(bound) ")
         }
         // "reply sentences at most 3" is "reply at most 3 sentences".
-        sentence = sentence.replacingOccurrences(of: #"\b(\w+)\s+(at most|at least|fewer than|more than)\s+(\d+)\b"#, with: "$2 $3 $1", options: .regularExpression)
+        sentence = sentence.replacingMatches(ofPattern: #"\b(\w+)\s+(at most|at least|fewer than|more than)\s+(\d+)\b"#, with: "$2 $3 $1")
         return indent + sentence.split(separator: " ").joined(separator: " ") + "."
     }
 
@@ -421,7 +421,7 @@ public struct MockReading: Sendable, Equatable {
         guard let colon = line.firstIndex(of: ":") else { return nil }
         let value = line[line.index(after: colon)...].trimmed(.whitespaces).lowercased()
         guard line[..<colon].contains("_") || configSwitches.contains(value), let match = matches(#"^(\s*(?:-\s+)?)([A-Za-z]+(?:_[A-Za-z]+)*)\s*:\s*(\S.*?)\s*$"#, in: line, caseSensitive: true).first else { return nil }
-        let key = match[2].replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: #"\bai\b"#, with: "an AI", options: .regularExpression)
+        let key = match[2].replacingOccurrences(of: "_", with: " ").replacingMatches(ofPattern: #"\bai\b"#, with: "an AI")
         switch value {
         case "false", "no", "off", "none", "forbidden", "disallowed", "not allowed":
             return match[1] + (startsWithWord(key, ["allow", "allowed", "use", "can", "may", "claim", "claims", "say", "says", "admit", "mention", "reveal", "share", "disclose", "show", "repeat"]) ? "Never \(key)." : "No \(key).")
@@ -594,7 +594,7 @@ public struct MockReading: Sendable, Equatable {
         if clues.any("question", "idea", " at a time", "by asking", "suggestion", " tip", "recommendation", "sentence ask", "line ask") { scratch.readQuestions(lower, 0) }
         if clues.any("markdown", "formatting", "format your", "format the", "format anything", "rich text", "plain text", "plain prose", "raw text", "plain sentences", "heading", "header", "list", "bullet", "numbered", "bold",
                      "emoji", "exclamation") {
-            let unquoted = clues.any("\"", "“") ? lower.replacingOccurrences(of: #""[^"]*"|“[^”]*”"#, with: "", options: .regularExpression) : lower
+            let unquoted = clues.any("\"", "“") ? lower.replacingMatches(ofPattern: #""[^"]*"|“[^”]*”"#, with: "") : lower
             scratch.readForm(unquoted, 0)
         }
         if clues.any("an ai", "ai-", "ai:", "ai ", " ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
@@ -1496,9 +1496,7 @@ public struct MockReading: Sendable, Equatable {
 
     /// Every match's groups (0 is the whole match; a group that did not take part is "").
     static func matches(_ pattern: String, in text: String, caseSensitive: Bool = false) -> [[String]] {
-        let compiled = RegexCache.shared.written(pattern, caseSensitive: caseSensitive)
-        let lowered = LoweredASCII(text)
-        guard compiled.mayMatch(lowered), let regex = compiled.regex(for: lowered) else { return [] }
+        guard let regex = RegexCache.shared.expression(pattern, caseSensitive: caseSensitive, toRunOn: text) else { return [] }
         return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
             (0..<match.numberOfRanges).map { Range(match.range(at: $0), in: text).map { String(text[$0]) } ?? "" }
         }

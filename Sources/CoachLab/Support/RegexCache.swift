@@ -141,3 +141,33 @@ final class CompiledPattern: @unchecked Sendable {
         return true
     }
 }
+
+extension RegexCache {
+    /// The expression to run `pattern` with on `text`, or nil when the text cannot hold a
+    /// match (it lacks the pattern's literals) or the pattern is invalid.
+    func expression(_ pattern: String, caseSensitive: Bool, toRunOn text: String) -> NSRegularExpression? {
+        let compiled = written(pattern, caseSensitive: caseSensitive)
+        let lowered = LoweredASCII(text)
+        guard compiled.mayMatch(lowered) else { return nil }
+        return compiled.regex(for: lowered)
+    }
+}
+
+extension String {
+    /// The ranges of the matches of `pattern`, left to right. Foundation's
+    /// `range(of:options: .regularExpression)` builds and describes an expression on every call
+    /// (describing its options costs a cold start the runtime's conformance scans); this takes
+    /// the pattern from the process's cache.
+    func ranges(ofPattern pattern: String, caseSensitive: Bool = true) -> [Range<String.Index>] {
+        guard let regex = RegexCache.shared.expression(pattern, caseSensitive: caseSensitive, toRunOn: self) else { return [] }
+        return regex.matches(in: self, range: NSRange(startIndex..., in: self)).compactMap { Range($0.range, in: self) }
+    }
+
+    /// Every match of `pattern` replaced by `template` (in which "$1" is the first group), as
+    /// Foundation's `replacingOccurrences(of:with:options: .regularExpression)` does, with the
+    /// pattern from the process's cache.
+    func replacingMatches(ofPattern pattern: String, with template: String, caseSensitive: Bool = true) -> String {
+        guard let regex = RegexCache.shared.expression(pattern, caseSensitive: caseSensitive, toRunOn: self) else { return self }
+        return regex.stringByReplacingMatches(in: self, range: NSRange(startIndex..., in: self), withTemplate: template)
+    }
+}
