@@ -166,10 +166,10 @@ public final class Compiler: Sendable {
         }
         recorder.reset()
         let substituted = context.mapTexts { text, sources in
-            guard text.contains("{") else { return (text, sources) }
+            guard text.utf8.contains(UInt8(ascii: "{")) else { return (text, sources) }
             var result = text
             var allSources = sources
-            for (name, value) in values where result.contains("{\(name)}") {
+            for (name, value) in values where FoldedText.text(result, contains: "{\(name)}") {
                 result = result.replacingOccurrences(of: "{\(name)}", with: value.0)
                 allSources += value.1
             }

@@ -488,7 +488,7 @@ enum PackChecker {
 
     /// Names written as `{name}` (single braces) in text.
     static func singleBracePlaceholders(in text: String) -> [String] {
-        guard text.contains("{") else { return [] }
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return [] }
         var names: [String] = []
         let characters = Array(text)
         var index = 0

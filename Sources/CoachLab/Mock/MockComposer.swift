@@ -212,7 +212,9 @@ struct MockComposer {
     /// shares any.
     private func dataLine(about instruction: String = "") -> String? {
         guard !reading.dataWords.isEmpty else { return nil }
-        let words = Set(TextNormalizer.words((message + " " + instruction).replacingOccurrences(of: "'s ", with: " ")).map(\.text).filter { ($0.count >= 4 || $0 == "d") && !Self.stopWords.contains($0) })
+        var text = message + " " + instruction
+        if FoldedText.text(text, contains: "'s ") { text = text.replacingOccurrences(of: "'s ", with: " ") }
+        let words = Set(TextNormalizer.words(text).map(\.text).filter { ($0.count >= 4 || $0 == "d") && !Self.stopWords.contains($0) })
         var best: (shared: Int, index: Int)?
         for (index, known) in reading.dataWords.enumerated() {
             let shared = known.intersection(words).count

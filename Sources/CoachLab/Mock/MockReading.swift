@@ -289,10 +289,10 @@ public struct MockReading: Sendable, Equatable {
         let line = jsonEntryAsLabel(code) ?? code
         let assigned = assignmentAsLabel(line)
         var text = tableRowAsLabel(line) ?? configEntryAsSentence(assigned ?? line) ?? assigned ?? line
-        if text.contains("**") { text = text.replacingOccurrences(of: "**", with: "") }
-        if text.contains("__") { text = text.replacingOccurrences(of: "__", with: "") }
+        if FoldedText.text(text, contains: "**") { text = text.replacingOccurrences(of: "**", with: "") }
+        if FoldedText.text(text, contains: "__") { text = text.replacingOccurrences(of: "__", with: "") }
         let start = text.drop { !$0.isLetter }
-        if text.contains(":"), startsWithWord(String(start), ["never", "don't", "do not", "avoid", "always", "must not", "must"]),
+        if FoldedText.text(text, contains: ":"), startsWithWord(String(start), ["never", "don't", "do not", "avoid", "always", "must not", "must"]),
            let match = matches(#"^(\W*)(never|don't|do not|avoid|always|must not|must)\s*:\s*"#, in: text).first,
            let range = text.range(of: match[0]) {
             text.replaceSubrange(range, with: match[1] + match[2] + " ")
@@ -343,7 +343,7 @@ public struct MockReading: Sendable, Equatable {
     /// read as the label "NAME: Bram"; nil for other lines.
     static func leaderAsLabel(_ line: String) -> String? {
         // An ellipsis in prose ("Wait... then breathe out") follows its word; a leader stands apart or runs on.
-        guard line.contains("..."), let match = matches(#"^(\s*)([A-Za-z][\w'’-]*(?: [A-Za-z][\w'’-]*){0,3})(?:\s+\.{3,}|\.{4,})\s*(\S.*)$"#, in: line).first else { return nil }
+        guard FoldedText.text(line, contains: "..."), let match = matches(#"^(\s*)([A-Za-z][\w'’-]*(?: [A-Za-z][\w'’-]*){0,3})(?:\s+\.{3,}|\.{4,})\s*(\S.*)$"#, in: line).first else { return nil }
         return match[1] + match[2] + ": " + match[3]
     }
 
@@ -355,7 +355,7 @@ public struct MockReading: Sendable, Equatable {
     static func elementAsSentences(_ line: String) -> String? {
         guard line.utf8.contains(UInt8(ascii: "<")), line.utf8.contains(UInt8(ascii: "\"")) else { return nil }
         let trimmed = line.trimmed(.whitespaces)
-        guard trimmed.hasPrefix("<"), trimmed.hasSuffix(">"), trimmed.contains("=\""),
+        guard trimmed.hasPrefix("<"), trimmed.hasSuffix(">"), FoldedText.text(trimmed, contains: "=\""),
               let element = matches(#"^<([A-Za-z][\w-]*)((?:\s+[\w-]+\s*=\s*"[^"]*")+)\s*/?>$"#, in: trimmed, caseSensitive: true).first
         else { return nil }
         let tag = words(ofIdentifier: element[1])
@@ -455,7 +455,7 @@ public struct MockReading: Sendable, Equatable {
     /// A member of a JSON object on a line of its own ("\"max_sentences\": 3,", "\"tone\":
     /// \"calm\",") read as the label "max_sentences: 3"; nil for other lines.
     static func jsonEntryAsLabel(_ line: String) -> String? {
-        guard line.contains("\":"), let match = matches(#"^(\s*)"([A-Za-z][\w -]*)"\s*:\s*(?:"([^"]*)"|([^",{\[]+?))\s*,?\s*$"#, in: line, caseSensitive: true).first
+        guard FoldedText.text(line, contains: "\":"), let match = matches(#"^(\s*)"([A-Za-z][\w -]*)"\s*:\s*(?:"([^"]*)"|([^",{\[]+?))\s*,?\s*$"#, in: line, caseSensitive: true).first
         else { return nil }
         return match[1] + match[2] + ": " + (match[3].isEmpty ? match[4] : match[3])
     }
@@ -463,7 +463,7 @@ public struct MockReading: Sendable, Equatable {
     /// A setting written "key = value" ("tone = warm", "must = Tell them to ring 999") read as
     /// the label "key: value"; nil for other lines.
     static func assignmentAsLabel(_ line: String) -> String? {
-        guard line.contains(" = "), let match = matches(#"^(\s*(?:[-*•]\s+)?)([A-Za-z][\w'-]*(?: [A-Za-z][\w'-]*){0,2})\s+=\s+(\S.*)$"#, in: line).first else { return nil }
+        guard FoldedText.text(line, contains: " = "), let match = matches(#"^(\s*(?:[-*•]\s+)?)([A-Za-z][\w'-]*(?: [A-Za-z][\w'-]*){0,2})\s+=\s+(\S.*)$"#, in: line).first else { return nil }
         return match[1] + match[2] + ": " + match[3]
     }
 
@@ -1132,7 +1132,7 @@ public struct MockReading: Sendable, Equatable {
         // An answer in a prompt written as questions and answers ("A: Call 999 first").
         if let answer = faqAnswer(trimmed) { return answer }
         // A call with a text, as a prompt written as code adds an item: "knowledge.add(\"…\")".
-        if trimmed.hasSuffix(")") || trimmed.hasSuffix(");"), trimmed.contains("(\""),
+        if trimmed.hasSuffix(")") || trimmed.hasSuffix(");"), FoldedText.text(trimmed, contains: "(\""),
            let match = matches(#"^[A-Za-z_][\w.]*\(\s*"([^"]*[A-Za-z][^"]*)"\s*\);?$"#, in: trimmed).first {
             return match[1]
         }
@@ -1229,14 +1229,14 @@ public struct MockReading: Sendable, Equatable {
     /// emergency and says, in the title or the line under it, that it is live: "triggered",
     /// "flagged", "active", "this message". A standing "Safety rules" section is neither.
     static func alertRange(in lines: [String], headers: [Bool]) -> Range<Int>? {
-        guard let start = lines.firstIndex(where: { $0.contains("RISK ALERT") })
+        guard let start = lines.firstIndex(where: { FoldedText.text($0, contains: "RISK ALERT") })
             // The last such title: a live alert comes last, after any standing section that a
             // title alone might take for one.
             ?? headers.indices.last(where: { (headers[$0] || isLabel(lines[$0]) || isLeadIn(lines, at: $0) || opensList(lines, at: $0)) && titlesAnAlert(lines, at: $0, headers: headers) })
             ?? closingRequests(in: lines)
         else { return nil }
         var end = start + 1
-        while end < lines.count, !headers[end] || lines[end].contains("RISK ALERT") { end += 1 }
+        while end < lines.count, !headers[end] || FoldedText.text(lines[end], contains: "RISK ALERT") { end += 1 }
         return start..<end
     }
 

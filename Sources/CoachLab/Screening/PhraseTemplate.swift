@@ -75,7 +75,7 @@ public enum PhraseTemplate {
     }
 
     /// Whether `text` uses any of the syntax beyond plain words.
-    public static func isPlain(_ text: String) -> Bool { !text.contains { "()[]{}|~#*".contains($0) } && !text.contains("...") }
+    public static func isPlain(_ text: String) -> Bool { !text.contains { "()[]{}|~#*".contains($0) } && !FoldedText.text(text, contains: "...") }
 
     /// Compiles `text` with the lexicons its slots name.
     public static func compile(_ text: String, lexicons: [Lexicon]) -> Result<Compiled, Problem> {

@@ -37,7 +37,7 @@ extension CheckKinds {
         /// little.
         static func isAboutACrisis(alert: String?, rule: String?) -> Bool {
             var block = alert.map { $0.components(separatedBy: "\n") } ?? []
-            if let title = block.first, MockReading.isHeader(title), !title.contains("RISK ALERT") { block.removeFirst() }
+            if let title = block.first, MockReading.isHeader(title), !FoldedText.text(title, contains: "RISK ALERT") { block.removeFirst() }
             return [rule, block.joined(separator: "\n")].contains { $0.map(speaksOfACrisis) ?? false }
         }
 
