@@ -4,19 +4,20 @@ import Foundation
 final class ReadingCache: @unchecked Sendable {
     static let shared = ReadingCache()
     private let lock = NSLock()
-    private var readings: [SampledTextKey: MockReading] = [:]
+    /// A cell per prompt: cases that ask for a prompt's reading while another case is reading
+    /// it wait for that reading rather than make their own.
+    private var readings: [SampledTextKey: Once<MockReading>] = [:]
 
     func reading(_ system: String) -> MockReading {
-        lock.lock()
         let key = SampledTextKey(system)
-        if let cached = readings[key] { lock.unlock(); return cached }
-        lock.unlock()
-        let reading = MockReading(system: system)
-        lock.lock()
-        if readings.count >= 512 { readings.removeAll(keepingCapacity: true) }
-        readings[key] = reading
-        lock.unlock()
-        return reading
+        let cell = lock.withLock {
+            if let cell = readings[key] { return cell }
+            if readings.count >= 512 { readings.removeAll(keepingCapacity: true) }
+            let cell = Once<MockReading>()
+            readings[key] = cell
+            return cell
+        }
+        return cell.value { MockReading(system: system) }
     }
 }
 

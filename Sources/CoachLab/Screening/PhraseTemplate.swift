@@ -100,10 +100,7 @@ public enum PhraseTemplate {
 
         /// Compiles `text`, as ``PhraseTemplate/compile(_:lexicons:)`` does.
         public mutating func compile(_ text: String) -> Result<Compiled, Problem> {
-            if let known = shelf[text] { return known }
-            let result = PhraseTemplate.compile(text, lexicons: lexicons, cache: &expansions)
-            shelf[text] = result
-            return result
+            shelf.cell(for: text).value { PhraseTemplate.compile(text, lexicons: lexicons, cache: &expansions) }
         }
     }
 
@@ -138,11 +135,17 @@ public enum PhraseTemplate {
         }
 
         private let lock = NSLock()
-        private var compiled: [String: Result<Compiled, Problem>] = [:]
+        /// A cell per template: lint's check and the screener, built side by side from one
+        /// pack, compile each frame once between them.
+        private var compiled: [String: Once<Result<Compiled, Problem>>] = [:]
 
-        subscript(text: String) -> Result<Compiled, Problem>? {
-            get { lock.withLock { compiled[text] } }
-            set { lock.withLock { compiled[text] = newValue } }
+        func cell(for text: String) -> Once<Result<Compiled, Problem>> {
+            lock.withLock {
+                if let cell = compiled[text] { return cell }
+                let cell = Once<Result<Compiled, Problem>>()
+                compiled[text] = cell
+                return cell
+            }
         }
     }
 
