@@ -63,3 +63,18 @@ private final class Results<Value>: @unchecked Sendable {
     func append(_ value: Value) { lock.withLock { values.append(value) } }
     var all: [Value] { lock.withLock { values } }
 }
+
+@Suite struct BoundedCacheTests {
+    /// A value is computed once while the cache holds it; at its bound the cache starts again.
+    @Test func keepsValuesUpToItsBound() {
+        let cache = BoundedCache<Int, String>(bound: 3)
+        let computations = Counter()
+        func value(_ key: Int) -> String { cache.value(for: key) { computations.increment(); return "v\(key)" } }
+        #expect((0..<3).map(value) == ["v0", "v1", "v2"])
+        #expect((0..<3).map(value) == ["v0", "v1", "v2"])
+        #expect(computations.value == 3 && cache.count == 3)
+        // The fourth key finds the cache full: it starts again with that key alone.
+        #expect(value(3) == "v3" && cache.count == 1)
+        #expect(value(0) == "v0" && computations.value == 5)
+    }
+}

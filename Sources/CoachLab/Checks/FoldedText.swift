@@ -23,7 +23,7 @@ struct FoldedText {
             } else if value == 0x2019 || value == 0x2018 {
                 out.append(UInt8(ascii: "'"))
             } else {
-                out.append(contentsOf: ScalarFolds.shared.folded(scalar))
+                out.append(contentsOf: ScalarFolds.folded(scalar))
             }
         }
         return out
@@ -71,19 +71,13 @@ struct FoldedText {
 }
 
 /// What Foundation folds each non-ASCII scalar to, kept for the process: a reply's emoji or
-/// accented letter is folded once, not once per reply. Bounded: it starts again when full.
-final class ScalarFolds: @unchecked Sendable {
-    static let shared = ScalarFolds()
-    private let lock = NSLock()
-    private var folds: [UInt32: [UInt8]] = [:]
+/// accented letter is folded once, not once per reply.
+enum ScalarFolds {
+    static let shared = BoundedCache<UInt32, [UInt8]>(bound: 4096)
 
-    func folded(_ scalar: Unicode.Scalar) -> [UInt8] {
-        if let known = lock.withLock({ folds[scalar.value] }) { return known }
-        let folded = Array(String(scalar).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).utf8)
-        lock.withLock {
-            if folds.count >= 4096 { folds.removeAll(keepingCapacity: true) }
-            folds[scalar.value] = folded
+    static func folded(_ scalar: Unicode.Scalar) -> [UInt8] {
+        shared.value(for: scalar.value) {
+            Array(String(scalar).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).utf8)
         }
-        return folded
     }
 }

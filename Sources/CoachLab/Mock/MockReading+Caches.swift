@@ -22,20 +22,11 @@ final class ReadingCache: @unchecked Sendable {
 }
 
 /// What each prompt line said (``MockReading/LineReading``), by its text and whether it sits
-/// in the alert. Bounded: it starts again when full.
-final class LineCache: @unchecked Sendable {
-    static let shared = LineCache()
-    private let lock = NSLock()
-    private var lines: [String: MockReading.LineReading] = [:]
+/// in the alert.
+enum LineCache {
+    static let shared = BoundedCache<String, MockReading.LineReading>(bound: 16_384)
 
-    func reading(_ line: String, inAlert: Bool, read: () -> MockReading.LineReading) -> MockReading.LineReading {
-        let key = (inAlert ? "a" : "-") + line
-        if let known = lock.withLock({ lines[key] }) { return known }
-        let said = read()
-        lock.withLock {
-            if lines.count >= 16_384 { lines.removeAll(keepingCapacity: true) }
-            lines[key] = said
-        }
-        return said
+    static func reading(_ line: String, inAlert: Bool, read: () -> MockReading.LineReading) -> MockReading.LineReading {
+        shared.value(for: (inAlert ? "a" : "-") + line, compute: read)
     }
 }

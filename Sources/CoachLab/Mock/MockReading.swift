@@ -563,7 +563,7 @@ public struct MockReading: Sendable, Equatable {
     /// Reads one line, from a process-wide cache: a mutant or a new profile changes a line or
     /// two of a prompt the mock has read before, and the rest read the same.
     static func reading(ofLine line: String, lower: String, inAlert: Bool) -> LineReading {
-        LineCache.shared.reading(line, inAlert: inAlert) { uncachedReading(ofLine: line, lower: lower, inAlert: inAlert) }
+        LineCache.reading(line, inAlert: inAlert) { uncachedReading(ofLine: line, lower: lower, inAlert: inAlert) }
     }
 
     /// Reads one line. Each reader runs only when the line holds a word every one of its

@@ -36,6 +36,18 @@ extension CheckKinds {
         /// every alert the same title; the rule's own title holds even when the block says too
         /// little.
         static func isAboutACrisis(alert: String?, rule: String?) -> Bool {
+            // Every case flagged under one prompt asks this of the same alert and rule.
+            crisisVerdicts.value(for: AlertAndRule(alert: alert, rule: rule)) { readsAsACrisis(alert: alert, rule: rule) }
+        }
+
+        private struct AlertAndRule: Hashable {
+            var alert: String?
+            var rule: String?
+        }
+
+        private static let crisisVerdicts = BoundedCache<AlertAndRule, Bool>(bound: 256)
+
+        private static func readsAsACrisis(alert: String?, rule: String?) -> Bool {
             var block = alert.map { $0.components(separatedBy: "\n") } ?? []
             if let title = block.first, MockReading.isHeader(title), !FoldedText.text(title, contains: "RISK ALERT") { block.removeFirst() }
             return [rule, block.joined(separator: "\n")].contains { $0.map(speaksOfACrisis) ?? false }
