@@ -209,6 +209,30 @@ import Testing
         #expect(!MockComposer.isWrittenAsAName(Array("Childline".utf8), in: system))
         #expect(!MockComposer.isWrittenAsAName(Array("Samaritan".utf8), in: system), "a prefix of a longer word is not the word")
     }
+
+    /// The byte search finds what a scan of every position finds, on random texts built from
+    /// a few words, spaces, commas and letters either side (the cases it turns on).
+    @Test func theSearchAgreesWithAScanOfEveryPosition() {
+        func scan(_ word: [UInt8], in system: String) -> Bool {
+            let bytes = Array(system.utf8)
+            func isLower(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
+            guard !word.isEmpty, bytes.count > word.count + 2 else { return false }
+            for index in 2...(bytes.count - word.count) where bytes[index...].starts(with: word) && bytes[index - 1] == UInt8(ascii: " ") {
+                let letter = bytes[index - 2] == UInt8(ascii: ",") && index - 2 > 0 ? index - 3 : index - 2
+                let after = index + word.count
+                if isLower(bytes[letter]), after == bytes.count || !(isLower(bytes[after] | 0x20) || bytes[after] >= 0x80) { return true }
+            }
+            return false
+        }
+        var random = SeededGenerator(seed: 29)
+        let pieces = ["Beat", "Beats", "beat", "B", " ", " ", ", ", ",", "a", "Z", "é", "\n", "see", "x"]
+        for _ in 0..<3000 {
+            let system = (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            for word in ["Beat", "B", "Be"] {
+                #expect(MockComposer.isWrittenAsAName(Array(word.utf8), in: system) == scan(Array(word.utf8), in: system), "\(word) in \(system.debugDescription)")
+            }
+        }
+    }
 }
 
 /// Lines a pack wrote in passing that the mock once left unread.

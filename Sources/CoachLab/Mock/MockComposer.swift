@@ -453,27 +453,31 @@ struct MockComposer {
     }
 
     /// Whether `system` has `word` (as bytes) after a lower-case ASCII letter and a space, or a
-    /// comma and a space, and before a byte that is not a letter: a scan of the prompt's bytes,
-    /// since a reply may ask this of several lines.
+    /// comma and a space, and before a byte that is not a letter. The word is found with a
+    /// byte search (``FoldedText/firstOffset(of:in:)``) and its neighbours read from there,
+    /// since a reply may ask this of several lines of a 10 KB prompt.
     static func isWrittenAsAName(_ word: [UInt8], in system: String) -> Bool {
-        let bytes = system.utf8
-        guard let head = word.first, bytes.count > word.count + 2 else { return false }
         func isLower(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
         func isLetter(_ byte: UInt8) -> Bool { isLower(byte | 0x20) || byte >= 0x80 }
-        var index = bytes.index(bytes.startIndex, offsetBy: 2)
-        var offset = 2
-        while offset + word.count <= bytes.count {
-            defer { index = bytes.index(after: index); offset += 1 }
-            guard bytes[index] == head else { continue }
-            let before = bytes.index(index, offsetBy: -1)
-            guard bytes[before] == UInt8(ascii: " ") else { continue }
-            var letter = bytes.index(before, offsetBy: -1)
-            if bytes[letter] == UInt8(ascii: ","), letter > bytes.startIndex { letter = bytes.index(before: letter) }
-            guard isLower(bytes[letter]), bytes[index...].starts(with: word) else { continue }
-            let after = bytes.index(index, offsetBy: word.count)
-            if after == bytes.endIndex || !isLetter(bytes[after]) { return true }
+        var system = system
+        return system.withUTF8 { bytes in
+            word.withUnsafeBufferPointer { word in
+                guard !word.isEmpty, bytes.count > word.count + 2 else { return false }
+                var start = 2
+                while start + word.count <= bytes.count {
+                    guard let found = FoldedText.firstOffset(of: word, in: UnsafeBufferPointer(rebasing: bytes[start...])) else { return false }
+                    let index = start + found
+                    start = index + 1
+                    guard bytes[index - 1] == UInt8(ascii: " ") else { continue }
+                    var letter = index - 2
+                    if bytes[letter] == UInt8(ascii: ","), letter > 0 { letter -= 1 }
+                    guard isLower(bytes[letter]) else { continue }
+                    let after = index + word.count
+                    if after == bytes.count || !isLetter(bytes[after]) { return true }
+                }
+                return false
+            }
         }
-        return false
     }
 
     static func lowercasedFirst(_ text: String) -> String {
