@@ -246,17 +246,9 @@ final class SystemWords: @unchecked Sendable {
     }
 
     static let shared = SystemWords()
-    private let lock = NSLock()
-    private var indexes: [SampledTextKey: Index] = [:]
+    private let indexes = BoundedCache<SampledTextKey, Index>(bound: 64)
 
     func index(of system: String) -> Index {
-        let key = SampledTextKey(system)
-        if let known = lock.withLock({ indexes[key] }) { return known }
-        let index = Index(system)
-        lock.withLock {
-            if indexes.count >= 64 { indexes.removeAll(keepingCapacity: true) }
-            indexes[key] = index
-        }
-        return index
+        indexes.value(for: SampledTextKey(system)) { Index(system) }
     }
 }

@@ -1,23 +1,12 @@
 import Foundation
 
-/// The last few hundred readings, by prompt text.
-final class ReadingCache: @unchecked Sendable {
-    static let shared = ReadingCache()
-    private let lock = NSLock()
-    /// A cell per prompt: cases that ask for a prompt's reading while another case is reading
-    /// it wait for that reading rather than make their own.
-    private var readings: [SampledTextKey: Once<MockReading>] = [:]
+/// The last few hundred readings, by prompt text: cases that reach a prompt while another
+/// case is reading it wait for that reading rather than make their own.
+enum ReadingCache {
+    static let shared = BoundedCache<SampledTextKey, MockReading>(bound: 512)
 
-    func reading(_ system: String) -> MockReading {
-        let key = SampledTextKey(system)
-        let cell = lock.withLock {
-            if let cell = readings[key] { return cell }
-            if readings.count >= 512 { readings.removeAll(keepingCapacity: true) }
-            let cell = Once<MockReading>()
-            readings[key] = cell
-            return cell
-        }
-        return cell.value { MockReading(system: system) }
+    static func reading(_ system: String) -> MockReading {
+        shared.value(for: SampledTextKey(system)) { MockReading(system: system) }
     }
 }
 

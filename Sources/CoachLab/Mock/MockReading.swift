@@ -63,7 +63,7 @@ public struct MockReading: Sendable, Equatable {
     /// The reading of `system`, from a small cache: suites send the same compiled prompt many
     /// times (every turn, repeat and mutant that leaves it unchanged).
     public static func of(_ system: String) -> MockReading {
-        ReadingCache.shared.reading(system)
+        ReadingCache.reading(system)
     }
 
     /// Reads `system`.

@@ -91,7 +91,7 @@ public enum PhraseTemplate {
     public struct Session {
         private let lexicons: [String: Lexicon]
         private var expansions: [String: [Expansion]] = [:]
-        private let shelf: CompiledShelf
+        private let shelf: CompiledShelf.Templates
 
         public init(lexicons: [Lexicon]) {
             self.lexicons = Dictionary(lexicons.map { ($0.id, $0) }) { first, _ in first }
@@ -100,16 +100,16 @@ public enum PhraseTemplate {
 
         /// Compiles `text`, as ``PhraseTemplate/compile(_:lexicons:)`` does.
         public mutating func compile(_ text: String) -> Result<Compiled, Problem> {
-            shelf.cell(for: text).value { PhraseTemplate.compile(text, lexicons: lexicons, cache: &expansions) }
+            shelf.value(for: text) { PhraseTemplate.compile(text, lexicons: lexicons, cache: &expansions) }
         }
     }
 
     /// The templates compiled over one set of lexicons, found by what the lexicons hold (ids,
     /// entries and inflection, in order), so an edited lexicon never reads a stale template.
-    private final class CompiledShelf: @unchecked Sendable {
-        static func `for`(_ lexicons: [Lexicon]) -> CompiledShelf {
-            Shelves.shared.shelf(for: lexicons.map { Key(id: $0.id, inflect: $0.inflect, entries: $0.entries.map(\.value)) })
-        }
+    /// Lint's check and the screener, built side by side from one pack, compile each frame
+    /// once between them.
+    private enum CompiledShelf {
+        typealias Templates = BoundedCache<String, Result<Compiled, Problem>>
 
         private struct Key: Hashable {
             var id: String
@@ -117,34 +117,12 @@ public enum PhraseTemplate {
             var entries: [String]
         }
 
-        private final class Shelves: @unchecked Sendable {
-            static let shared = Shelves()
-            private let lock = NSLock()
-            private var shelves: [[Key]: CompiledShelf] = [:]
+        /// A long-lived process that reloads edited packs starts again past a bound.
+        private static let shelves = BoundedCache<[Key], Templates>(bound: 64)
 
-            func shelf(for key: [Key]) -> CompiledShelf {
-                lock.withLock {
-                    if let shelf = shelves[key] { return shelf }
-                    // A long-lived process that reloads edited packs starts again past a bound.
-                    if shelves.count >= 64 { shelves.removeAll() }
-                    let shelf = CompiledShelf()
-                    shelves[key] = shelf
-                    return shelf
-                }
-            }
-        }
-
-        private let lock = NSLock()
-        /// A cell per template: lint's check and the screener, built side by side from one
-        /// pack, compile each frame once between them.
-        private var compiled: [String: Once<Result<Compiled, Problem>>] = [:]
-
-        func cell(for text: String) -> Once<Result<Compiled, Problem>> {
-            lock.withLock {
-                if let cell = compiled[text] { return cell }
-                let cell = Once<Result<Compiled, Problem>>()
-                compiled[text] = cell
-                return cell
+        static func `for`(_ lexicons: [Lexicon]) -> Templates {
+            shelves.value(for: lexicons.map { Key(id: $0.id, inflect: $0.inflect, entries: $0.entries.map(\.value)) }) {
+                Templates(bound: 16_384)
             }
         }
     }

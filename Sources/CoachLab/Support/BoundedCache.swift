@@ -3,27 +3,29 @@ import Foundation
 /// Values computed from their keys and kept for the process, up to a bound past which the
 /// cache starts again, so a long-lived process that reads ever new texts stays small.
 ///
-/// A value is computed outside the lock: two callers that miss at once may both compute it,
-/// and one result is kept. That suits cheap, pure computations asked for from many threads;
-/// where computing costs more than waiting, keep ``Once`` cells instead.
+/// Each value is computed once: a caller that asks for a key while another caller computes
+/// it waits for that value (``Once``) rather than computing it again, as two cases that
+/// reach a new prompt at the same moment would. A computation must not ask the cache for its
+/// own key.
 final class BoundedCache<Key: Hashable, Value>: @unchecked Sendable {
     private let lock = NSLock()
     private let bound: Int
-    private var values: [Key: Value] = [:]
+    private var cells: [Key: Once<Value>] = [:]
 
     init(bound: Int) { self.bound = bound }
 
     /// The value for `key`, computed by `compute` when the cache does not hold it.
     func value(for key: Key, compute: () -> Value) -> Value {
-        if let known = lock.withLock({ values[key] }) { return known }
-        let value = compute()
-        lock.withLock {
-            if values.count >= bound { values.removeAll(keepingCapacity: true) }
-            values[key] = value
+        let cell = lock.withLock {
+            if let cell = cells[key] { return cell }
+            if cells.count >= bound { cells.removeAll(keepingCapacity: true) }
+            let cell = Once<Value>()
+            cells[key] = cell
+            return cell
         }
-        return value
+        return cell.value(compute)
     }
 
-    /// How many values the cache holds.
-    var count: Int { lock.withLock { values.count } }
+    /// How many values the cache holds or is computing.
+    var count: Int { lock.withLock { cells.count } }
 }

@@ -1,9 +1,8 @@
 import Foundation
 
 /// A value computed by the first caller that asks for it. A caller that asks while it is being
-/// computed waits for that result instead of computing it again: two cases that miss a cache
-/// at the same moment (two threads reading one prompt, lint and the screener compiling one
-/// pack's frames side by side) would otherwise both do the work.
+/// computed waits for that result instead of computing it again (``BoundedCache`` keeps one
+/// for each key).
 ///
 /// `compute` runs under the cell's own lock, so it must not ask the same cell again.
 final class Once<Value>: @unchecked Sendable {
