@@ -160,7 +160,7 @@ public enum PhraseTemplate {
     /// Lint and the screener both expand every frame of a pack, and every frame naming a
     /// lexicon reads all its entries, so each entry's parse is kept for the process.
     static func entry(_ text: String, inflect: Bool) throws -> [[Token]] {
-        try EntryCache.shared.sequences(text, inflect: inflect) {
+        try EntryCache.sequences(text, inflect: inflect) {
             var parser = Parser(text: text, allowSlots: false, inflectAll: inflect)
             let nodes = try parser.parse()
             var cache: [String: [Expansion]] = [:]
@@ -168,21 +168,12 @@ public enum PhraseTemplate {
         }
     }
 
-    /// Parsed lexicon entries by text, bounded; it starts again when full.
-    private final class EntryCache: @unchecked Sendable {
-        static let shared = EntryCache()
-        private let lock = NSLock()
-        private var parsed: [String: [[Token]]] = [:]
+    /// Parsed lexicon entries by text, or why one does not parse.
+    private enum EntryCache {
+        static let shared = BoundedCache<String, Result<[[Token]], any Error>>(bound: 1 << 16)
 
-        func sequences(_ text: String, inflect: Bool, parse: () throws -> [[Token]]) throws -> [[Token]] {
-            let key = (inflect ? "~" : "=") + text
-            if let known = lock.withLock({ parsed[key] }) { return known }
-            let sequences = try parse()
-            lock.withLock {
-                if parsed.count >= 1 << 16 { parsed.removeAll(keepingCapacity: true) }
-                parsed[key] = sequences
-            }
-            return sequences
+        static func sequences(_ text: String, inflect: Bool, parse: () throws -> [[Token]]) throws -> [[Token]] {
+            try shared.value(for: (inflect ? "~" : "=") + text) { Result(catching: parse) }.get()
         }
     }
 
