@@ -43,9 +43,15 @@ public struct PriceSheet: Sendable, Codable, Hashable {
         self = sheet
     }
 
+    /// The sheet as `JSONEncoder.sorted()` encodes it, written directly: the encoder's first
+    /// use in a process costs a cold start more than the rest of the run's store writes.
     var json: String {
-        let encoder = JSONEncoder.sorted()
-        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+        var object: [String: JSONValue] = [
+            "providers": .object(providers.mapValues { .object(["input": .number($0.input), "output": .number($0.output)]) }),
+            "unpriced": .array(unpriced.map(JSONValue.string)),
+        ]
+        if let file { object["file"] = .string(file) }
+        return JSONValue.object(object).text
     }
 
     /// One line for people: "prices (USD per 1M tokens in/out) from providers.yaml: a 0.15/0.60; no price: mock".

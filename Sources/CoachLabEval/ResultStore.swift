@@ -497,7 +497,7 @@ public final class ResultStore: Sendable {
 
     private static func checkInsertText(rows: Int) -> String {
         "INSERT INTO checkResult (runId, caseId, turn, position, checkId, passed, score, reason, weight) VALUES "
-            + repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
     }
 
     /// A kept compiled prompt, by hash.

@@ -432,3 +432,21 @@ actor Counter {
         return value
     }
 }
+
+/// The price sheet a run keeps is written without `JSONEncoder`, in the bytes the encoder
+/// gives, and reads back whole.
+@Suite struct PriceSheetJSONTests {
+    @Test func writesWhatTheEncoderWrites() throws {
+        let sheets = [
+            PriceSheet(file: nil, providers: [:], unpriced: []),
+            PriceSheet(file: "providers.yaml", providers: ["openai": .init(input: 0.15, output: 0.6)], unpriced: ["mock"]),
+            PriceSheet(file: "a/b \"c\".yaml", providers: ["x": .init(input: 1e-7, output: 1_234_567.891), "a": .init(input: 0, output: 2.5)],
+                       unpriced: ["z", "é"]),
+        ]
+        for sheet in sheets {
+            let encoded = String(decoding: try JSONEncoder.sorted().encode(sheet), as: UTF8.self)
+            #expect(sheet.json == encoded)
+            #expect(PriceSheet(json: sheet.json) == sheet)
+        }
+    }
+}
