@@ -122,16 +122,32 @@ import Testing
         #expect(prompt.system.contains(notes))
     }
 
+    /// A scalar set answers as the `CharacterSet` it was built from, for every scalar of the
+    /// ASCII table it keeps and beyond it.
+    @Test func aScalarSetAnswersAsItsCharacterSet() {
+        let sets: [CharacterSet] = [.whitespaces, .whitespacesAndNewlines, .punctuationCharacters, CharacterSet(charactersIn: "'’- .?")]
+        for set in sets {
+            let scalars = ScalarSet(set)
+            let values = Array(0..<0x3100) + [0x1F469, 0x200D, 0xFEFF, 0xE0020, 0x10FFFD]
+            for value in values {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                #expect(scalars.contains(scalar) == set.contains(scalar), "U+\(String(value, radix: 16))")
+            }
+        }
+    }
+
     /// Lint and compile trim without Foundation's bridge; what comes off must be exactly what
     /// `trimmingCharacters(in:)` takes off, for every kind of text a pack can hold.
     @Test(arguments: ["", "   ", "plain", "  both ends  ", "\u{3000}ideographic space\u{00A0}", "\t tab\t",
                       "e\u{301} combining", " \u{1F469}\u{200D}\u{1F467} family ", "== ## ==", "\u{2003}\u{2003}"])
     func trimmingAgreesWithFoundation(_ text: String) {
         let decoration = CharacterSet(charactersIn: "=#").union(.whitespaces)
-        for set in [CharacterSet.whitespaces, .whitespacesAndNewlines, decoration] {
-            #expect(text.trimmed(set) == text.trimmingCharacters(in: set))
-            #expect(text.dropFirst(0).trimmed(set) == text.trimmingCharacters(in: set))
-            #expect(text.consists(of: set) == text.trimmingCharacters(in: set).isEmpty)
+        let sets: [(ScalarSet, CharacterSet)] = [(.whitespaces, .whitespaces), (.whitespacesAndNewlines, .whitespacesAndNewlines),
+                                                 (.punctuationCharacters, .punctuationCharacters), (ScalarSet(decoration), decoration)]
+        for (scalars, set) in sets {
+            #expect(text.trimmed(scalars) == text.trimmingCharacters(in: set))
+            #expect(text.dropFirst(0).trimmed(scalars) == text.trimmingCharacters(in: set))
+            #expect(text.consists(of: scalars) == text.trimmingCharacters(in: set).isEmpty)
         }
     }
 }

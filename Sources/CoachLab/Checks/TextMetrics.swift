@@ -182,7 +182,7 @@ public enum TextMetrics {
         flush()
     }
 
-    private static let joiners = CharacterSet(charactersIn: "'’-")
+    private static let joiners = ScalarSet(charactersIn: "'’-")
 
     /// The number of questions: sentences whose final run of punctuation holds a "?" ("Really?!").
     public static func questions(_ text: String) -> Int {

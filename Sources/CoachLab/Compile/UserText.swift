@@ -148,7 +148,7 @@ public enum UserText {
 
     static let separators: Set<Unicode.Scalar> = ["\u{2028}", "\u{2029}", "\u{85}", "\u{0B}", "\u{0C}", "\r"]
 
-    private static let decoration = CharacterSet(charactersIn: "=-#*[]_~|>:").union(.whitespaces)
+    private static let decoration = ScalarSet(CharacterSet(charactersIn: "=-#*[]_~|>:").union(.whitespaces))
 
     /// Cyrillic and Greek letters that look like Latin ones, upper and lower case.
     private static let confusables: [Unicode.Scalar: Unicode.Scalar] = {

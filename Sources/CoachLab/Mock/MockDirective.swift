@@ -57,7 +57,7 @@ enum MockDirective: Equatable {
         func swapBoth(_ text: String) -> String { Self.swapBoth(text, caregiver: caregiver) }
         // "You will give them…", "We need you to tell them…", "Please suggest…": the request
         // under the words that ask for it.
-        var text = part.trimmed(CharacterSet(charactersIn: " .")).replacingMatches(ofPattern: requestPreamble, with: "", caseSensitive: false)
+        var text = part.trimmed(MockReading.spacesAndStops).replacingMatches(ofPattern: requestPreamble, with: "", caseSensitive: false)
         var lower = MockReading.fold(text)
         if MockReading.contains(#"^(?:stop|pause|halt|set aside) (?:the |all )?(?:coaching|teaching|lesson|exercise|session plan)"#, lower) { return .suppress("coaching") }
         // "Keep the reply to this one instruction": nothing else goes in it.

@@ -1074,7 +1074,7 @@ public struct MockReading: Sendable, Equatable {
            !text[..<colon.lowerBound].contains(where: { ".!?".contains($0) }) {
             text = String(text[colon.upperBound...])
         }
-        return text.components(separatedBy: ". ").map { $0.trimmed(CharacterSet(charactersIn: " .")) }.filter { $0.contains(where: \.isLetter) }
+        return text.components(separatedBy: ". ").map { $0.trimmed(Self.spacesAndStops) }.filter { $0.contains(where: \.isLetter) }
     }
 
     private mutating func readAlertItem(_ item: String, _ index: Int) {
@@ -1204,6 +1204,10 @@ public struct MockReading: Sendable, Equatable {
         return String(trimmed.drop { $0 != ":" }.dropFirst()).trimmed(.whitespaces)
     }
 
+    /// What comes off a sentence's ends as the mock reads it.
+    static let spacesAndStops = ScalarSet(charactersIn: " .")
+    static let spacesAndQuestionMarks = ScalarSet(charactersIn: "? ")
+
     /// A line as read: an answer read with the question it answers ("How should a reply end" +
     /// "With a question" reads as "How should a reply end with a question"), so the question
     /// gives the answer the subject it leaves out.
@@ -1212,7 +1216,7 @@ public struct MockReading: Sendable, Equatable {
         guard let answer = faqAnswer(trimmed) else { return text }
         guard let previous = lines[..<index].lastIndex(where: { !$0.consists(of: .whitespaces) }),
               let question = faqQuestion(lines, at: previous) else { return answer }
-        return question.trimmed(CharacterSet(charactersIn: "? ")) + " " + answer
+        return question.trimmed(Self.spacesAndQuestionMarks) + " " + answer
     }
 
     /// The text of the prompt's alert block (``alertRange(in:headers:)``), or nil when it has

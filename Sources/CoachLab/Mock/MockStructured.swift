@@ -220,9 +220,11 @@ extension MockCoach {
         return ["takeaway": .string(takeaway), "nextStep": .string(nextStep)]
     }
 
+    private static let apostrophes = ScalarSet(charactersIn: "'")
+
     /// Content words of a text, in order: lowercase, at least four letters, not a stop word.
     static func contentWords(_ text: String) -> [String] {
-        text.lowercased().split { !$0.isLetter && $0 != "'" }.map { $0.trimmed(CharacterSet(charactersIn: "'")) }
+        text.lowercased().split { !$0.isLetter && $0 != "'" }.map { $0.trimmed(Self.apostrophes) }
             .filter { $0.count >= 4 && !stopWords.contains($0) }
     }
 
