@@ -232,8 +232,10 @@ public final class ResultStore: Sendable {
                 t.column("repeats", .integer)
                 t.column("status", .text).notNull()
             }
+            // Foreign keys name the columns they reference: left out, GRDB reads the referenced
+            // table's primary key back from the schema for each one, most of a new store's cost.
             try db.create(table: "caseResult") { t in
-                t.column("runId", .text).notNull().references("run", onDelete: .cascade)
+                t.column("runId", .text).notNull().references("run", column: "id", onDelete: .cascade)
                 t.column("caseId", .text).notNull()
                 t.column("suite", .text).notNull()
                 t.column("fixture", .text).notNull()
@@ -263,7 +265,7 @@ public final class ResultStore: Sendable {
                 t.column("finishReason", .text).notNull()
                 t.column("promptHash", .text).notNull()
                 t.primaryKey(["runId", "caseId", "turn"])
-                t.foreignKey(["runId", "caseId"], references: "caseResult", onDelete: .cascade)
+                t.foreignKey(["runId", "caseId"], references: "caseResult", columns: ["runId", "caseId"], onDelete: .cascade)
             }
             try db.create(table: "checkResult") { t in
                 t.column("runId", .text).notNull()
@@ -276,7 +278,7 @@ public final class ResultStore: Sendable {
                 t.column("reason", .text).notNull()
                 t.column("weight", .double).notNull()
                 t.primaryKey(["runId", "caseId", "turn", "position"])
-                t.foreignKey(["runId", "caseId"], references: "caseResult", onDelete: .cascade)
+                t.foreignKey(["runId", "caseId"], references: "caseResult", columns: ["runId", "caseId"], onDelete: .cascade)
             }
         }
         migrator.registerMigration("v2: reports read by suite") { db in

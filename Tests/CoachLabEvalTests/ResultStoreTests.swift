@@ -41,6 +41,23 @@ struct Stop: Error {}
         }
     }
 
+    /// A new store's foreign keys reference the primary keys they always did, now that the
+    /// migrations name those columns rather than have GRDB read them back from the schema.
+    @Test func foreignKeysReferenceThePrimaryKeys() throws {
+        let store = try Self.temporaryStore()
+        let tables = try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table'").reduce(into: [String: String]()) {
+                $0[$1["name"]] = $1["sql"]
+            }
+        }
+        try store.close()
+        #expect(tables["caseResult"]?.contains(#""runId" TEXT NOT NULL REFERENCES "run"("id") ON DELETE CASCADE"#) == true)
+        for table in ["turnResult", "checkResult"] {
+            #expect(tables[table]?.contains(#"FOREIGN KEY ("runId", "caseId") REFERENCES "caseResult"("runId", "caseId") ON DELETE CASCADE"#) == true,
+                    "\(tables[table] ?? "no \(table)")")
+        }
+    }
+
     /// A relative store path is taken from the folder of the file system it is opened on, and
     /// named as given; reading it back takes the same folder.
     @Test func aRelativePathIsOpenedInTheFileSystemsFolder() throws {
