@@ -220,9 +220,13 @@ public final class ResultStore: Sendable {
         }
     }
 
+    /// The store's schema, one migration a version. Each only adds tables, columns and
+    /// indexes, never rebuilds a table, so each runs with foreign keys enforced as it goes
+    /// (`.immediate`) rather than checked over the whole database after it, a check a new
+    /// store paid for nine times.
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
+        migrator.registerMigration("v1", foreignKeyChecks: .immediate) { db in
             try db.create(table: "run") { t in
                 t.primaryKey("id", .text)
                 t.column("startedAt", .text).notNull()
@@ -281,10 +285,10 @@ public final class ResultStore: Sendable {
                 t.foreignKey(["runId", "caseId"], references: "caseResult", columns: ["runId", "caseId"], onDelete: .cascade)
             }
         }
-        migrator.registerMigration("v2: reports read by suite") { db in
+        migrator.registerMigration("v2: reports read by suite", foreignKeyChecks: .immediate) { db in
             try db.create(index: "caseResultBySuite", on: "caseResult", columns: ["runId", "suite", "caseId"])
         }
-        migrator.registerMigration("v3: guardrail log") { db in
+        migrator.registerMigration("v3: guardrail log", foreignKeyChecks: .immediate) { db in
             // Every flagged interaction: what triggered it, the user's excerpt and the reply.
             try db.create(table: "guardrailLog") { t in
                 t.autoIncrementedPrimaryKey("id")
@@ -306,7 +310,7 @@ public final class ResultStore: Sendable {
             try db.create(index: "guardrailLogByCase", on: "guardrailLog", columns: ["runId", "caseId"])
             try db.alter(table: "caseResult") { t in t.add(column: "pack", .text).notNull().defaults(to: "") }
         }
-        migrator.registerMigration("v4: prices and compiled prompts") { db in
+        migrator.registerMigration("v4: prices and compiled prompts", foreignKeyChecks: .immediate) { db in
             // The price table a run's costs were computed with, so every report can say so.
             try db.alter(table: "run") { t in t.add(column: "prices", .text) }
             // Each distinct compiled prompt once, by hash, with its layers and sources.
@@ -315,11 +319,11 @@ public final class ResultStore: Sendable {
                 t.column("body", .text).notNull()
             }
         }
-        migrator.registerMigration("v5: sanitised replies") { db in
+        migrator.registerMigration("v5: sanitised replies", foreignKeyChecks: .immediate) { db in
             // The lines the reply sanitiser removed (a JSON array), NULL when it was off.
             try db.alter(table: "turnResult") { t in t.add(column: "sanitized", .text) }
         }
-        migrator.registerMigration("v6: inline provider settings") { db in
+        migrator.registerMigration("v6: inline provider settings", foreignKeyChecks: .immediate) { db in
             // What --base-url and --api-key-env were, so --resume needs neither again. The key's
             // variable name only; a key is never stored.
             try db.alter(table: "run") { t in
@@ -327,17 +331,17 @@ public final class ResultStore: Sendable {
                 t.add(column: "apiKeyEnv", .text)
             }
         }
-        migrator.registerMigration("v7: live settings and cached replies") { db in
+        migrator.registerMigration("v7: live settings and cached replies", foreignKeyChecks: .immediate) { db in
             // --max-tokens, --temperature, --timeout and --timeout-retries, so --resume and
             // --retry-errors send what the run sent; and which replies the response cache gave.
             try db.alter(table: "run") { t in t.add(column: "settings", .text) }
             try db.alter(table: "turnResult") { t in t.add(column: "cached", .boolean).notNull().defaults(to: false) }
         }
-        migrator.registerMigration("v8: simulated users") { db in
+        migrator.registerMigration("v8: simulated users", foreignKeyChecks: .immediate) { db in
             // Whether a simulated user, not the fixture, wrote the turn's user message.
             try db.alter(table: "turnResult") { t in t.add(column: "simulated", .boolean).notNull().defaults(to: false) }
         }
-        migrator.registerMigration("v9: each turn's screening") { db in
+        migrator.registerMigration("v9: each turn's screening", foreignKeyChecks: .immediate) { db in
             // Every flag a turn's message raised (JSON), when any did: the compiled prompt's row
             // is shared by every message that compiles to it, so its screening is one of theirs.
             try db.alter(table: "turnResult") { t in t.add(column: "screening", .text) }
