@@ -18,4 +18,7 @@ final class Once<Value>: @unchecked Sendable {
         value = computed
         return computed
     }
+
+    /// Whether a caller has computed the value, waiting for one that is computing it.
+    var isComputed: Bool { lock.withLock { value != nil } }
 }

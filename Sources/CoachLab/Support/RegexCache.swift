@@ -56,9 +56,8 @@ final class CompiledPattern: @unchecked Sendable {
     private let options: NSRegularExpression.Options
     /// Whether the case-sensitive form serves a lower-case ASCII text.
     private let exactCaseServesLowerCase: Bool
-    private let lock = NSLock()
-    private var compiled: NSRegularExpression??
-    private var compiledExactCase: NSRegularExpression??
+    private let compiled = Once<NSRegularExpression?>()
+    private let compiledExactCase = Once<NSRegularExpression?>()
 
     init(_ source: String, caseSensitive: Bool) {
         self.source = source
@@ -69,25 +68,18 @@ final class CompiledPattern: @unchecked Sendable {
 
     /// The expression, or nil when the pattern is not a valid regular expression.
     var regex: NSRegularExpression? {
-        lock.withLock { Self.made(&compiled, source, options) }
+        compiled.value { try? NSRegularExpression(pattern: source, options: options) }
     }
 
     /// The expression to run on a text: the case-sensitive form for a lower-case ASCII text
     /// when it answers the same.
     func regex(for lowered: LoweredASCII?) -> NSRegularExpression? {
         guard exactCaseServesLowerCase, let lowered, !lowered.hadCapitals else { return regex }
-        return lock.withLock { Self.made(&compiledExactCase, source, []) }
-    }
-
-    private static func made(_ slot: inout NSRegularExpression??, _ source: String, _ options: NSRegularExpression.Options) -> NSRegularExpression? {
-        if let slot { return slot }
-        let made = try? NSRegularExpression(pattern: source, options: options)
-        slot = .some(made)
-        return made
+        return compiledExactCase.value { try? NSRegularExpression(pattern: source) }
     }
 
     /// Whether the expression has been compiled (or found invalid) yet.
-    var isCompiled: Bool { lock.withLock { compiled != nil || compiledExactCase != nil } }
+    var isCompiled: Bool { compiled.isComputed || compiledExactCase.isComputed }
 
     /// The first match in `text`. `lowered` is the text as ``LoweredASCII``, when it is ASCII:
     /// a text without the pattern's literals is answered without running the pattern.
