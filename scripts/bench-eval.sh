@@ -6,9 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 latency_cases=${1:-3000}
-swift build -c release --static-swift-stdlib --product coachlab >/dev/null
-swift build -c release --static-swift-stdlib --product coachlab-bench >/dev/null
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+bin=$(scripts/build-release.sh coachlab coachlab-bench)
 work=.build/bench-eval
 mkdir -p "$work"
 log=$(mktemp)

@@ -21,9 +21,7 @@ if [ ! -x "$venv/bin/inspect" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q "inspect-ai==$inspect_version" openai
 fi
-swift build -c release --static-swift-stdlib --product coachlab >/dev/null
-swift build -c release --static-swift-stdlib --product coachlab-bench >/dev/null
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+bin=$(scripts/build-release.sh coachlab coachlab-bench)
 server=
 trap '[ -n "$server" ] && kill $server 2>/dev/null || true' EXIT
 

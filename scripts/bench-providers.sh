@@ -4,9 +4,7 @@
 # Needs wrk (apt-get install wrk). Reports figures; asserts nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --static-swift-stdlib --product coachlab >/dev/null
-swift build -c release --static-swift-stdlib --product coachlab-bench >/dev/null
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+bin=$(scripts/build-release.sh coachlab coachlab-bench)
 log=$(mktemp)
 "$bin/coachlab" serve-mock --port 0 2>"$log" &
 server=$!
