@@ -152,6 +152,17 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
         #expect(merge.stderr.contains("bad.json:1:1: error: not a CoachLab JSON report"))
         #expect(try await CLI.run(["merge", directory + "/absent.sqlite", "--store", directory + "/m.sqlite"]).status == 2)
     }
+
+    /// A suite path that is a folder, or nothing, is named at its place with what is wrong.
+    @Test func aSuiteThatIsAFolderOrMissingIsAUsageError() async throws {
+        let directory = try CLI.temporaryDirectory()
+        let folder = try await CLI.run(["eval", "evals", "--store", directory + "/s.sqlite"])
+        #expect(folder.status == 2)
+        #expect(folder.stderr.contains("evals:1:1: error: cannot read file: it is a folder, not a file"), "\(folder.stderr)")
+        let missing = try await CLI.run(["eval", "evals/none.yaml", "--store", directory + "/s.sqlite"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("evals/none.yaml:1:1: error: cannot read file: no such file"), "\(missing.stderr)")
+    }
 }
 
 @Suite struct ShardAndBaselineTests {

@@ -40,6 +40,18 @@ import Testing
         #expect(FileSystem.inMemory([:]).onDisk("s.sqlite") == "s.sqlite")
     }
 
+    /// A folder or a missing path read as a file says which, the same on disk and in memory:
+    /// Foundation on Linux calls a folder "error 256".
+    @Test func readingAFolderOrNothingSaysWhich() throws {
+        for fileSystem in try Self.both() {
+            #expect(throws: FileSystem.ReadFailure.folder) { try fileSystem.read("notes") }
+            #expect(throws: FileSystem.ReadFailure.noSuchFile) { try fileSystem.read("notes/gone.txt") }
+            #expect(try Self.text(fileSystem, "notes/mine.txt") == "mine\n")
+        }
+        #expect(FileSystem.ReadFailure.folder.localizedDescription == "it is a folder, not a file")
+        #expect(FileSystem.ReadFailure.noSuchFile.localizedDescription == "no such file")
+    }
+
     @Test func writesReplaceWholeFilesAndMakeTheirFolders() throws {
         for fileSystem in try Self.both() {
             try fileSystem.write("one\n", to: "out/deep/report.txt")

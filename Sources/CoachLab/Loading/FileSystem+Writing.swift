@@ -127,7 +127,7 @@ final class MemoryFiles: @unchecked Sendable {
 
     func read(_ path: String) throws -> Data {
         guard let data = lock.withLock({ files[Paths.normalize(path)] }) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+            throw isDirectory(path) ? FileSystem.ReadFailure.folder : FileSystem.ReadFailure.noSuchFile
         }
         return data
     }

@@ -84,6 +84,20 @@ public struct FileSystem: Sendable {
         return directory + "/" + path
     }
 
+    /// Why a path could not be read, said the same way on disk and in memory; callers put it
+    /// after "cannot read file: ".
+    public enum ReadFailure: Error, LocalizedError, Equatable {
+        case noSuchFile
+        case folder
+
+        public var errorDescription: String? {
+            switch self {
+            case .noSuchFile: "no such file"
+            case .folder: "it is a folder, not a file"
+            }
+        }
+    }
+
     private static func readOnly(_ path: String, _ verb: String) -> CoachLabError {
         CoachLabError(.io, "cannot \(verb) file: this file system is read-only", at: SourceLocation(file: path, line: 1, column: 1))
     }
@@ -92,8 +106,12 @@ public struct FileSystem: Sendable {
     public static let live = FileSystem(
         read: { path in
             // The path-based read skips building a URL; the URL-based one runs only to explain
-            // a failure (no such file, a folder, no permission).
+            // a failure Foundation can explain (no permission). It explains a folder on Linux
+            // only as "error 256", and a missing file in two sentences.
             if let data = FileManager.default.contents(atPath: path) { return data }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw ReadFailure.noSuchFile }
+            if isFolder.boolValue { throw ReadFailure.folder }
             return try Data(contentsOf: URL(fileURLWithPath: path))
         },
         list: { path in try FileManager.default.contentsOfDirectory(atPath: path) },
