@@ -132,7 +132,7 @@ public struct EvalPlan: Sendable {
     /// the way; any content error fails the whole load.
     public static func load(_ paths: [String], catalog: SuiteCatalog, heldFixtures: Int = SuiteCatalog.heldFixtureLimit)
         throws -> (suites: [LoadedSuite], warnings: [Diagnostic]) {
-        let files = paths.isEmpty ? catalog.suiteFiles() : paths
+        let files = paths.isEmpty ? catalog.suiteFiles() : try catalog.suiteFiles(named: paths)
         guard !files.isEmpty else {
             throw CoachLabError(usage: "no suites in evals/", hint: "run from the project root, or name suite files")
         }

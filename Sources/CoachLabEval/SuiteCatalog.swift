@@ -17,8 +17,23 @@ public struct SuiteCatalog: Sendable {
 
     /// The suite files in `directory` (`evals/` by default), sorted.
     public func suiteFiles(in directory: String = "evals") -> [String] {
+        var directory = directory
+        while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
         let names = (try? fileSystem.list(directory)) ?? []
         return names.filter { $0.hasSuffix(".yaml") }.sorted().map { "\(directory)/\($0)" }
+    }
+
+    /// The suite files `paths` name: a file as given, a folder as the suites in it.
+    /// - Throws: A usage error for a folder that holds no suite.
+    public func suiteFiles(named paths: [String]) throws -> [String] {
+        try paths.flatMap { path -> [String] in
+            guard fileSystem.isDirectory(path) else { return [path] }
+            let found = suiteFiles(in: path)
+            guard !found.isEmpty else {
+                throw CoachLabError(usage: "no suites in \(path)", hint: "a suite is a .yaml file; name one, or a folder that holds some")
+            }
+            return found
+        }
     }
 
     /// Loads `paths`: each suite with its fixtures and its datasets' messages as fixtures.

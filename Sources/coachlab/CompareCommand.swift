@@ -26,7 +26,7 @@ struct CompareCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "Suite files to run. Default with --provider: every evals/*.yaml.")
+    @Argument(help: "Suite files to run, or folders of them. Default with --provider: every evals/*.yaml.")
     var suites: [String] = []
     @OptionGroup var provider: ProviderOptions
     @Option(name: .customLong("run"), help: "Compare stored runs instead of running (repeatable).")

@@ -32,7 +32,7 @@ struct EvalCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "Suite files. Default: every evals/*.yaml.")
+    @Argument(help: "Suite files, or folders of them. Default: every evals/*.yaml.")
     var suites: [String] = []
     @OptionGroup var provider: ProviderOptions
     @Option(help: "Run each case N times (pass rate with a Wilson interval, pass^N, pass@N, flaky cases).")

@@ -28,7 +28,7 @@ struct MutateCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "Suite files (default: every suite in evals/).")
+    @Argument(help: "Suite files, or folders of them (default: every suite in evals/).")
     var suites: [String] = []
     @Option(help: "Only this pack (its folder or name); repeatable.")
     var pack: [String] = []

@@ -25,7 +25,7 @@ struct RescoreCommand: AsyncParsableCommand {
 
     @Argument(help: "The stored run.")
     var run: String
-    @Argument(help: "Suite files to take the checks from. Default: the run's suites.")
+    @Argument(help: "Suite files to take the checks from, or folders of them. Default: the run's suites.")
     var suites: [String] = []
     @Option(help: "The result store. Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
     var store: String?

@@ -24,7 +24,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     @Argument(help: "The pack folder.")
     var pack: String
-    @Argument(help: "Suite files whose fixtures to run. Default: every evals/*.yaml.")
+    @Argument(help: "Suite files whose fixtures to run, or folders of them. Default: every evals/*.yaml.")
     var suites: [String] = []
     @OptionGroup var provider: ProviderOptions
     @Option(help: "Stop after this many rebuilds (for scripts and tests).")

@@ -153,12 +153,12 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
         #expect(try await CLI.run(["merge", directory + "/absent.sqlite", "--store", directory + "/m.sqlite"]).status == 2)
     }
 
-    /// A suite path that is a folder, or nothing, is named at its place with what is wrong.
-    @Test func aSuiteThatIsAFolderOrMissingIsAUsageError() async throws {
+    /// A suite path that is missing, or a folder without suites, is named with what is wrong.
+    @Test func aSuiteThatIsMissingOrAFolderWithoutSuitesIsAUsageError() async throws {
         let directory = try CLI.temporaryDirectory()
-        let folder = try await CLI.run(["eval", "evals", "--store", directory + "/s.sqlite"])
+        let folder = try await CLI.run(["eval", "docs", "--store", directory + "/s.sqlite"])
         #expect(folder.status == 2)
-        #expect(folder.stderr.contains("evals:1:1: error: cannot read file: it is a folder, not a file"), "\(folder.stderr)")
+        #expect(folder.stderr.contains("error: no suites in docs"), "\(folder.stderr)")
         let missing = try await CLI.run(["eval", "evals/none.yaml", "--store", directory + "/s.sqlite"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("evals/none.yaml:1:1: error: cannot read file: no such file"), "\(missing.stderr)")

@@ -133,6 +133,20 @@ import CoachLabTestSupport
         #expect(try store.runs().isEmpty)
     }
 
+    /// A folder named as a suite stands for the suites in it, as `evals/` does by default; a
+    /// folder without one is a usage error that says so.
+    @Test func aFolderStandsForTheSuitesInIt() throws {
+        let fileSystem = EvalSupport.fileSystem()
+        let catalog = SuiteCatalog(fileSystem: fileSystem)
+        #expect(try catalog.suiteFiles(named: ["evals/"]) == catalog.suiteFiles())
+        #expect(try catalog.suiteFiles(named: ["evals/luna.yaml", "evals"]).count == catalog.suiteFiles().count + 1)
+        let (suites, _) = try EvalPlan.load(["evals"], catalog: catalog)
+        let (named, _) = try EvalPlan.load(catalog.suiteFiles(), catalog: catalog)
+        #expect(!suites.isEmpty && suites.map(\.suite.id) == named.map(\.suite.id))
+        let error = #expect(throws: CoachLabError.self) { try catalog.suiteFiles(named: ["docs"]) }
+        #expect(error?.description.contains("no suites in docs") == true, "\(String(describing: error))")
+    }
+
     @Test func anUnknownRunIsAUsageError() throws {
         #expect(throws: CoachLabError.self) { try plan({ $0.continuation = .resume("no-such-run") }, store: try ResultStore(clock: Date.init)) }
     }
