@@ -33,9 +33,9 @@ struct RequiredLiterals: Sendable, Equatable {
 
     /// What a piece of the pattern matches: every string it can (when that is a small finite
     /// set) and the strings one of which each match contains.
-    /// Strings are kept in arrays without repeats rather than in sets, requirements too: a
-    /// pattern's literal characters are one node each, the sets are small, and hashing them
-    /// cost more than the rest of the reading (some seventy patterns at each start).
+    /// Strings are kept in arrays without repeats rather than in sets, requirements too, and
+    /// alternatives and products are made unique by a linear search: the sets are small, and
+    /// hashing them cost more than the rest of the reading (some seventy patterns at each start).
     struct Node {
         var exact: [String]?
         private var required: [String]?
@@ -93,11 +93,10 @@ struct RequiredLiterals: Sendable, Equatable {
             }
             if branches.count == 1 { return branches[0] }
             var exact: [String]? = []
-            var seen = Set<String>()
             var needs: [String]? = []
             for branch in branches {
                 if let known = branch.exact, var sofar = exact {
-                    for string in known where seen.insert(string).inserted { sofar.append(string) }
+                    for string in known where !sofar.contains(string) { sofar.append(string) }
                     exact = sofar.count <= RequiredLiterals.limit ? sofar : nil
                 } else {
                     exact = nil
@@ -119,14 +118,26 @@ struct RequiredLiterals: Sendable, Equatable {
             var best: [String]?
             var allExact = true
             while let byte = next, byte != UInt8(ascii: "|"), byte != UInt8(ascii: ")") {
+                // Nearly every atom is one plain character with no quantifier after it: add it
+                // to each string in place, as the exact single-string atom below would be,
+                // without building a node for it.
+                if Self.isPlainLiteral(byte), !Self.isQuantifier(index + 1 < bytes.count ? bytes[index + 1] : nil) {
+                    index += 1
+                    let character = Character(UnicodeScalar(byte | (Self.isUpper(byte) ? 0x20 : 0)))
+                    for index in run.indices { run[index].append(character) }
+                    continue
+                }
                 guard let atom = quantified() else { return nil }
                 if let known = atom.exact, run.count * known.count <= max(RequiredLiterals.runLimit, run.count) {
                     if known.count == 1 {
                         // Nearly every atom: one character, added to each string in place.
                         for index in run.indices { run[index] += known[0] }
                     } else {
-                        var seen = Set<String>()
-                        run = run.flatMap { head in known.map { head + $0 } }.filter { seen.insert($0).inserted }
+                        var product: [String] = []
+                        for head in run {
+                            for tail in known where !product.contains(head + tail) { product.append(head + tail) }
+                        }
+                        run = product
                     }
                     continue
                 }
@@ -205,6 +216,24 @@ struct RequiredLiterals: Sendable, Equatable {
         }
 
         static func isUpper(_ byte: UInt8) -> Bool { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) }
+
+        /// An ASCII byte that ``atom()`` reads as the literal character itself.
+        static func isPlainLiteral(_ byte: UInt8) -> Bool {
+            guard byte < 0x80 else { return false }
+            switch byte {
+            case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"),
+                 UInt8(ascii: "\\"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+                 UInt8(ascii: "?"), UInt8(ascii: "|"):
+                return false
+            default:
+                return true
+            }
+        }
+
+        /// A byte that ``quantified()`` reads as a quantifier of the atom before it.
+        static func isQuantifier(_ byte: UInt8?) -> Bool {
+            byte == UInt8(ascii: "?") || byte == UInt8(ascii: "*") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "{")
+        }
 
         /// After `(`: a capturing group, `(?:…)`, an atomic `(?>…)`, a named `(?<name>…)`, or a
         /// lookaround (which consumes nothing and so requires nothing).
