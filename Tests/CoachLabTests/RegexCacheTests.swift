@@ -71,11 +71,13 @@ import Testing
 @Suite struct ExactCaseFormTests {
     @Test func onlyPatternsFoldingCannotChangeQualify() {
         for pattern in [#"\bthen\s+(?:ask\s+)?one\b"#, #"^\W*questions?\s*:[^.]*\b(?:at the end|last)\b"#, #"[a-z]+, (?<name>\w+)"#,
-                        #"\d{3}|\b(?:gp|a&e)\b"#, #"(?<=x)y(?!z)"#, #"\.\?\(\)"#] {
+                        #"\d{3}|\b(?:gp|a&e)\b"#, #"(?<=x)y(?!z)"#, #"\.\?\(\)"#, #"^[\w'’-]+(?: [\w'’-]+){0,2}:"#,
+                        #"["“']?(?:a|b)[^.]{0,30}—\s·"#, "[-a-c0-9-]", "[^-a]", #"\d\s?(?:µg|°c)"#] {
             #expect(CompiledPattern.foldsAlike(pattern), "\(pattern)")
         }
         for pattern in ["Dear", "stra\u{DF}e", "\u{212A}elvin", "[[:upper:]]+", "(?i)abc", "(?-i:abc)", #"\p{Ll}"#, #"\x41"#,
-                        #"\QAbc\E"#, #"(a)\1"#, #"\N{LATIN SMALL LETTER A}"#, "[A-Z]", #"\u0041"#] {
+                        #"\QAbc\E"#, #"(a)\1"#, #"\N{LATIN SMALL LETTER A}"#, "[A-Z]", #"\u0041"#, "[!-_]", "[ -~]", "[a-\u{2014}]",
+                        "\u{17F}", "caf\u{E9}", #"[\w-z]"#, #"[\--z]"#, #"\“"#] {
             #expect(!CompiledPattern.foldsAlike(pattern), "\(pattern)")
         }
     }
@@ -87,7 +89,7 @@ import Testing
     @Test func theExactCaseFormMatchesAsTheFoldedOneOnLowerCaseText() throws {
         var generator = SeededGenerator(seed: 7)
         let atoms = ["a", "b", "k", "s", "ss", " ", ".", "[a-c]", "[^a]", #"\w"#, #"\s"#, #"\b"#, #"\W"#, "[:]", "(?:a|k)", "(?=s)", "(?!b)",
-                     "K", "[A-C]", #"\p{Lu}"#, "[[:upper:]]", #"\x41"#]
+                     "K", "[A-C]", #"\p{Lu}"#, "[[:upper:]]", #"\x41"#, "“", "[’s]", "—", "µ", "\u{17F}", "[!-_]", "[a-c-]"]
         var compared = 0, matched = 0
         for round in 0..<400 {
             let pattern = (0..<Int.random(in: 1...4, using: &generator)).map { _ in

@@ -95,38 +95,57 @@ final class CompiledPattern: @unchecked Sendable {
     }
 
     /// Whether case folding leaves `pattern` matching exactly what it matches without it, on
-    /// any ASCII text with no capital letters. It must be ASCII (ICU folds "ß" to "ss" and the
-    /// Kelvin sign to "k"), hold no capital letter (which folding lets match a small one), and
-    /// use no escape, set or flag whose meaning folding changes: only the escapes of positions,
-    /// the classes \w \s \d and their negations, control characters and punctuation; no
-    /// POSIX set ("[[:upper:]]"), and no inline flag ("(?i)", "(?-i)"). On such a text, a
-    /// small letter of the pattern matches only itself either way, and a set or class holds
-    /// the same of the text's characters.
+    /// any ASCII text with no capital letters. Every character must be one folding cannot
+    /// bring onto such a text: ASCII but no capital (which folding lets match a small one), or
+    /// from a block without case (Latin-1's punctuation and signs, General Punctuation: the
+    /// curly quotes and dashes prompts are written with). Not "ß", which folds to "ss", nor
+    /// the Kelvin sign, which folds to "k". The pattern may use no escape, set or flag whose
+    /// meaning folding changes: only the escapes of positions, the classes \w \s \d and their
+    /// negations, control characters and punctuation; no POSIX set ("[[:upper:]]"), no inline
+    /// flag ("(?i)", "(?-i)"), and no range in a set but from one small letter to another or
+    /// one digit to another ("[!-_]" holds the capitals). On such a text, a small letter of the
+    /// pattern matches only itself either way, and a set or class holds the same of the text's
+    /// characters.
     static func foldsAlike(_ pattern: String) -> Bool {
-        let bytes = Array(pattern.utf8)
-        let escapes = Set("bBwWsSdDAZzGtnrfae".utf8)
-        func isLetterOrDigit(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        let scalars = Array(pattern.unicodeScalars)
+        let escapes = Set("bBwWsSdDAZzGtnrfae".unicodeScalars)
+        func isSmallLetter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) }
+        func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+        func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+            isSmallLetter(scalar) || ("A"..."Z").contains(scalar) || isDigit(scalar)
+        }
+        func hasNoCase(_ scalar: Unicode.Scalar) -> Bool {
+            (0xA0...0xBF).contains(scalar.value) || (0x2000...0x206F).contains(scalar.value)
         }
         var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            let next = index + 1 < bytes.count ? bytes[index + 1] : nil
-            switch byte {
-            case UInt8(ascii: "\\"):
-                guard let next, next < 0x80, !isLetterOrDigit(next) || escapes.contains(next) else { return false }
+        // Where the innermost open set's members start, while one is open.
+        var sets: [Int] = []
+        while index < scalars.count {
+            let scalar = scalars[index]
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            switch scalar {
+            case "\\":
+                guard let next, next.isASCII, !isLetterOrDigit(next) || escapes.contains(next) else { return false }
                 index += 2
                 continue
-            case UInt8(ascii: "("):
+            case "(":
                 // "(?" and a letter, "-" or "^" opens inline flags.
-                if next == UInt8(ascii: "?"), index + 2 < bytes.count,
-                   isLetterOrDigit(bytes[index + 2]) || bytes[index + 2] == UInt8(ascii: "-") || bytes[index + 2] == UInt8(ascii: "^") {
+                if next == "?", index + 2 < scalars.count,
+                   isLetterOrDigit(scalars[index + 2]) || scalars[index + 2] == "-" || scalars[index + 2] == "^" {
                     return false
                 }
-            case UInt8(ascii: "["):
-                if next == UInt8(ascii: ":") { return false }
+            case "[":
+                if next == ":" { return false }
+                sets.append(next == "^" ? index + 2 : index + 1)
+            case "]" where !sets.isEmpty && index > sets[sets.count - 1]:
+                sets.removeLast()
+            case "-" where !sets.isEmpty && index > sets[sets.count - 1] && next != nil && next != "]":
+                // A range: its ends must be plain characters ("\w-z" is not read here).
+                let previous = scalars[index - 1]
+                guard let next, index < 2 || scalars[index - 2] != "\\",
+                      isSmallLetter(previous) && isSmallLetter(next) || isDigit(previous) && isDigit(next) else { return false }
             default:
-                if byte >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) { return false }
+                if scalar.isASCII ? ("A"..."Z").contains(scalar) : !hasNoCase(scalar) { return false }
             }
             index += 1
         }
