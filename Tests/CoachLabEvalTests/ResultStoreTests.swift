@@ -467,3 +467,31 @@ actor Counter {
         }
     }
 }
+
+/// The store's timestamps, written by hand, are the format style's, and run ids are made from them.
+@Suite struct StoreTimestampTests {
+    @Test func writesWhatTheFormatStyleWrites() {
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        var generator = SeededGenerator(seed: 11)
+        var times: [TimeInterval] = [0, 0.0004, 0.9996, -0.0004, -1.5, 1_764_000_000.9995, 1_764_000_000.1234567, 951_782_400,
+                                     4_107_542_400, -11_676_096_000, -11_676_096_000.5, 253_402_300_799.999, 253_402_300_800,
+                                     -62_135_596_800, 1_798_761_599.999, .infinity, -.infinity, .nan]
+        for _ in 0..<20_000 { times.append(Double.random(in: -12_000_000_000...254_000_000_000, using: &generator)) }
+        for _ in 0..<5_000 { times.append(Double(Int.random(in: 0...4_000_000_000, using: &generator)) + Double.random(in: 0..<1, using: &generator)) }
+        for time in times where !time.isNaN && time.isFinite {
+            let date = Date(timeIntervalSince1970: time)
+            #expect(ResultStore.timestamp(date) == style.format(date), "\(time)")
+        }
+        #expect(ResultStore.civilDate(daysSince1970: 0) == (1970, 1, 1))
+        #expect(ResultStore.civilDate(daysSince1970: 11_016) == (2000, 2, 29))
+        #expect(ResultStore.civilDate(daysSince1970: -1) == (1969, 12, 31))
+    }
+
+    @Test func aRunIdIsItsStartTimeAndASuffix() throws {
+        let fixed = Date(timeIntervalSince1970: 1_764_447_876.5)
+        let store = try ResultStore(clock: { fixed })
+        let id = try store.startRun(suites: ["evals/luna.yaml"], providers: ["mock"], repeats: nil)
+        #expect(id.hasPrefix("20251129-202436-"), "\(id)")
+        #expect(id.dropFirst(16).allSatisfy { $0.isNumber || ("a"..."z").contains($0) } && id.count > 16)
+    }
+}
