@@ -141,3 +141,27 @@ import Testing
         #expect("**one** and __two__".ranges(ofPattern: #"(\*\*|__)[^\s*_][^*_]*(\*\*|__)"#).count == 2)
     }
 }
+
+/// `replacingText` gives what Foundation's `replacingOccurrences(of:with:)` gives, on ASCII
+/// texts (which it searches itself) and on others (which it hands to Foundation).
+@Suite struct ReplacingTextTests {
+    @Test func replacesAsFoundationDoes() {
+        var generator = SeededGenerator(seed: 5)
+        let pieces = ["a", "b", "ab", " ", "\r\n", "\n", "*", "**", "_", "K", "é", "e\u{301}", "\u{212A}", "’", "—", ""]
+        func text(_ count: ClosedRange<Int>) -> String {
+            (0..<Int.random(in: count, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+        }
+        var replaced = 0
+        for _ in 0..<20_000 {
+            let haystack = text(0...10), target = text(0...3), replacement = text(0...2)
+            let ours = haystack.replacingText(target, with: replacement)
+            let foundations = haystack.replacingOccurrences(of: target, with: replacement)
+            #expect(ours == foundations, "\(haystack.debugDescription) \(target.debugDescription) \(replacement.debugDescription)")
+            if ours != haystack { replaced += 1 }
+        }
+        #expect(replaced > 2_000, "\(replaced)")
+        #expect("aaa".replacingText("aa", with: "b") == "ba")
+        #expect("a\r\nb".replacingText("\n", with: " ") == "a\r b")
+        #expect("Kelvin".replacingText("\u{212A}", with: "k") == "kelvin")
+    }
+}

@@ -13,7 +13,7 @@ public enum TextSimilarity {
     }
 
     static func tokens(_ text: String) -> [String] {
-        TextMetrics.words(text).map { $0.lowercased().replacingOccurrences(of: "’", with: "'") }
+        TextMetrics.words(text).map { $0.lowercased().replacingText("’", with: "'") }
     }
 
     /// Word-level F1 over the multisets of words (order ignored).

@@ -170,7 +170,7 @@ public final class Compiler: Sendable {
             var result = text
             var allSources = sources
             for (name, value) in values where FoldedText.text(result, contains: "{\(name)}") {
-                result = result.replacingOccurrences(of: "{\(name)}", with: value.0)
+                result = result.replacingText("{\(name)}", with: value.0)
                 allSources += value.1
             }
             return (result, allSources)

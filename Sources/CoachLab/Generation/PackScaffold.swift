@@ -370,7 +370,7 @@ extension PackScaffold {
         }
         for rule in guarded {
             for keyword in (rule.guardrail?.keywords ?? []).prefix(2) {
-                items.append("  - {message: \"Lately I keep thinking about this: \(keyword.value.replacingOccurrences(of: "\"", with: "'")).\", expected: \(rule.id)}")
+                items.append("  - {message: \"Lately I keep thinking about this: \(keyword.value.replacingText("\"", with: "'")).\", expected: \(rule.id)}")
             }
         }
         items += ["I had a good day at work today.", "Can you help me plan my week?", "I finally went for a walk this morning."]

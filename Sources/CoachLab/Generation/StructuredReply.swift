@@ -63,7 +63,7 @@ public struct StructuredReply: Sendable, Hashable {
             }
             return (nil, repairs, "$: the reply has a JSON object that does not parse (\(parseError(candidate)))")
         }
-        let opening = trimmed.prefix(60).replacingOccurrences(of: "\n", with: " ")
+        let opening = String(trimmed.prefix(60)).replacingText("\n", with: " ")
         return (nil, repairs, trimmed.isEmpty ? "$: the reply is empty" : "$: the reply is prose, not JSON: \"\(opening)\(trimmed.count > 60 ? "…" : "")\"")
     }
 

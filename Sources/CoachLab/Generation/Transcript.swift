@@ -33,7 +33,7 @@ public struct Transcript: Sendable, Hashable {
 
     /// The transcript as the model reads it: one `User:`/`Coach:` line per message.
     public var text: String {
-        messages.map { ($0.isUser ? "User: " : "Coach: ") + $0.text.replacingOccurrences(of: "\n", with: " ") }.joined(separator: "\n")
+        messages.map { ($0.isUser ? "User: " : "Coach: ") + $0.text.replacingText("\n", with: " ") }.joined(separator: "\n")
     }
 
     /// Parses a transcript's text back from ``text`` (what the mock reads).

@@ -175,7 +175,7 @@ public enum MockCoach {
             return String(Substring(scalars[..<start])) + replacement + String(Substring(scalars[end...]))
         }
         var text = words.joined(separator: " ")
-        if FoldedText.text(text, contains: "you was ") { text = text.replacingOccurrences(of: "you was ", with: "you were ") }
+        if FoldedText.text(text, contains: "you was ") { text = text.replacingText("you was ", with: "you were ") }
         let firstWord = words.first ?? ""
         let isAcronym = firstWord.count > 1 && firstWord == firstWord.uppercased()
         if let first = text.first, !isAcronym {

@@ -213,7 +213,7 @@ struct MockComposer {
     private func dataLine(about instruction: String = "") -> String? {
         guard !reading.dataWords.isEmpty else { return nil }
         var text = message + " " + instruction
-        if FoldedText.text(text, contains: "'s ") { text = text.replacingOccurrences(of: "'s ", with: " ") }
+        if FoldedText.text(text, contains: "'s ") { text = text.replacingText("'s ", with: " ") }
         let words = Set(TextNormalizer.words(text).map(\.text).filter { ($0.count >= 4 || $0 == "d") && !Self.stopWords.contains($0) })
         var best: (shared: Int, index: Int)?
         for (index, known) in reading.dataWords.enumerated() {

@@ -96,7 +96,7 @@ enum MockDirective: Equatable {
         func sentence(_ body: String, _ tail: String = "") -> MockDirective {
             // "…they don't have to repay and that threats are a crime": the second "that" is
             // the instruction's, not the reply's.
-            let full = condition + body.replacingOccurrences(of: " and that ", with: " and ")
+            let full = condition + body.replacingText(" and that ", with: " and ")
             return .say(capitalized(bounded(full)) + tail + ".")
         }
         // Questions: "Ask whether they are safe right now".
@@ -149,7 +149,7 @@ enum MockDirective: Equatable {
             // "Urge them not to drive while this tired".
             if let negated = MockReading.matches(#"^not to\s+(.+)$"#, in: body).first { return sentence("please don't " + swapListener(negated[1])) }
             // "Tell them to call 999 and not leave the person alone".
-            return sentence("please " + swapListener(body).replacingOccurrences(of: " and not to ", with: " and don't ").replacingOccurrences(of: " and not ", with: " and don't "))
+            return sentence("please " + swapListener(body).replacingText(" and not to ", with: " and don't ").replacingText(" and not ", with: " and don't "))
         }
         // "Point (them) to a professional", "Signpost to …"; "refer" and "send" need a listener
         // ("refer to the notes above" is not a referral).

@@ -88,7 +88,7 @@ public struct MockReading: Sendable, Equatable {
         ideaExamples = all(.knowledge).map { Self.example(in: $0.text) }
         citations = all(.data).map { line in
             let unnumbered = line.value.replacingMatches(ofPattern: #"^\d+\.\s+"#, with: "")
-            return MockComposer.lowercasedFirst(MockDirective.clipped(unnumbered.replacingOccurrences(of: ":", with: ","), words: 8))
+            return MockComposer.lowercasedFirst(MockDirective.clipped(unnumbered.replacingText(":", with: ","), words: 8))
         }
     }
 
@@ -289,8 +289,8 @@ public struct MockReading: Sendable, Equatable {
         let line = jsonEntryAsLabel(code) ?? code
         let assigned = assignmentAsLabel(line)
         var text = tableRowAsLabel(line) ?? configEntryAsSentence(assigned ?? line) ?? assigned ?? line
-        if FoldedText.text(text, contains: "**") { text = text.replacingOccurrences(of: "**", with: "") }
-        if FoldedText.text(text, contains: "__") { text = text.replacingOccurrences(of: "__", with: "") }
+        if FoldedText.text(text, contains: "**") { text = text.replacingText("**", with: "") }
+        if FoldedText.text(text, contains: "__") { text = text.replacingText("__", with: "") }
         let start = text.drop { !$0.isLetter }
         if FoldedText.text(text, contains: ":"), startsWithWord(String(start), ["never", "don't", "do not", "avoid", "always", "must not", "must"]),
            let match = matches(#"^(\W*)(never|don't|do not|avoid|always|must not|must)\s*:\s*"#, in: text).first,
@@ -330,9 +330,9 @@ public struct MockReading: Sendable, Equatable {
             .replacingMatches(ofPattern: #"(?<=[A-Za-z])\.(?=[A-Za-z])"#, with: " ")
         guard names.count >= 2 else { return nil }
         if negated { names.insert("never", at: names.count - 1) }
-        var sentence = (names.joined(separator: " ") + rest).replacingOccurrences(of: "  ", with: " ")
+        var sentence = (names.joined(separator: " ") + rest).replacingText("  ", with: " ")
         for (operator_, bound) in [("<=", "at most"), (">=", "at least"), ("<", "fewer than"), (">", "more than"), ("==", "is"), ("!=", "is not"), ("&&", "and"), ("||", "or")] {
-            sentence = sentence.replacingOccurrences(of: operator_, with: " \(bound) ")
+            sentence = sentence.replacingText(operator_, with: " \(bound) ")
         }
         // "reply sentences at most 3" is "reply at most 3 sentences".
         sentence = sentence.replacingMatches(ofPattern: #"\b(\w+)\s+(at most|at least|fewer than|more than)\s+(\d+)\b"#, with: "$2 $3 $1")
@@ -371,7 +371,7 @@ public struct MockReading: Sendable, Equatable {
         for (key, value) in attributes {
             let name = words(ofIdentifier: key)
             if configSwitches.contains(value.lowercased()),
-               let sentence = configEntryAsSentence(name.replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "-", with: "_") + ": " + value) {
+               let sentence = configEntryAsSentence(name.replacingText(" ", with: "_").replacingText("-", with: "_") + ": " + value) {
                 // "required=\"true\"" on an element says the element itself is required.
                 sentences.append(["required", "enabled", "active", "mandatory"].contains(name.lowercased()) ? "Always \(tag)." : sentence)
             } else if ["type", "kind", "value", "text"].contains(name.lowercased()) {
@@ -421,7 +421,7 @@ public struct MockReading: Sendable, Equatable {
         guard let colon = line.firstIndex(of: ":") else { return nil }
         let value = line[line.index(after: colon)...].trimmed(.whitespaces).lowercased()
         guard line[..<colon].contains("_") || configSwitches.contains(value), let match = matches(#"^(\s*(?:-\s+)?)([A-Za-z]+(?:_[A-Za-z]+)*)\s*:\s*(\S.*?)\s*$"#, in: line, caseSensitive: true).first else { return nil }
-        let key = match[2].replacingOccurrences(of: "_", with: " ").replacingMatches(ofPattern: #"\bai\b"#, with: "an AI")
+        let key = match[2].replacingText("_", with: " ").replacingMatches(ofPattern: #"\bai\b"#, with: "an AI")
         switch value {
         case "false", "no", "off", "none", "forbidden", "disallowed", "not allowed":
             return match[1] + (startsWithWord(key, ["allow", "allowed", "use", "can", "may", "claim", "claims", "say", "says", "admit", "mention", "reveal", "share", "disclose", "show", "repeat"]) ? "Never \(key)." : "No \(key).")
@@ -448,7 +448,7 @@ public struct MockReading: Sendable, Equatable {
     /// "## Don't", "AVOID:", "Things to avoid:", "Never:", "Off limits".
     static func titlesForbidden(_ line: String) -> Bool {
         let words = fold(line).unicodeScalars.filter { CharacterSet.letters.contains($0) || $0 == " " || $0 == "'" || $0 == "’" }
-        let title = String(String.UnicodeScalarView(words)).trimmed(.whitespaces).replacingOccurrences(of: "’", with: "'")
+        let title = String(String.UnicodeScalarView(words)).trimmed(.whitespaces).replacingText("’", with: "'")
         return contains(#"^(?:don'?ts?|do not(?: do)?|never(?: do)?|avoid|things to avoid|what to avoid|what not to do|not allowed|forbidden|prohibited|off limits|hard nos?|red lines|you must not|must not|never ever)$"#, title)
     }
 
@@ -660,14 +660,14 @@ public struct MockReading: Sendable, Equatable {
         // "2-3 sentences", "two to four short sentences", "1-3 sentence format", "two or three paragraphs".
         for match in Self.matches(Self.number + #"\s*(?:-|–|to|or)\s*"# + Self.number + #"(?:-|\s+(?:short\s+|brief\s+)?)(sentences?|paragraphs?|words)\b"#, in: rest) {
             if let kind = unitKind(match[3]), let high = Self.value(match[2]) { note(kind, String(high), index) }
-            rest = rest.replacingOccurrences(of: match[0], with: " ")
+            rest = rest.replacingText(match[0], with: " ")
         }
         // "at most 3 sentences", "under 60 words", "no more than two paragraphs", "limit replies to 3 sentences".
         for match in Self.matches(#"\b(at most|no more than|up to|a maximum of|maximum|max|fewer than|less than|shorter than|under|about|around|roughly|approximately|limit(?:ed)?(?: \w+){0,2} to)\s+"# + Self.number + unit, in: rest) {
             guard let kind = unitKind(match[3]), var high = Self.value(match[2]) else { continue }
             if ["fewer than", "less than", "shorter than", "under"].contains(match[1]) { high -= 1 }
             note(kind, String(max(1, high)), index)
-            rest = rest.replacingOccurrences(of: match[0], with: " ")
+            rest = rest.replacingText(match[0], with: " ")
         }
         // "Be calm and brief": two sentences.
         if Self.contains(#"\b(?:be|keep (?:it|replies|your reply|your replies|the reply|your response|responses))\s+(?:\w+\s+and\s+)?(?:brief|short)\b(?!\s+enough)"#, rest) {
@@ -680,7 +680,7 @@ public struct MockReading: Sendable, Equatable {
         // "a few sentences", "a couple of sentences".
         for match in Self.matches(#"\b(a few|a couple of)"# + unit, in: rest) {
             if let kind = unitKind(match[2]), let high = Self.numberWords[match[1]] { note(kind, String(high), index) }
-            rest = rest.replacingOccurrences(of: match[0], with: " ")
+            rest = rest.replacingText(match[0], with: " ")
         }
         // "in three sentences", "one short paragraph", "in a single sentence".
         for match in Self.matches(#"\b"# + Self.number + unit, in: rest) {
@@ -914,7 +914,7 @@ public struct MockReading: Sendable, Equatable {
             }
             var trimmed = line.trimmed(.whitespaces)
             // "**Tip:** …": a bold label is the label.
-            if inKnowledgeSection, trimmed.hasPrefix("**") { trimmed = trimmed.replacingOccurrences(of: "**", with: "") }
+            if inKnowledgeSection, trimmed.hasPrefix("**") { trimmed = trimmed.replacingText("**", with: "") }
             if inKnowledgeSection, !trimmed.isEmpty {
                 if Self.listItem(trimmed) != nil || Self.contains(#"^[\w'’-]+(?: [\w'’-]+){0,2}:"#, trimmed) || Self.isLeadIn(lines, at: index) {
                     structured = true
@@ -1302,7 +1302,7 @@ public struct MockReading: Sendable, Equatable {
 
     /// Whether the section title at `index` names a live alert (``alertRange(in:headers:)``).
     static func titlesAnAlert(_ lines: [String], at index: Int, headers: [Bool]) -> Bool {
-        let title = fold(lines[index]).replacingOccurrences(of: "_", with: " ")
+        let title = fold(lines[index]).replacingText("_", with: " ")
         if contains(#"\b(?:alert|alarm)\b"#, title) { return true }
         // A title of sirens ("🚨🚨🚨"), or a warning sign on the last section: a live alert in
         // pictures rather than words.

@@ -134,7 +134,7 @@ public enum PackMutator {
             var searchFrom = text.startIndex
             while let range = text.range(of: #"\{\{[#^][^}]+\}\}"#, options: .regularExpression, range: searchFrom..<text.endIndex) {
                 let tag = String(text[range])
-                let flipped = tag.replacingOccurrences(of: tag.hasPrefix("{{#") ? "{{#" : "{{^", with: tag.hasPrefix("{{#") ? "{{^" : "{{#")
+                let flipped = tag.replacingText(tag.hasPrefix("{{#") ? "{{#" : "{{^", with: tag.hasPrefix("{{#") ? "{{^" : "{{#")
                 let changed = text.replacingCharacters(in: range, with: flipped)
                 let line = scalar.location.line + text[..<range.lowerBound].filter { $0 == "\n" }.count + (scalar.style == .block ? 1 : 0)
                 add(.invertCondition, file: file, document: document, path: path, replacement: .scalar(.init(text: changed, style: scalar.style, location: scalar.location)),
@@ -161,11 +161,11 @@ public enum PackMutator {
                     let location = SourceLocation(file: scalar.location.file, line: scalar.location.line + lineIndex + (scalar.style == .block ? 1 : 0),
                                                   column: 1)
                     var changedLines = lines
-                    let remainder = line.replacingOccurrences(of: sentence, with: "").trimmingCharacters(in: .whitespaces)
+                    let remainder = line.replacingText(sentence, with: "").trimmingCharacters(in: .whitespaces)
                     if remainder.isEmpty || remainder == "-" {
                         changedLines.remove(at: lineIndex)
                     } else {
-                        changedLines[lineIndex] = line.replacingOccurrences(of: sentence, with: "").replacingOccurrences(of: "  ", with: " ")
+                        changedLines[lineIndex] = line.replacingText(sentence, with: "").replacingText("  ", with: " ")
                     }
                     let deleted = changedLines.joined(separator: "\n")
                     add(.deleteInstruction, file: file, document: document, path: path,
@@ -174,7 +174,7 @@ public enum PackMutator {
                         before: sentence, after: "")
                     if !kinds.isDisjoint(with: [.sentences, .words, .paragraphs]), let scaled = Self.scaled(sentence), scaled != sentence {
                         var scaledLines = lines
-                        scaledLines[lineIndex] = line.replacingOccurrences(of: sentence, with: scaled)
+                        scaledLines[lineIndex] = line.replacingText(sentence, with: scaled)
                         add(.scaleLimit, file: file, document: document, path: path,
                             replacement: .scalar(.init(text: scaledLines.joined(separator: "\n"), style: scalar.style, location: scalar.location)),
                             at: location, description: "numeric limit raised", before: sentence, after: scaled)
