@@ -793,7 +793,7 @@ public final class ResultStore: Sendable {
         let milliseconds = min(Int((time - seconds) * 1000), 999)
         let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let secondOfDay = Int(whole - days * 86_400)
-        let (year, month, day) = civilDate(daysSince1970: days)
+        let (year, month, day) = LocalDateTime.civilFromDays(Int(days))
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)
         func append(_ value: Int, digits: Int, then separator: UInt8?) {
@@ -813,19 +813,6 @@ public final class ResultStore: Sendable {
         append(secondOfDay % 60, digits: 2, then: UInt8(ascii: "."))
         append(milliseconds, digits: 3, then: UInt8(ascii: "Z"))
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func civilDate(daysSince1970 days: Int64) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0)), Int(month), Int(day))
     }
 }
 

@@ -482,9 +482,6 @@ actor Counter {
             let date = Date(timeIntervalSince1970: time)
             #expect(ResultStore.timestamp(date) == style.format(date), "\(time)")
         }
-        #expect(ResultStore.civilDate(daysSince1970: 0) == (1970, 1, 1))
-        #expect(ResultStore.civilDate(daysSince1970: 11_016) == (2000, 2, 29))
-        #expect(ResultStore.civilDate(daysSince1970: -1) == (1969, 12, 31))
     }
 
     @Test func aRunIdIsItsStartTimeAndASuffix() throws {

@@ -138,8 +138,9 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
         return era * 146_097 + doe - 719_468
     }
 
-    /// Howard Hinnant's civil-from-days, the inverse of ``daysFromCivil(year:month:day:)``.
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    /// Howard Hinnant's civil-from-days, the inverse of ``daysFromCivil(year:month:day:)``: the
+    /// proleptic Gregorian date `days` after 1970-01-01.
+    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
