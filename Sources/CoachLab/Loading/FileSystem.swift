@@ -106,13 +106,16 @@ public struct FileSystem: Sendable {
     public static let live = FileSystem(
         read: { path in
             // The path-based read skips building a URL; the URL-based one runs only to explain
-            // a failure Foundation can explain (no permission). It explains a folder on Linux
-            // only as "error 256", and a missing file in two sentences.
+            // a failure. Foundation explains a folder on Linux only as "error 256", and a
+            // missing file in two sentences; no permission, and the rest, it says well.
             if let data = FileManager.default.contents(atPath: path) { return data }
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw ReadFailure.noSuchFile }
-            if isFolder.boolValue { throw ReadFailure.folder }
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { throw ReadFailure.folder }
+            do {
+                return try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch CocoaError.fileReadNoSuchFile {
+                throw ReadFailure.noSuchFile
+            }
         },
         list: { path in try FileManager.default.contentsOfDirectory(atPath: path) },
         isDirectory: { path in
