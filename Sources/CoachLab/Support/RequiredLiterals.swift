@@ -130,7 +130,7 @@ struct RequiredLiterals: Sendable, Equatable {
                 guard let atom = quantified() else { return nil }
                 if let known = atom.exact, run.count * known.count <= max(RequiredLiterals.runLimit, run.count) {
                     if known.count == 1 {
-                        // Nearly every atom: one character, added to each string in place.
+                        // One string (an escaped character, a group of one): added to each string in place.
                         for index in run.indices { run[index] += known[0] }
                     } else {
                         var product: [String] = []
