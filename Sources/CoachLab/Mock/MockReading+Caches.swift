@@ -19,3 +19,13 @@ enum LineCache {
         shared.value(for: (inAlert ? "a" : "-") + line, compute: read)
     }
 }
+
+/// The alert block of the last few hundred prompts (``MockReading/alertText(in:)``), by
+/// prompt text: every flagged case under one prompt asks for the same block.
+enum AlertCache {
+    static let shared = BoundedCache<SampledTextKey, String?>(bound: 512)
+
+    static func text(_ system: String, read: () -> String?) -> String? {
+        shared.value(for: SampledTextKey(system), compute: read)
+    }
+}

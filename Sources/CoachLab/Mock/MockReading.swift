@@ -1220,11 +1220,14 @@ public struct MockReading: Sendable, Equatable {
     }
 
     /// The text of the prompt's alert block (``alertRange(in:headers:)``), or nil when it has
-    /// none: what a check holds a flagged reply to, found as the mock finds it. It comes from
-    /// the cached reading of the prompt, which the mock has most often made already.
+    /// none: what a check holds a flagged reply to, found as the mock finds it. Only the
+    /// prompt's lines and headers are read for it, not the whole prompt as a reply needs: a
+    /// run on a live provider has no mock to have read the prompt already.
     public static func alertText(in system: String) -> String? {
-        let reading = MockReading.of(system)
-        return reading.alertRange.map { reading.lines[$0].joined(separator: "\n") }
+        AlertCache.text(system) {
+            let lines = system.components(separatedBy: "\n")
+            return alertRange(in: lines, headers: lines.map(isHeader)).map { lines[$0].joined(separator: "\n") }
+        }
     }
 
     /// The RISK ALERT block: from the line that names it to the next section header or the end.
