@@ -56,9 +56,14 @@ public final class ResultStore: Sendable {
         self.path = path
         self.clock = clock
         readOnly = false
+        let start = SourceLocation(file: path, line: 1, column: 1)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: location, isDirectory: &isFolder), isFolder.boolValue { throw Self.folderError(path) }
+        let directory = (location as NSString).deletingLastPathComponent
+        if !directory.isEmpty, let reason = DiskWrites.makeFolders(directory) {
+            throw CoachLabError(.io, "cannot create the result store's folder \((path as NSString).deletingLastPathComponent): \(reason)", at: start)
+        }
         do {
-            let directory = (location as NSString).deletingLastPathComponent
-            if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
             var configuration = Configuration()
             configuration.busyMode = .timeout(30)  // several processes (parallel CI jobs) may share one store
             configuration.prepareDatabase { db in
@@ -104,6 +109,12 @@ public final class ResultStore: Sendable {
         }
         throw CoachLabError(.usage, "\(path) is a SQLite database that is not a CoachLab result store (it holds \(tables.prefix(3).joined(separator: ", "))\(tables.count > 3 ? ", …" : "")); it is never changed",
                             at: SourceLocation(file: path, line: 1, column: 1), hint: "name a new file with --store, or leave it out for .coachlab/coachlab.sqlite")
+    }
+
+    /// A folder named as the store: SQLite would say only that it is "unable to open database file".
+    private static func folderError(_ path: String) -> CoachLabError {
+        CoachLabError(.usage, "the result store is a file, and \(path) is a folder", at: SourceLocation(file: path, line: 1, column: 1),
+                      hint: "name a file in it, such as \((path as NSString).appendingPathComponent("coachlab.sqlite"))")
     }
 
     /// Puts the file in WAL mode (or rollback-journal mode where WAL cannot work). Changing
@@ -187,10 +198,12 @@ public final class ResultStore: Sendable {
         // A store opened for reading records nothing, so it never asks the time.
         clock = { Date(timeIntervalSince1970: 0) }
         readOnly = true
-        guard FileManager.default.fileExists(atPath: location) else {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: location, isDirectory: &isFolder) else {
             throw CoachLabError(.io, "no result store at \(path)", at: SourceLocation(file: path, line: 1, column: 1),
                                 hint: "coachlab eval creates it")
         }
+        if isFolder.boolValue { throw Self.folderError(path) }
         do {
             var configuration = Configuration()
             configuration.readonly = true

@@ -127,6 +127,26 @@ struct Stop: Error {}
         #expect(error.description.contains("cannot open the result store") && error.description.contains("already exists"), "\(error)")
     }
 
+    /// A folder named as the store, or a store whose folder cannot be made, is said in words:
+    /// SQLite answered "unable to open database file", and Foundation printed its whole
+    /// user-info dictionary.
+    @Test func aStorePathThatIsAFolderOrCannotBeMadeSaysWhy() throws {
+        let folder = Scratch.path("store-folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for open in [{ _ = try ResultStore(path: folder, clock: Date.init) }, { _ = try ResultStore(readingFrom: folder) }] {
+            let error = try #require(throws: CoachLabError.self) { try open() }
+            #expect(error.kind == .usage)
+            #expect(error.description.contains("\(folder) is a folder") && error.description.contains("\(folder)/coachlab.sqlite"), "\(error)")
+        }
+        // A file where its folder should be.
+        let file = Scratch.path("store-blocker")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let error = try #require(throws: CoachLabError.self) { _ = try ResultStore(path: file + "/runs/store.sqlite", clock: Date.init) }
+        #expect(error.kind == .io)
+        #expect(error.description.contains("cannot create the result store's folder \(file)/runs"), "\(error)")
+        #expect(!error.description.contains("UserInfo") && !error.description.contains("NSCocoaErrorDomain"), "\(error)")
+    }
+
     /// Another program's SQLite database named as the store by mistake is refused before
     /// anything is written to it: no tables, no journal mode, the file byte for byte.
     @Test func anotherProgramsDatabaseIsNeverChanged() throws {

@@ -139,6 +139,17 @@ import Testing
         }
     }
 
+    /// On disk the reason is the system's: Foundation said only "The operation could not be
+    /// completed. (NSCocoaErrorDomain error 512.)".
+    @Test func aFolderThatCannotBeMadeSaysWhy() throws {
+        let (disk, _) = try Self.disk()
+        try disk.write("mine\n", to: "notes/mine.txt")
+        let error = try #require(throws: CoachLabError.self) { try disk.write("x", to: "notes/mine.txt/deeper/inside.txt") }
+        #expect(error.description.contains("notes/mine.txt/deeper: Not a directory"), "\(error)")
+        #expect(!error.description.contains("NSCocoaErrorDomain"), "\(error)")
+        #expect(DiskWrites.makeFolders(NSTemporaryDirectory()) == nil)
+    }
+
     @Test func aFileSystemBuiltForReadingRefusesWrites() {
         let readOnly = FileSystem(read: { _ in Data() }, list: { _ in [] }, isDirectory: { _ in false }, exists: { _ in true })
         #expect(throws: CoachLabError.self) { try readOnly.write("x", to: "a.txt") }

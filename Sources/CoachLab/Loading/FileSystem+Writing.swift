@@ -201,7 +201,7 @@ final class MemoryFiles: @unchecked Sendable {
 
 /// The writes of ``FileSystem/live``, in POSIX calls: each file is written to a temporary file
 /// beside it, which then takes the path by `rename` (replacing) or `link` (never replacing).
-enum DiskWrites {
+package enum DiskWrites {
     static func store(_ path: String, mode: FileSystem.WriteMode, _ body: ((Data) throws -> Void) throws -> Void) throws {
         let location = SourceLocation(file: path, line: 1, column: 1)
         func failure(_ code: Int32) -> CoachLabError {
@@ -209,10 +209,8 @@ enum DiskWrites {
         }
         if mode == .createNew, FileManager.default.fileExists(atPath: path) { throw FileSystem.exists(path) }
         let folder = Paths.directory(of: path)
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw CoachLabError(.io, "cannot write file: cannot create its folder \(folder): \(error.localizedDescription)", at: location)
+        if let reason = makeFolders(folder) {
+            throw CoachLabError(.io, "cannot write file: cannot create its folder \(folder): \(reason)", at: location)
         }
         let temporary = Paths.join(folder, ".\(Paths.lastComponent(path)).\(getpid())-\(UInt32.random(in: .min ... .max)).partial")
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
@@ -231,6 +229,21 @@ enum DiskWrites {
             throw error
         }
         try place(temporary, at: path, mode: mode, failure: failure)
+    }
+
+    /// Makes `folder` and the folders above it that are missing, as `mkdir -p` does: nil when
+    /// it is there, else why not, in the system's words ("Not a directory" when a file stands
+    /// where a folder should). Foundation's own error says only "The operation could not be
+    /// completed" on Linux.
+    package static func makeFolders(_ folder: String) -> String? {
+        var made = folder.hasPrefix("/") ? "/" : ""
+        for component in folder.split(separator: "/") where component != "." {
+            made += (made.isEmpty || made.hasSuffix("/") ? "" : "/") + component
+            if mkdir(made, 0o777) != 0, errno != EEXIST { return String(cString: strerror(errno)) }
+        }
+        var status = stat()
+        guard stat(folder.isEmpty ? "." : folder, &status) == 0 else { return String(cString: strerror(errno)) }
+        return status.st_mode & S_IFMT == S_IFDIR ? nil : String(cString: strerror(ENOTDIR))
     }
 
     static func delete(_ path: String) throws {
