@@ -13,6 +13,13 @@ struct ProjectLintTests {
         #expect(result.summary.hasPrefix("linted 5 packs, \(result.fixtures) fixtures"))
     }
 
+    /// Lint run from a folder that holds no project used to check nothing and exit 0, so a CI
+    /// job in the wrong folder passed.
+    @Test func aFolderWithNothingToLintIsAUsageError() throws {
+        let error = try #require(throws: CoachLabError.self) { try ProjectLint(fileSystem: .inMemory(["README.md": "hi"])).lint([]) }
+        #expect(error.kind == .usage && error.description.contains("nothing to lint"), "\(error)")
+    }
+
     @Test func anAuthorsMistakeInAnAddedFixtureIsFoundAtItsField() throws {
         let fileSystem = TestSupport.fileSystem.overlaying([
             "fixtures/luna/typo.yaml": "fixture:\n  id: luna-typo\n  pack: personas/luna\n  topik: sleep\nturns:\n  - user: Hi\n",

@@ -40,9 +40,16 @@ public struct ProjectLint: Sendable {
     public static let defaultPaths = ["personas", "fixtures", "evals"]
 
     /// Lints `paths` (the default folders that exist when empty).
-    /// - Throws: ``CoachLabError`` (usage) for a path that does not exist or a folder with no packs.
+    /// - Throws: ``CoachLabError`` (usage) for a path that does not exist, a folder with no
+    ///   packs, or no path named where none of the default folders exists.
     public func lint(_ paths: [String]) throws -> Result {
         let requested = paths.isEmpty ? Self.defaultPaths.filter(fileSystem.exists) : paths
+        // Run from the wrong folder, lint would otherwise check nothing and pass: a CI job that
+        // lints its project must not go green on an empty folder.
+        guard !requested.isEmpty else {
+            throw CoachLabError(usage: "nothing to lint: there is no personas/, fixtures/ or evals/ folder here",
+                                hint: "run from the project root, or name packs, fixtures and suites")
+        }
         var packPaths: [String] = [], fixtures: [String] = [], suites: [String] = [], datasets: [String] = []
         var records: [(file: String, spec: ObjectSpec)] = []  // sessions files beside the fixtures, rubrics beside the suites
         var judgements: [String] = []  // labelled transcripts for judge calibration
