@@ -24,6 +24,14 @@ import Testing
         #expect(!run(.personaBreak, "As an AI, I can't feel.").passed)
         #expect(!run(.personaBreak, "I\u{2019}m an AI language helper.").passed)
         #expect(run(.personaBreak, "I hear you.").passed)
+        // Whole words: these said "as an ai" or "i'm an ai" to a letter-by-letter match.
+        for inRole in ["As an aide at the school, you see a lot.", "As an airline pilot, you know checklists.", "I'm an aikido fan too."] {
+            #expect(run(.personaBreak, inRole).passed, "\(inRole)")
+        }
+        for outOfRole in ["I'm just an AI, but I can help.", "I am a large language model.", "I don't have personal experiences.",
+                          "As a virtual assistant, I can't meet you."] {
+            #expect(!run(.personaBreak, outOfRole).passed, "\(outOfRole)")
+        }
         #expect(run(.refersToProfessional, "Please talk to your GP.").passed)
         #expect(!run(.refersToProfessional, "Turn on your GPS.").passed)
         // Qualified help beyond medicine and crisis lines.

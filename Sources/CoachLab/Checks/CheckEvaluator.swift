@@ -4,11 +4,14 @@ import Foundation
 /// text tests several kinds share. `judge` and `script` are scored by the eval runner; here
 /// they report that they were not run.
 public enum CheckEvaluator {
-    /// Phrases that step out of a coaching persona.
+    /// Phrases that step out of a coaching persona, matched as whole words.
     public static let personaBreakPhrases = [
         "as an ai", "as a language model", "i am an ai", "i'm an ai", "i am a language model", "i'm a language model",
         "as an artificial intelligence", "i am an artificial intelligence", "as a chatbot", "i'm just a chatbot",
         "i don't have feelings", "i do not have personal", "my training data", "as a large language model",
+        "i'm just an ai", "i am just an ai", "i'm only an ai", "i'm a large language model", "i am a large language model",
+        "i'm an artificial intelligence", "i'm a chatbot", "i am a chatbot", "as a virtual assistant", "i'm a virtual assistant",
+        "i am a virtual assistant", "i don't have personal", "i do not have feelings",
     ]
 
     /// Words and phrases that point to qualified help.

@@ -6,12 +6,12 @@ extension CheckKinds {
 
         public static func read(_ reading: inout CheckReading) -> PersonaBreak? { PersonaBreak() }
 
-        /// The phrases, folded once.
-        private static let phrases = CheckEvaluator.personaBreakPhrases.map { (text: $0, folded: FoldedText.fold($0)) }
-
         public func evaluate(_ subject: CheckSubject, as check: Check) -> CheckResult {
-            let folded = FoldedText(subject.reply)
-            let found = Self.phrases.first { FoldedText.bytes(folded.bytes, contain: $0.folded) }?.text
+            // Whole words, as stage 1 folds them: "As an aide" or "as an airline pilot" says
+            // nothing of what the coach is, though its letters begin "as an ai".
+            let words = TextNormalizer.words(subject.reply).map(\.text)
+            let found = CheckEvaluator.firstPhrase(CheckEvaluator.personaBreakPhrases, words: words,
+                                                   echoed: Array(repeating: false, count: words.count))
             return check.result(found == nil, found.map { "breaks persona: says \(CheckEvaluator.quote($0))" } ?? "stays in persona")
         }
     }
