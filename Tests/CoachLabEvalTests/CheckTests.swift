@@ -69,6 +69,20 @@ import Testing
         #expect(run(.honoursAlert, "I'm not a doctor, so please call a crisis line now.", system: alert, screening: crisis).passed)
     }
 
+    /// The name as whole words: "Ava" passed on "I'm always available", "Sam" on "the same".
+    @Test func namesPersonaLooksForTheWholeName() {
+        func named(_ reply: String, _ name: String) -> Bool {
+            CheckEvaluator.evaluate(Check(id: "n", kind: .namesPersona), CheckSubject(reply: reply, system: "", personaName: name)).passed
+        }
+        #expect(!named("I'm always available to talk.", "Ava"))
+        #expect(!named("It feels the same every day.", "Sam"))
+        #expect(named("Hi, I'm Ava.", "Ava"))
+        #expect(named("Luna\u{2019}s here for you tonight.", "Luna"))
+        #expect(named("I'm ZOË, your coach.", "Zoë"))
+        #expect(named("Coach Alex here!", "Coach Alex"))
+        #expect(!named("Alex here, your coach.", "Coach Alex"))
+    }
+
     static func flagged(by title: String) -> ScreeningResult {
         ScreeningResult(flags: [GuardrailFlag(ruleId: "r", ruleTitle: title, priority: 100, stage: 1, kind: .keyword,
                                               matched: "x", excerpt: "x", start: 0, end: 1)])
