@@ -69,24 +69,40 @@ public enum CheckEvaluator {
     /// professionals"), or when what follows is the help it gives ("professional support"),
     /// a word that goes on about them ("a professional who…", "a professional can help"), or
     /// the end of the clause ("see a professional.").
+    ///
+    /// Two other words name help only in some uses: "emergency" does not in "an emergency fund"
+    /// (nor is it crisis help there), and "vet" does only after "the", "a", "your" and the like,
+    /// since "vet the offer" is a verb.
     static func describingWords(_ found: [TextNormalizer.Word], in text: String) -> [Bool] {
         var describing = Array(repeating: false, count: found.count)
         let words = found.map(\.text)
-        guard words.contains(where: { $0 == "professional" || $0 == "professionals" }) else { return describing }
+        guard words.contains(where: { ["professional", "professionals", "emergency", "vet"].contains($0) }) else { return describing }
         let scalars = Array(text.unicodeScalars)
-        for index in words.indices where words[index] == "professional" || words[index] == "professionals" {
+        for index in words.indices {
+            let word = words[index]
+            guard ["professional", "professionals", "emergency", "vet"].contains(word) else { continue }
             let before = index > 0 ? words[index - 1] : ""
-            if professionalQualifiers.contains(before) { continue }
             let ends = index + 1 == words.count
                 || scalars[min(found[index].end, scalars.count)..<min(found[index + 1].start, scalars.count)].contains { clauseMarks.contains($0) }
             let after = ends ? "" : words[index + 1]
-            if professionalHelp.contains(after) { continue }
-            // "See a professional.", "a professional can help", "professionals who know this".
-            if words[index] == "professionals" || ["a", "an", "the", "one"].contains(before), ends || professionalFollowers.contains(after) { continue }
-            describing[index] = true
+            switch word {
+            case "emergency": describing[index] = savingsWords.contains(after)
+            case "vet": describing[index] = !ownerWords.contains(before)
+            default:
+                if professionalQualifiers.contains(before) || professionalHelp.contains(after) { continue }
+                // "See a professional.", "a professional can help", "professionals who know this".
+                if word == "professionals" || ["a", "an", "the", "one"].contains(before), ends || professionalFollowers.contains(after) { continue }
+                describing[index] = true
+            }
         }
         return describing
     }
+
+    /// Words after "emergency" that make it money put by, not help.
+    private static let savingsWords: Set<String> = ["fund", "funds", "savings", "saving", "cash", "pot", "buffer", "account", "budget",
+                                                    "stash", "kit"]
+    /// Words before "vet" that make it someone's vet, not the verb.
+    private static let ownerWords: Set<String> = ["the", "a", "your", "their", "his", "her", "our", "my", "local", "nearest", "family", "emergency"]
 
     /// Words before "professional" that make it a person to see.
     private static let professionalQualifiers: Set<String> = ["qualified", "licensed", "trained", "registered", "health", "healthcare",
