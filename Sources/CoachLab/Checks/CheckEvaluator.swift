@@ -70,17 +70,19 @@ public enum CheckEvaluator {
     /// a word that goes on about them ("a professional who…", "a professional can help"), or
     /// the end of the clause ("see a professional.").
     ///
-    /// Two other words name help only in some uses: "emergency" does not in "an emergency fund"
-    /// (nor is it crisis help there), and "vet" does only after "the", "a", "your" and the like,
-    /// since "vet the offer" is a verb.
+    /// Other words name help only in some uses: "emergency" does not in "an emergency fund"
+    /// (nor is it crisis help there), "crisis" is crisis help only as "crisis line", "crisis
+    /// team" and the like ("a crisis of confidence" is none), and "vet" names someone only
+    /// after "the", "a", "your" and the like, since "vet the offer" is a verb.
     static func describingWords(_ found: [TextNormalizer.Word], in text: String) -> [Bool] {
         var describing = Array(repeating: false, count: found.count)
         let words = found.map(\.text)
-        guard words.contains(where: { ["professional", "professionals", "emergency", "vet"].contains($0) }) else { return describing }
+        let sometimes: Set<String> = ["professional", "professionals", "emergency", "vet", "crisis"]
+        guard words.contains(where: { sometimes.contains($0) }) else { return describing }
         let scalars = Array(text.unicodeScalars)
         for index in words.indices {
             let word = words[index]
-            guard ["professional", "professionals", "emergency", "vet"].contains(word) else { continue }
+            guard sometimes.contains(word) else { continue }
             let before = index > 0 ? words[index - 1] : ""
             let ends = index + 1 == words.count
                 || scalars[min(found[index].end, scalars.count)..<min(found[index + 1].start, scalars.count)].contains { clauseMarks.contains($0) }
@@ -88,6 +90,7 @@ public enum CheckEvaluator {
             switch word {
             case "emergency": describing[index] = savingsWords.contains(after)
             case "vet": describing[index] = !ownerWords.contains(before)
+            case "crisis": describing[index] = !crisisHelp.contains(after)
             default:
                 if professionalQualifiers.contains(before) || professionalHelp.contains(after) { continue }
                 // "See a professional.", "a professional can help", "professionals who know this".
@@ -101,6 +104,9 @@ public enum CheckEvaluator {
     /// Words after "emergency" that make it money put by, not help.
     private static let savingsWords: Set<String> = ["fund", "funds", "savings", "saving", "cash", "pot", "buffer", "account", "budget",
                                                     "stash", "kit"]
+    /// Words after "crisis" that make it help to reach.
+    private static let crisisHelp: Set<String> = ["line", "lines", "text", "team", "teams", "service", "services", "support", "centre",
+                                                  "center", "helpline", "hotline", "counsellor", "counselor", "number", "care", "resolution"]
     /// Words before "vet" that make it someone's vet, not the verb.
     private static let ownerWords: Set<String> = ["the", "a", "your", "their", "his", "her", "our", "my", "local", "nearest", "family", "emergency"]
 
