@@ -11,6 +11,17 @@ import Testing
         #expect(run(.noMarkdown, "Steps:\n1. Start\n2. Go").reason.hasPrefix("uses markdown: a list item"))
         #expect(run(.noMarkdown, "This is **important** to you.").reason.hasPrefix("uses markdown: bold text"))
         #expect(run(.noMarkdown, "Plain text, 2 * 3 = 6, and a dash - like this.").passed)
+        // Italics, inline code and links show their marks in a plain-text chat too; they passed.
+        #expect(run(.noMarkdown, "Take a *slow* breath.").reason.hasPrefix("uses markdown: italic text (\"*slow*\")"))
+        #expect(run(.noMarkdown, "That was _really_ brave.").reason.hasPrefix("uses markdown: italic text"))
+        #expect(run(.noMarkdown, "Try the `box breathing` exercise.").reason.hasPrefix("uses markdown: inline code"))
+        #expect(run(.noMarkdown, "Call [Samaritans](https://www.samaritans.org) on 116 123.").reason.hasPrefix("uses markdown: a link"))
+        for plain in ["5*3*2 is 30, and 2 * 3 * 4 is 24.", "Rename my_old_file to my_new_file.", "A footnote* is fine, and so is *this.",
+                      "**Bold** is reported once.", "See https://example.org/a_b_c for more.", "It's [almost] done (really)."] {
+            let found = CheckEvaluator.markdown(in: plain)
+            #expect(found.allSatisfy { $0.hasPrefix("bold") }, "\(plain): \(found)")
+        }
+        #expect(CheckEvaluator.markdown(in: "**Bold** is reported once.").count == 1)
     }
 
     @Test func leakedPromptFindsLongSharedRuns() {

@@ -290,11 +290,30 @@ public enum CheckEvaluator {
             if trimmed.hasPrefix(">") { found.append("a block quote") }
         }
         let bytes = Array(text.utf8)
-        guard FoldedText.bytes(bytes, contain: Array("**".utf8)) || FoldedText.bytes(bytes, contain: Array("__".utf8)) else { return found }
-        // The pattern holds no anchor or look-behind, so its matches over the whole text are
-        // the ones a search from the end of each earlier match finds.
-        for range in text.ranges(ofPattern: #"(\*\*|__)[^\s*_][^*_]*(\*\*|__)"#) {
-            found.append("bold text (\(quote(String(text[range]))))")
+        if FoldedText.bytes(bytes, contain: Array("**".utf8)) || FoldedText.bytes(bytes, contain: Array("__".utf8)) {
+            // The pattern holds no anchor or look-behind, so its matches over the whole text are
+            // the ones a search from the end of each earlier match finds.
+            for range in text.ranges(ofPattern: #"(\*\*|__)[^\s*_][^*_]*(\*\*|__)"#) {
+                found.append("bold text (\(quote(String(text[range]))))")
+            }
+        }
+        // Italics, inline code and links show as their marks in a plain-text chat as surely as
+        // bold does. Italics open and close beside a word, so "2 * 3 * 4" and snake_case are
+        // none; a line that opens a code fence was reported above.
+        if bytes.contains(UInt8(ascii: "*")) || bytes.contains(UInt8(ascii: "_")) {
+            for range in text.ranges(ofPattern: #"(?<![\w*\\])\*(?![\s*])[^*\n]*[^\s*\\]\*(?![\w*])|(?<![\w_\\])_(?![\s_])[^_\n]*[^\s_\\]_(?![\w_])"#) {
+                found.append("italic text (\(quote(String(text[range]))))")
+            }
+        }
+        if bytes.contains(UInt8(ascii: "`")) {
+            for range in text.ranges(ofPattern: #"(?<!`)`[^`\n]+`(?!`)"#) {
+                found.append("inline code (\(quote(String(text[range]))))")
+            }
+        }
+        if FoldedText.bytes(bytes, contain: Array("](".utf8)) {
+            for range in text.ranges(ofPattern: #"\[[^\]\n]+\]\([^()\s]+\)"#) {
+                found.append("a link (\(quote(String(text[range]))))")
+            }
         }
         return found
     }
