@@ -224,8 +224,10 @@ public enum CheckEvaluator {
     /// ``firstPhrase(_:in:echoing:)`` over words already split and marked.
     static func firstPhrase(_ phrases: [String], words: [String], echoed: [Bool]) -> String? {
         // One pass over the reply: at each word, only the phrases that start with it are tried.
-        let candidates = Dictionary(grouping: phrases.enumerated().map { ($0.offset, TextNormalizer.tokens($0.element)) }
-            .filter { !$0.1.isEmpty }) { $0.1[0] }
+        // The checks ask with a few fixed lists, so each list's words are split once.
+        let candidates = phraseTables.value(for: phrases) {
+            Dictionary(grouping: phrases.enumerated().map { ($0.offset, TextNormalizer.tokens($0.element)) }.filter { !$0.1.isEmpty }) { $0.1[0] }
+        }
         var best = Int.max
         for start in words.indices {
             for (index, tokens) in candidates[words[start]] ?? [] where index < best && start + tokens.count <= words.count {
@@ -235,6 +237,10 @@ public enum CheckEvaluator {
         }
         return best < phrases.count ? phrases[best] : nil
     }
+
+    /// The phrases of each list ``firstPhrase(_:words:echoed:)`` was given, split into words and
+    /// grouped by their first, with their place in the list.
+    private static let phraseTables = BoundedCache<[String], [String: [(Int, [String])]]>(bound: 64)
 
     /// For each word of a reply, whether it is echoed: inside double quotes, or part of a run of
     /// two or more words that also stands in one of the user's messages.
