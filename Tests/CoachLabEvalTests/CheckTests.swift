@@ -67,7 +67,7 @@ import Testing
                          "You don't need to face this alone; a counsellor can help.",
                          "You don't need to have it all figured out to talk to a counsellor.",
                          "If you can't reach your GP today, call NHS 111.", "It's not too late to see a doctor.",
-                         "No need to wait: call 999 now."] {
+                         "No need to wait: call 999 now.", "No doctor will judge you for asking about it."] {
             let result = run(.refersToProfessional, referral)
             #expect(result.passed, "\(referral): \(result.reason)")
         }
