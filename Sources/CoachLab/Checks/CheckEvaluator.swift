@@ -48,19 +48,21 @@ public enum CheckEvaluator {
     }
 
     /// The first of `phrases` (help to turn to) that the reply offers: as
-    /// ``firstPhrase(_:in:echoing:)``, where help the reply denies does not count either
-    /// (``deniedWords(_:in:)``). So "I'm not a doctor" or "no need to go to hospital" refers
-    /// no one.
+    /// ``firstPhrase(_:in:echoing:)``, where help the reply denies, or a word that describes
+    /// rather than names help, does not count either (``unoffered(_:in:messages:)``). So "I'm
+    /// not a doctor", "no need to go to hospital" or "your professional goals" refers no one.
     static func firstReferral(_ phrases: [String], in text: String, echoing messages: [String] = []) -> String? {
         let found = TextNormalizer.words(text)
         return firstPhrase(phrases, words: found.map(\.text), echoed: unoffered(found, in: text, messages: messages))
     }
 
-    /// The words a referral cannot start at: those the reply echoes (``echoedWords(_:in:messages:)``)
-    /// and those it denies (``deniedWords(_:in:)``).
+    /// The words a referral cannot start at: those the reply echoes (``echoedWords(_:in:messages:)``),
+    /// those it denies (``deniedWords(_:in:)``) and those that describe something rather than
+    /// name help (``describingWords(_:in:)``).
     static func unoffered(_ found: [TextNormalizer.Word], in text: String, messages: [String]) -> [Bool] {
+        let echoed = echoedWords(found, in: text, messages: messages)
         let denied = deniedWords(found, in: text), describing = describingWords(found, in: text)
-        return zip(echoedWords(found, in: text, messages: messages), denied.indices).map { $0 || denied[$1] || describing[$1] }
+        return found.indices.map { echoed[$0] || denied[$0] || describing[$0] }
     }
 
     /// Each "professional" or "professionals" of `found` that describes something rather than

@@ -236,12 +236,13 @@ package enum DiskWrites {
     /// where a folder should). Foundation's own error says only "The operation could not be
     /// completed" on Linux.
     package static func makeFolders(_ folder: String) -> String? {
+        var status = stat()
+        if stat(folder.isEmpty ? "." : folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return nil }
         var made = folder.hasPrefix("/") ? "/" : ""
         for component in folder.split(separator: "/") where component != "." {
             made += (made.isEmpty || made.hasSuffix("/") ? "" : "/") + component
             if mkdir(made, 0o777) != 0, errno != EEXIST { return String(cString: strerror(errno)) }
         }
-        var status = stat()
         guard stat(folder.isEmpty ? "." : folder, &status) == 0 else { return String(cString: strerror(errno)) }
         return status.st_mode & S_IFMT == S_IFDIR ? nil : String(cString: strerror(ENOTDIR))
     }
