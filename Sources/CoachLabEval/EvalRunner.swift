@@ -672,16 +672,30 @@ enum Judge {
         }
     }
 
-    /// Parses `PASS: reason` or `FAIL: reason` (case and spacing tolerated) from the first line that has one.
+    /// Parses `PASS: reason` or `FAIL: reason` (case, spacing and emphasis tolerated, and a
+    /// label before it: "Verdict: FAIL", "Pass/Fail: PASS") from the first line that has one.
+    /// The verdict is a whole word ("PASSED" and "FAILED" too), so "Passing" or "Pass/Fail:
+    /// FAIL" is never a pass.
     static func parse(_ text: String) -> (passed: Bool, reason: String)? {
+        let decoration = CharacterSet(charactersIn: "*`_#>").union(.whitespaces)
         for line in text.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "*`"))
+            var trimmed = line.trimmingCharacters(in: decoration)
+            if let colon = trimmed.firstIndex(of: ":"),
+               verdictLabels.contains(trimmed[..<colon].uppercased().filter { !$0.isWhitespace && $0 != "*" && $0 != "_" }) {
+                trimmed = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: decoration)
+            }
             let upper = trimmed.uppercased()
-            for (verdict, passed) in [("PASS", true), ("FAIL", false)] where upper.hasPrefix(verdict) {
-                let rest = trimmed.dropFirst(verdict.count).drop { $0 == ":" || $0 == " " || $0 == "-" || $0 == "|" }
+            for (verdict, passed) in [("PASSED", true), ("FAILED", false), ("PASS", true), ("FAIL", false)] where upper.hasPrefix(verdict) {
+                let after = trimmed.dropFirst(verdict.count)
+                guard after.first.map({ !$0.isLetter && !$0.isNumber && $0 != "/" }) ?? true else { continue }
+                let rest = after.drop { $0 == ":" || $0 == " " || $0 == "-" || $0 == "|" || $0 == "." || $0 == "*" }
                 return (passed, rest.isEmpty ? "the judge gave no reason" : String(rest))
             }
         }
         return nil
     }
+
+    /// Labels a judge may put before its verdict, upper-cased and without spaces.
+    private static let verdictLabels: Set<String> = ["VERDICT", "FINALVERDICT", "RESULT", "ANSWER", "DECISION", "GRADE", "JUDGEMENT",
+                                                     "JUDGMENT", "PASS/FAIL", "OUTCOME"]
 }
