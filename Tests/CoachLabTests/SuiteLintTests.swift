@@ -24,6 +24,38 @@ import Testing
         #expect(Self.lint("suite: {id: x}\nfixtures: [fixtures/x/*.yaml]\ntags: [night]\n").isEmpty)
     }
 
+    /// Settings and limits that no run could honour fail lint at their field: repeats 0 and a
+    /// negative concurrency were read as 1, and a negative or fractional count, a leak of 0
+    /// words or a negative latency made a check that could never pass, or passed silently.
+    @Test func limitsThatCannotHoldAreErrorsAtTheirField() {
+        let suite = """
+            suite: {id: x}
+            fixtures: [fixtures/x/*.yaml]
+            repeats: 0
+            concurrency: -3
+            checks:
+              - {check: sentences, max: -1}
+              - {check: words, max: 2.5}
+              - {check: leaked-prompt, words: 0}
+              - {check: latency, max: -1}
+              - {check: tokens, max: -5}
+              - {check: cost, max: -0.5}
+            """
+        let found = Self.lint(suite).filter { $0.severity == .error }.map { "\($0.location.line):\($0.location.column) \($0.message)" }
+        #expect(found == [
+            "3:10 repeats must be at least 1, not 0",
+            "4:14 concurrency must be at least 1, not -3",
+            "6:29 max -1 is below zero: a count is never negative",
+            "7:25 max 2.5 is not a whole number",
+            "8:35 words 0 is below 1: every reply would count as a leak",
+            "9:27 max -1 is below zero, so no reply could pass",
+            "10:26 max -5 is below zero, so no reply could pass",
+            "11:24 max -0.5 is below zero, so no reply could pass",
+        ], "\(found)")
+        let sound = "suite: {id: x}\nfixtures: [fixtures/x/*.yaml]\nrepeats: 3\nconcurrency: 2\nchecks:\n  - {check: sentences, min: 0, max: 3}\n"
+        #expect(Self.lint(sound).isEmpty, "\(Self.lint(sound))")
+    }
+
     @Test func aJudgeCheckWithoutAGraderIsAnError() {
         let suite = "suite: {id: x}\nfixtures: [fixtures/x/*.yaml]\nchecks:\n  - {check: judge, rubric: Is it kind?}\n"
         let error = Self.lint(suite).first { $0.message.contains("judge check needs a model") }

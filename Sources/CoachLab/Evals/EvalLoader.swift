@@ -108,6 +108,12 @@ public struct EvalLoader: Sendable {
         if let node = value["threshold"], !(0...1).contains(threshold) {
             diagnostics.append(.error("threshold must be between 0 and 1", at: node.location))
         }
+        // Read as 1 otherwise, which the author did not write.
+        for field in ["repeats", "concurrency"] {
+            if let node = value[field], let number = value.integer(field), number < 1 {
+                diagnostics.append(.error("\(field) must be at least 1, not \(number)", at: node.location))
+            }
+        }
         var suite = Suite(id: value["suite"]?.located("id")?.value ?? Paths.lastComponent(path),
                           description: value["suite"]?.located("description")?.value,
                           fixturePatterns: value.locatedList("fixtures"), tags: value.locatedList("tags").map(\.value),

@@ -10,6 +10,7 @@ extension CheckKinds {
 
         public static func read(_ reading: inout CheckReading) -> Cost? {
             guard let max = reading.value.number("max") else { return reading.missing("max (US dollars)") }
+            guard max >= 0 else { return reading.error("max \(String(format: "%g", max)) is below zero, so no reply could pass", at: reading.value["max"]?.location) }
             return Cost(max: max)
         }
 

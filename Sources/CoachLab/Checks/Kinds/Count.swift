@@ -14,12 +14,23 @@ extension CheckKinds {
         ]
 
         public static func read(_ reading: inout CheckReading) -> Count? {
-            let min = reading.value.number("min").map { Int($0) }
-            let max = reading.value.number("max")
+            let value = reading.value
+            // A count is a whole number of at least 0: "max: -1" could never pass, and "max: 2.5"
+            // would be read as 2.
+            for field in ["min", "max"] {
+                guard let bound = value.number(field) else { continue }
+                if bound < 0 { return reading.error("\(field) \(Self.shown(bound)) is below zero: a count is never negative", at: value[field]?.location) }
+                if bound != bound.rounded() { return reading.error("\(field) \(Self.shown(bound)) is not a whole number", at: value[field]?.location) }
+            }
+            let min = value.number("min").map { Int($0) }
+            let max = value.number("max")
             guard min != nil || max != nil else { return reading.missing("min or max") }
             if let min, let max, Double(min) > max { return reading.error("min \(min) is above max \(Int(max))") }
             return Count(metric: Check.Metric(rawValue: reading.name) ?? .sentences, min: min, max: max.map { Int($0) })
         }
+
+        /// A bound as written: "3", "2.5".
+        private static func shown(_ bound: Double) -> String { bound == bound.rounded() ? String(Int(bound)) : String(bound) }
 
         public func evaluate(_ subject: CheckSubject, as check: Check) -> CheckResult {
             let reply = subject.reply

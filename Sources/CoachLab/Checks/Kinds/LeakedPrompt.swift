@@ -8,7 +8,10 @@ extension CheckKinds {
         public static let fields = [FieldSpec("words", .integer, "the shortest shared run that counts. Default 12.")]
 
         public static func read(_ reading: inout CheckReading) -> LeakedPrompt? {
-            LeakedPrompt(words: reading.value.integer("words") ?? 12)
+            let words = reading.value.integer("words") ?? 12
+            // Every reply shares a run of no words with the prompt: such a check always fails.
+            guard words >= 1 else { return reading.error("words \(words) is below 1: every reply would count as a leak", at: reading.value["words"]?.location) }
+            return LeakedPrompt(words: words)
         }
 
         public func evaluate(_ subject: CheckSubject, as check: Check) -> CheckResult {

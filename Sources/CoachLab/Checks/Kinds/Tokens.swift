@@ -8,6 +8,7 @@ extension CheckKinds {
 
         public static func read(_ reading: inout CheckReading) -> Tokens? {
             guard let max = reading.value.number("max") else { return reading.missing("max (output tokens)") }
+            guard max >= 0 else { return reading.error("max \(Int(max)) is below zero, so no reply could pass", at: reading.value["max"]?.location) }
             return Tokens(max: Int(max))
         }
 
