@@ -128,6 +128,48 @@ import Testing
 }
 
 extension ProviderFileTests {
+    /// Values no request could honour fail at their field. A concurrency of 0 ran as 1, a
+    /// timeout of 0 failed every request, and a baseURL without its scheme failed only when a
+    /// run reached it.
+    @Test func settingsNoRequestCouldHonourAreErrorsAtTheirField() {
+        var system = SystemEnvironment.tests
+        system.fileSystem = .inMemory(["providers.yaml": """
+            providers:
+              - id: a
+                kind: openai-compatible
+                model: m
+                baseURL: 127.0.0.1:8080/v1
+                concurrency: 0
+                timeoutSeconds: 0
+                temperature: 9
+                maxTokens: -10
+                maxRetries: -2
+                maxResponseBytes: 10
+                prices: {input: -1, output: 0.6}
+              - id: b
+                kind: openai-compatible
+                model: m
+                baseURL: http://127.0.0.1:8080/v1
+                concurrency: 1
+                timeoutSeconds: 0.5
+                temperature: 0
+                maxTokens: 1
+                maxRetries: 0
+            """])
+        let error = #expect(throws: CoachLabError.self) { try ProviderRegistry.load("providers.yaml", system: system) }
+        let lines = error?.diagnostics.map { "\($0.location.line):\($0.location.column) \($0.message)" } ?? []
+        #expect(lines == [
+            "5:14 baseURL '127.0.0.1:8080/v1' does not start with http:// or https://",
+            "6:18 concurrency must be at least 1, not 0",
+            "7:21 timeoutSeconds must be above 0, not 0",
+            "8:18 temperature must be from 0 to 2, not 9",
+            "9:16 maxTokens must be at least 1, not -10",
+            "10:17 maxRetries must be at least 0, not -2",
+            "11:23 maxResponseBytes must be at least 1024, not 10",
+            "12:21 a price is never below zero, and input is -1",
+        ], "\(lines)")
+    }
+
     /// The shipped providers.yaml, with the command line's token limit over it.
     static func shipped(maxTokens: Int? = nil) throws -> ProviderRegistry {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path

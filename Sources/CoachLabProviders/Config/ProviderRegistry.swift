@@ -98,6 +98,34 @@ public struct ProviderRegistry: Sendable {
         if configuration.kind == .canned, configuration.replies.isEmpty, configuration.pack == nil {
             problems.append(.error("canned provider '\(configuration.id)' needs replies", at: location))
         }
+        // Values no request could honour. Several were clamped where they were read (a
+        // concurrency of 0 ran as 1), which the author did not write.
+        func number(_ key: String) -> (value: Double, at: SourceLocation)? {
+            guard let node = item[key], let value = node.text.flatMap(Double.init) else { return nil }
+            return (value, node.location)
+        }
+        let floors: [(key: String, least: Double, above: Bool)] = [
+            ("concurrency", 1, false), ("maxTokens", 1, false), ("maxRetries", 0, false), ("timeoutRetries", 0, false),
+            ("maxResponseBytes", 1024, false), ("latencyMs", 0, false), ("timeoutSeconds", 0, true),
+        ]
+        for floor in floors {
+            guard let (value, at) = number(floor.key), floor.above ? value <= floor.least : value < floor.least else { continue }
+            problems.append(.error("\(floor.key) must be \(floor.above ? "above" : "at least") \(String(format: "%g", floor.least)), not \(String(format: "%g", value))",
+                                   at: at))
+        }
+        if let (value, at) = number("temperature"), !(0...2).contains(value) {
+            problems.append(.error("temperature must be from 0 to 2, not \(String(format: "%g", value))", at: at,
+                                   hint: "providers sample between 0 (most deterministic) and 1 or 2"))
+        }
+        for key in ["input", "output"] {
+            if let node = item["prices"]?[key], let value = node.text.flatMap(Double.init), value < 0 {
+                problems.append(.error("a price is never below zero, and \(key) is \(String(format: "%g", value))", at: node.location))
+            }
+        }
+        if let node = item["baseURL"], let url = node.text, !url.lowercased().hasPrefix("http://"), !url.lowercased().hasPrefix("https://") {
+            problems.append(.error("baseURL '\(url)' does not start with http:// or https://", at: node.location,
+                                   hint: "for example http://127.0.0.1:8080/v1"))
+        }
         return problems
     }
 
