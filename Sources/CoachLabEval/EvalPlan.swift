@@ -110,6 +110,8 @@ public struct EvalPlan: Sendable {
         // Before the run is opened: a broken pack leaves no empty run behind, and the packs
         // load while a store opened just before finishes its migrations.
         try runner.preparePacks(of: suites)
+        // So is an unknown provider or a missing key.
+        try runner.checkProviders(of: suites)
         let (skip, only, filter, shard) = (kept, retried, request.filter, request.shard)
         let include: @Sendable (EvalCase) -> Bool = { evalCase in
             (only.map { $0.contains(evalCase.id) } ?? !skip.contains(evalCase.id))

@@ -291,6 +291,25 @@ public struct EvalRunner: Sendable {
         for (path, compiler) in zip(missing, built) { compilers[path] = try compiler.get() }
     }
 
+    /// Builds every provider the suites' cases would call (their providers, judges and
+    /// simulated users' players) and drops them: one that cannot be built, for an unknown id or
+    /// a missing key, fails here. A plan calls this before it opens a run, so such a mistake
+    /// leaves no empty run behind.
+    /// - Throws: ``CoachLabError`` (usage) for an unknown provider; ``ProviderError`` for one
+    ///   that cannot be built.
+    public func checkProviders(of suites: [LoadedSuite]) throws {
+        var names = Set<String>()
+        for loaded in suites {
+            if !loaded.fixtures.isEmpty { names.formUnion(providers(of: loaded)) }
+            let judgeChecks = loaded.suite.checks.filter(\.isJudge) + loaded.fixtures.lazy.filter(\.usesJudge).flatMap(\.judgeChecks)
+            names.formUnion(judgeChecks.map { Self.judgeName(of: $0, suite: loaded.suite) })
+            if loaded.fixtures.contains(where: \.hasSimulatedUser) { names.insert(loaded.suite.simulator ?? "mock") }
+        }
+        for name in names.sorted() {
+            _ = try makeProvider(try registry.configuration(for: name, baseURL: baseURL, apiKeyVariable: apiKeyVariable), registry)
+        }
+    }
+
     private func prepare(_ suites: [LoadedSuite]) throws -> [Job] {
         var runner = self
         try runner.preparePacks(of: suites)

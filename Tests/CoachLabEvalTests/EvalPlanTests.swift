@@ -52,6 +52,26 @@ import CoachLabTestSupport
         #expect(plan.providers == Set(cases.map(\.provider)).sorted())
     }
 
+    /// An unknown provider, a provider without its key and a --base-url without its scheme
+    /// fail before the run is opened: each left an empty "interrupted" run in the store.
+    @Test func aProviderThatCannotBeBuiltLeavesNoRunBehind() throws {
+        let store = try ResultStore(clock: Date.init)
+        let registry = ProviderRegistry(configurations: [ProviderConfiguration(id: "keyed", kind: .openai, model: "gpt")], system: .tests)
+        let attempts: [(EvalRequest) -> EvalRequest] = [
+            { var request = $0; request.providers = ["nope"]; return request },
+            { var request = $0; request.providers = ["keyed"]; return request },
+            { var request = $0; request.providers = ["openai-compatible:m"]; request.baseURL = "127.0.0.1:9/v1"; return request },
+        ]
+        for attempt in attempts {
+            var request = EvalRequest()
+            request.suites = ["evals/luna.yaml"]
+            #expect(throws: (any Error).self) {
+                _ = try EvalPlan.make(attempt(request), registry: registry, store: store, catalog: catalog) { try $1.provider($0) }
+            }
+        }
+        #expect(try store.runs().isEmpty)
+    }
+
     @Test func theSpeedLineCountsOneCaseInTheSingular() {
         var execution = RunExecution(interrupted: false, done: 1, seconds: 0.5, run: "r")
         #expect(execution.speed == "1 case in 0.50 s (2 cases/s)")

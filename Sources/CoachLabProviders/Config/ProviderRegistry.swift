@@ -136,7 +136,11 @@ public struct ProviderRegistry: Sendable {
     ///   - apiKeyVariable: `--api-key-env`, for an inline spec.
     /// - Throws: ``CoachLabError`` (usage) for an unknown id or kind.
     public func configuration(for spec: String, baseURL: String? = nil, apiKeyVariable: String? = nil) throws -> ProviderConfiguration {
-        try configured(spec, baseURL: baseURL, apiKeyVariable: apiKeyVariable).applying(overrides)
+        // Without its scheme the address fails every request only once the run reaches it.
+        if let baseURL, !baseURL.lowercased().hasPrefix("http://"), !baseURL.lowercased().hasPrefix("https://") {
+            throw CoachLabError(usage: "--base-url '\(baseURL)' does not start with http:// or https://", hint: "for example http://127.0.0.1:8080/v1")
+        }
+        return try configured(spec, baseURL: baseURL, apiKeyVariable: apiKeyVariable).applying(overrides)
     }
 
     private func configured(_ spec: String, baseURL: String?, apiKeyVariable: String?) throws -> ProviderConfiguration {
