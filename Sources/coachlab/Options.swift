@@ -75,6 +75,10 @@ struct ProviderOptions: ParsableArguments {
         if let temperature, !(0...2).contains(temperature) { throw ValidationError("--temperature takes 0 to 2") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout takes a number of seconds above 0") }
         if let timeoutRetries, timeoutRetries < 0 { throw ValidationError("--timeout-retries cannot be negative") }
+        // Named twice, a provider ran every case twice under the same case ids.
+        if let twice = providers.enumerated().first(where: { providers[..<$0.offset].contains($0.element) })?.element {
+            throw ValidationError("--provider names '\(twice)' more than once")
+        }
     }
 
     /// The command-line settings every provider of the run gets.

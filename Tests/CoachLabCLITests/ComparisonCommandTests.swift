@@ -163,6 +163,17 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("evals/none.yaml:1:1: error: cannot read file: no such file"), "\(missing.stderr)")
     }
+
+    /// A provider named twice ran every case twice under the same ids, and compare set it
+    /// beside itself.
+    @Test func aProviderNamedTwiceIsAUsageError() async throws {
+        let directory = try CLI.temporaryDirectory()
+        for command in ["eval", "compare"] {
+            let twice = try await CLI.run([command, "evals/luna.yaml", "--provider", "mock", "--provider", "mock", "--store", directory + "/s.sqlite"])
+            #expect(twice.status == 2, "\(command): \(twice.stderr)")
+            #expect(twice.stderr.contains("--provider names 'mock' more than once"), "\(twice.stderr)")
+        }
+    }
 }
 
 @Suite struct ShardAndBaselineTests {

@@ -108,6 +108,11 @@ public struct EvalLoader: Sendable {
         if let node = value["threshold"], !(0...1).contains(threshold) {
             diagnostics.append(.error("threshold must be between 0 and 1", at: node.location))
         }
+        // Named twice, a provider would run every case twice under the same case ids.
+        let named = value.locatedList("providers")
+        for (index, provider) in named.enumerated() where named[..<index].contains(where: { $0.value == provider.value }) {
+            diagnostics.append(.error("provider '\(provider.value)' is named more than once", at: provider.location))
+        }
         // Read as 1 otherwise, which the author did not write.
         for field in ["repeats", "concurrency"] {
             if let node = value[field], let number = value.integer(field), number < 1 {
