@@ -52,6 +52,11 @@ import Testing
             "10:26 max -5 is below zero, so no reply could pass",
             "11:24 max -0.5 is below zero, so no reply could pass",
         ], "\(found)")
+        let empty = Self.lint("suite: {id: x}\nfixtures: [fixtures/x/*.yaml]\nchecks:\n  - {check: not-contains, phrases: [fine, '']}\n  - {check: starts-with, text: ' '}\n")
+        #expect(empty.map { "\($0.location.line):\($0.location.column) \($0.message)" } == [
+            "4:44 an empty phrase is in every reply, so it tells nothing",
+            "5:33 an empty text begins and ends every reply, so it tells nothing",
+        ], "\(empty)")
         let twice = Self.lint("suite: {id: x}\nfixtures: [fixtures/x/*.yaml]\nproviders: [mock, claude, mock]\n")
         #expect(twice.map { "\($0.location.line):\($0.location.column) \($0.message)" } == ["3:27 provider 'mock' is named more than once"], "\(twice)")
         let sound = "suite: {id: x}\nfixtures: [fixtures/x/*.yaml]\nrepeats: 3\nconcurrency: 2\nchecks:\n  - {check: sentences, min: 0, max: 3}\n"

@@ -58,6 +58,18 @@ public struct CheckReading {
 
     /// `phrases:`, in order.
     public var phrases: [String] { value.locatedList("phrases").map(\.value) }
+
+    /// `phrases:`, in order; nil, with the error recorded, when there are none or one is empty:
+    /// every reply holds an empty phrase, so `contains` would always pass with it and
+    /// `not-contains` always fail.
+    public mutating func requiredPhrases() -> [String]? {
+        let phrases = value.locatedList("phrases")
+        guard !phrases.isEmpty else { return missing("phrases") }
+        if let empty = phrases.first(where: { $0.value.consists(of: .whitespacesAndNewlines) }) {
+            return error("an empty phrase is in every reply, so it tells nothing", at: empty.location)
+        }
+        return phrases.map(\.value)
+    }
     /// `caseSensitive:`, false when absent.
     public var caseSensitive: Bool { value.boolean("caseSensitive") ?? false }
 }

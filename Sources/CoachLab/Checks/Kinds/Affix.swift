@@ -16,6 +16,10 @@ extension CheckKinds {
 
         public static func read(_ reading: inout CheckReading) -> Affix? {
             guard let text = reading.value.located("text")?.value else { return reading.missing("text") }
+            // Every reply starts and ends with empty text.
+            guard !text.consists(of: .whitespacesAndNewlines) else {
+                return reading.error("an empty text begins and ends every reply, so it tells nothing", at: reading.value["text"]?.location)
+            }
             return Affix(text: text, at: reading.name == "starts-with" ? .start : .end)
         }
 

@@ -13,8 +13,7 @@ extension CheckKinds {
         ]
 
         public static func read(_ reading: inout CheckReading) -> Contains? {
-            let phrases = reading.phrases
-            guard !phrases.isEmpty else { return reading.missing("phrases") }
+            guard let phrases = reading.requiredPhrases() else { return nil }
             return Contains(phrases: phrases, all: reading.value["mode"]?.text == "all", caseSensitive: reading.caseSensitive)
         }
 

@@ -11,8 +11,7 @@ extension CheckKinds {
         ]
 
         public static func read(_ reading: inout CheckReading) -> NotContains? {
-            let phrases = reading.phrases
-            guard !phrases.isEmpty else { return reading.missing("phrases") }
+            guard let phrases = reading.requiredPhrases() else { return nil }
             return NotContains(phrases: phrases, caseSensitive: reading.caseSensitive)
         }
 

@@ -14,8 +14,7 @@ extension CheckKinds {
         public static let fields = [FieldSpec("phrases", .list(.string), "the phrases.")]
 
         public static func read(_ reading: inout CheckReading) -> PromptContains? {
-            let phrases = reading.phrases
-            guard !phrases.isEmpty else { return reading.missing("phrases") }
+            guard let phrases = reading.requiredPhrases() else { return nil }
             return PromptContains(phrases: phrases, negate: reading.name == "prompt-not-contains")
         }
 
