@@ -11,7 +11,8 @@ struct LintCommand: ParsableCommand {
         With no paths, lints every pack under personas/, every fixture under fixtures/ and every \
         suite under evals/. A path may be a pack folder, a file inside one, a folder of packs, \
         or fixture and suite files and folders. Exits 0 when there are no errors (warnings \
-        allowed), 2 when there are.
+        allowed), 2 when there are, or when there is nothing to lint (no path named, and none \
+        of those folders here).
         """
     )
 
