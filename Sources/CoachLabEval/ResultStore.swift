@@ -80,6 +80,8 @@ public final class ResultStore: Sendable {
             queue = try DatabaseQueue(path: location, configuration: configuration)
         } catch let error as CoachLabError {
             throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw Self.notADatabase(path)
         } catch {
             throw CoachLabError(.io, "cannot open the result store: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }
@@ -109,6 +111,14 @@ public final class ResultStore: Sendable {
         }
         throw CoachLabError(.usage, "\(path) is a SQLite database that is not a CoachLab result store (it holds \(tables.prefix(3).joined(separator: ", "))\(tables.count > 3 ? ", …" : "")); it is never changed",
                             at: SourceLocation(file: path, line: 1, column: 1), hint: "name a new file with --store, or leave it out for .coachlab/coachlab.sqlite")
+    }
+
+    /// A file that is not SQLite named as the store (a report, a README): SQLite says "file is
+    /// not a database", with the statement it was running.
+    private static func notADatabase(_ path: String) -> CoachLabError {
+        CoachLabError(.usage, "\(path) is not a CoachLab result store (it is not a SQLite database); it is never changed",
+                      at: SourceLocation(file: path, line: 1, column: 1),
+                      hint: "name a new file with --store, or leave it out for .coachlab/coachlab.sqlite")
     }
 
     /// A folder named as the store: SQLite would say only that it is "unable to open database file".
@@ -215,6 +225,8 @@ public final class ResultStore: Sendable {
             }
         } catch let error as CoachLabError {
             throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw Self.notADatabase(path)
         } catch {
             throw CoachLabError(.io, "cannot read the result store: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }

@@ -147,6 +147,20 @@ struct Stop: Error {}
         #expect(!error.description.contains("UserInfo") && !error.description.contains("NSCocoaErrorDomain"), "\(error)")
     }
 
+    /// A file that is not SQLite at all (a report, a README) named as the store is said to be
+    /// so, and left as it was: SQLite answered "file is not a database - while executing …".
+    @Test func aFileThatIsNotADatabaseIsRefusedInWords() throws {
+        let path = Scratch.path("notes") + ".md"
+        let text = "# Notes\n\nNot a database.\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        for open in [{ _ = try ResultStore(path: path, clock: Date.init) }, { _ = try ResultStore(readingFrom: path) }] {
+            let error = try #require(throws: CoachLabError.self) { try open() }
+            #expect(error.kind == .usage && error.description.contains("is not a CoachLab result store (it is not a SQLite database)"), "\(error)")
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
     /// Another program's SQLite database named as the store by mistake is refused before
     /// anything is written to it: no tables, no journal mode, the file byte for byte.
     @Test func anotherProgramsDatabaseIsNeverChanged() throws {
