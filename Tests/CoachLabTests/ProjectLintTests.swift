@@ -20,6 +20,23 @@ struct ProjectLintTests {
         #expect(error.kind == .usage && error.description.contains("nothing to lint"), "\(error)")
     }
 
+    /// Sizes and counts no app could honour fail at their field: a rotation at 0 messages, a
+    /// window of 0 tokens or a negative memory limit were taken as written.
+    @Test func sizesAndCountsBelowTheirLeastAreErrors() throws {
+        let original = String(decoding: try TestSupport.fileSystem.read("personas/kindred/pack.yaml"), as: UTF8.self)
+        let edited = original.replacingOccurrences(of: "rotateAtMessages: 24", with: "rotateAtMessages: 0")
+            .replacingOccurrences(of: "windowTokens: 4096", with: "windowTokens: -1")
+            .replacingOccurrences(of: "limit: 3", with: "limit: -2")
+        #expect(edited != original)
+        let fileSystem = TestSupport.fileSystem.overlaying(["personas/kindred/pack.yaml": edited])
+        let found = try ProjectLint(fileSystem: fileSystem).lint(["personas/kindred"]).diagnostics.filter { $0.severity == .error }
+        let messages = found.map { "\($0.location.line) \($0.message)" }
+        for expected in ["must be at least 1, found 0", "must be at least 1, found -1", "must be at least 0, found -2"] {
+            #expect(messages.contains { $0.contains(expected) }, "\(expected): \(messages)")
+        }
+        #expect(found.allSatisfy { $0.location.file == "personas/kindred/pack.yaml" }, "\(found)")
+    }
+
     @Test func anAuthorsMistakeInAnAddedFixtureIsFoundAtItsField() throws {
         let fileSystem = TestSupport.fileSystem.overlaying([
             "fixtures/luna/typo.yaml": "fixture:\n  id: luna-typo\n  pack: personas/luna\n  topik: sleep\nturns:\n  - user: Hi\n",

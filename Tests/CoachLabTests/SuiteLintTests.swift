@@ -43,8 +43,8 @@ import Testing
             """
         let found = Self.lint(suite).filter { $0.severity == .error }.map { "\($0.location.line):\($0.location.column) \($0.message)" }
         #expect(found == [
-            "3:10 repeats must be at least 1, not 0",
-            "4:14 concurrency must be at least 1, not -3",
+            "3:10 'repeats' in suite file must be at least 1, found 0",
+            "4:14 'concurrency' in suite file must be at least 1, found -3",
             "6:29 max -1 is below zero: a count is never negative",
             "7:25 max 2.5 is not a whole number",
             "8:35 words 0 is below 1: every reply would count as a leak",

@@ -15,7 +15,7 @@ indirect enum ContextShape: Sendable {
 
     init(_ type: FieldType) {
         switch type {
-        case .string, .text, .integer, .number, .boolean, .date, .oneOf: self = .leaf
+        case .string, .text, .integer, .atLeast, .number, .boolean, .date, .oneOf: self = .leaf
         case .list(let element): self = .numberedList(of: ContextShape(element))
         case .object(let spec): self = ContextShape(spec)
         case .map: self = .object([:], open: true)

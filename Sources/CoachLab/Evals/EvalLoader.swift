@@ -113,12 +113,6 @@ public struct EvalLoader: Sendable {
         for (index, provider) in named.enumerated() where named[..<index].contains(where: { $0.value == provider.value }) {
             diagnostics.append(.error("provider '\(provider.value)' is named more than once", at: provider.location))
         }
-        // Read as 1 otherwise, which the author did not write.
-        for field in ["repeats", "concurrency"] {
-            if let node = value[field], let number = value.integer(field), number < 1 {
-                diagnostics.append(.error("\(field) must be at least 1, not \(number)", at: node.location))
-            }
-        }
         var suite = Suite(id: value["suite"]?.located("id")?.value ?? Paths.lastComponent(path),
                           description: value["suite"]?.located("description")?.value,
                           fixturePatterns: value.locatedList("fixtures"), tags: value.locatedList("tags").map(\.value),

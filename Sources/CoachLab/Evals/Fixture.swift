@@ -218,8 +218,8 @@ public struct Suite: Sendable {
         FieldSpec("mode", .oneOf(["final", "rollout"]), "final (default): score the last reply; rollout: generate and score every reply."),
         FieldSpec("checks", .list(.any), "Checks for every scored reply."),
         FieldSpec("threshold", .number, "The pass rate needed, 0-1. Default 1."),
-        FieldSpec("repeats", .integer, "Times each case runs. Default 1."),
-        FieldSpec("concurrency", .integer, "Cases running at once. Default 8; at most two per core when no provider, judge or script check waits."),
+        FieldSpec("repeats", .atLeast(1), "Times each case runs. Default 1."),
+        FieldSpec("concurrency", .atLeast(1), "Cases running at once. Default 8; at most two per core when no provider, judge or script check waits."),
     ])
 }
 

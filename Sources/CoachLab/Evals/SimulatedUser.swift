@@ -102,7 +102,7 @@ public struct SimulatedUser: Sendable, Hashable {
         FieldSpec("opening", .text, "Their first message, when it is fixed."),
         FieldSpec("facts", .list(.text), "What they reveal, one per message, in order."),
         FieldSpec("objections", .list(.text), "What they push back with, after the facts."),
-        FieldSpec("maxTurns", .integer, "The most coach replies. Default 6."),
+        FieldSpec("maxTurns", .atLeast(1), "The most coach replies. Default 6."),
         FieldSpec("stopWhen", .list(.any), "goal (default), {coachSays: [phrases]} or {userSays: phrase}; when none fires by maxTurns, the simulated-user check fails."),
     ])
 

@@ -193,27 +193,27 @@ public enum ContentSpecs {
         FieldSpec("provider", .string, "Provider kind or id, such as openai, anthropic, gemini."),
         FieldSpec("model", .string, "Model name."),
         FieldSpec("temperature", .number, "Sampling temperature."),
-        FieldSpec("maxTokens", .integer, "Maximum output tokens."),
+        FieldSpec("maxTokens", .atLeast(1), "Maximum output tokens."),
     ])
 
     /// The context budget.
     public static let budget = ObjectSpec("context budget", "How much the prompt and history may hold.", fields: [
-        FieldSpec("windowTokens", .integer, "The model's context window in tokens."),
-        FieldSpec("systemMaxTokens", .integer, "Most tokens the system prompt may take; layers in the stack's 'trim' are dropped past it."),
-        FieldSpec("reserveForReply", .integer, "Tokens kept free for the reply."),
-        FieldSpec("rotateAtMessages", .integer, "Start a new session after this many messages."),
-        FieldSpec("summarizeLast", .integer, "How many messages to summarise into the new session."),
+        FieldSpec("windowTokens", .atLeast(1), "The model's context window in tokens."),
+        FieldSpec("systemMaxTokens", .atLeast(1), "Most tokens the system prompt may take; layers in the stack's 'trim' are dropped past it."),
+        FieldSpec("reserveForReply", .atLeast(0), "Tokens kept free for the reply."),
+        FieldSpec("rotateAtMessages", .atLeast(1), "Start a new session after this many messages."),
+        FieldSpec("summarizeLast", .atLeast(0), "How many messages to summarise into the new session."),
     ])
 
     /// Memory settings.
     public static let memorySettings = ObjectSpec("memory settings", "How memory is selected.", fields: [
-        FieldSpec("limit", .integer, "How many of the newest insights reach the prompt. Default 3."),
+        FieldSpec("limit", .atLeast(0), "How many of the newest insights reach the prompt. Default 3."),
     ])
 
     /// A count range for coach template limits.
     public static let countRange = ObjectSpec("count range", "An inclusive count range.", fields: [
-        FieldSpec("min", .integer, required: true, "Fewest allowed."),
-        FieldSpec("max", .integer, required: true, "Most allowed."),
+        FieldSpec("min", .atLeast(0), required: true, "Fewest allowed."),
+        FieldSpec("max", .atLeast(0), required: true, "Most allowed."),
     ])
 
     /// Coach template count limits.

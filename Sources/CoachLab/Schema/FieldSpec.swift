@@ -6,6 +6,9 @@ public indirect enum FieldType: Sendable {
     case text
     /// A whole number.
     case integer
+    /// A whole number no smaller than this: a count (0), or a limit or size (1) that below it
+    /// no run could honour.
+    case atLeast(Int)
     /// Any number.
     case number
     /// `true` or `false`.

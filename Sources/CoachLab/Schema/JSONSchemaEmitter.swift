@@ -49,6 +49,7 @@ public enum JSONSchemaEmitter {
         switch type {
         case .string, .text: return ["type": "string", "minLength": 1]
         case .integer: return ["type": "integer"]
+        case .atLeast(let least): return ["type": "integer", "minimum": least]
         case .number: return ["type": "number"]
         case .boolean: return ["type": "boolean"]
         case .date:

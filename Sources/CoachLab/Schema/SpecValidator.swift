@@ -13,6 +13,11 @@ enum SpecValidator {
             guard let scalar = value.scalar, scalar.style == .plain, Int(scalar.text) != nil else {
                 return mismatch(value, expected: "a whole number", what: what(), into: &diagnostics)
             }
+        case .atLeast(let least):
+            guard let scalar = value.scalar, scalar.style == .plain, let number = Int(scalar.text) else {
+                return mismatch(value, expected: "a whole number", what: what(), into: &diagnostics)
+            }
+            if number < least { diagnostics.error("\(what()) must be at least \(least), found \(number)", at: value.location) }
         case .number:
             guard let scalar = value.scalar, scalar.style == .plain, Double(scalar.text) != nil else {
                 return mismatch(value, expected: "a number", what: what(), into: &diagnostics)
