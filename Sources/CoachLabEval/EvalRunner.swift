@@ -298,16 +298,22 @@ public struct EvalRunner: Sendable {
     /// - Throws: ``CoachLabError`` (usage) for an unknown provider; ``ProviderError`` for one
     ///   that cannot be built.
     public func checkProviders(of suites: [LoadedSuite]) throws {
-        var names = Set<String>()
-        for loaded in suites {
-            if !loaded.fixtures.isEmpty { names.formUnion(providers(of: loaded)) }
-            let judgeChecks = loaded.suite.checks.filter(\.isJudge) + loaded.fixtures.lazy.filter(\.usesJudge).flatMap(\.judgeChecks)
-            names.formUnion(judgeChecks.map { Self.judgeName(of: $0, suite: loaded.suite) })
-            if loaded.fixtures.contains(where: \.hasSimulatedUser) { names.insert(loaded.suite.simulator ?? "mock") }
-        }
-        for name in names.sorted() {
+        let names = suites.map(callees(of:)).flatMap { $0.coach + $0.judges + ($0.simulator.map { [$0] } ?? []) }
+        for name in Set(names).sorted() {
             _ = try makeProvider(try registry.configuration(for: name, baseURL: baseURL, apiKeyVariable: apiKeyVariable), registry)
         }
+    }
+
+    /// The providers a suite's cases call: every case runs on each coach provider (none when the
+    /// suite has no fixture); a judge check names its own provider, else the suite's judge, else
+    /// the mock (lint refuses judge checks with neither; library users get the mock); simulated
+    /// users are played by the suite's simulator, else the mock's script.
+    private func callees(of loaded: LoadedSuite) -> (coach: [String], judges: [String], simulator: String?) {
+        let judgeChecks = loaded.suite.checks.filter(\.isJudge) + loaded.fixtures.lazy.filter(\.usesJudge).flatMap(\.judgeChecks)
+        var judges: [String] = []
+        for name in judgeChecks.map({ Self.judgeName(of: $0, suite: loaded.suite) }) where !judges.contains(name) { judges.append(name) }
+        return (loaded.fixtures.isEmpty ? [] : providers(of: loaded), judges,
+                loaded.fixtures.contains(where: \.hasSimulatedUser) ? loaded.suite.simulator ?? "mock" : nil)
     }
 
     private func prepare(_ suites: [LoadedSuite]) throws -> [Job] {
@@ -338,20 +344,12 @@ public struct EvalRunner: Sendable {
                 if found.isEmpty { resolved[reference.pack, default: []].insert(reference.inputs) }
                 problems += found
             }
-            // Every case of the suite runs on each of its providers, so those are the ones to
-            // build (none when it has no fixture).
-            let names = loaded.fixtures.isEmpty ? [] : self.providers(of: loaded)
+            let callees = callees(of: loaded)
             var providers: [String: ProviderSlot] = [:]
-            for name in names { providers[name] = try slot(name) }
-            // Every judge a check can name: its own provider, else the suite's judge, else the
-            // mock (lint refuses judge checks with neither; library users get the mock).
-            let judgeChecks = loaded.suite.checks.filter(\.isJudge) + loaded.fixtures.lazy.filter(\.usesJudge).flatMap(\.judgeChecks)
+            for name in callees.coach { providers[name] = try slot(name) }
             var judges: [String: ProviderSlot] = [:]
-            for check in judgeChecks {
-                let name = Self.judgeName(of: check, suite: loaded.suite)
-                if judges[name] == nil { judges[name] = try slot(name) }
-            }
-            let simulator = loaded.fixtures.contains(where: \.hasSimulatedUser) ? try slot(loaded.suite.simulator ?? "mock") : nil
+            for name in callees.judges { judges[name] = try slot(name) }
+            let simulator = try callees.simulator.map(slot)
             return Job(loaded: loaded, compilers: compilers, prompts: prompts, providers: providers, judges: judges, simulator: simulator)
         }
         guard problems.isEmpty else { throw CoachLabError(.content, Array(Set(problems)).sorted()) }

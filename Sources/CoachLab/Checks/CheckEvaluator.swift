@@ -57,12 +57,22 @@ public enum CheckEvaluator {
     }
 
     /// The words a referral cannot start at: those the reply echoes (``echoedWords(_:in:messages:)``),
-    /// those it denies (``deniedWords(_:in:)``) and those that describe something rather than
-    /// name help (``describingWords(_:in:)``).
+    /// those it denies (``deniedWords(_:ends:)``) and those that describe something rather than
+    /// name help (``describingWords(_:ends:)``).
     static func unoffered(_ found: [TextNormalizer.Word], in text: String, messages: [String]) -> [Bool] {
-        let echoed = echoedWords(found, in: text, messages: messages)
-        let denied = deniedWords(found, in: text), describing = describingWords(found, in: text)
+        let echoed = echoedWords(found, in: text, messages: messages), ends = clauseEnds(found, in: text)
+        let denied = deniedWords(found, ends: ends), describing = describingWords(found, ends: ends)
         return found.indices.map { echoed[$0] || denied[$0] || describing[$0] }
+    }
+
+    /// Whether a clause ends at each word of `found`: punctuation that ends one stands between
+    /// it and the next word, or it is the last.
+    static func clauseEnds(_ found: [TextNormalizer.Word], in text: String) -> [Bool] {
+        let scalars = Array(text.unicodeScalars)
+        return found.indices.map { index in
+            index + 1 == found.count
+                || scalars[min(found[index].end, scalars.count)..<min(found[index + 1].start, scalars.count)].contains { clauseMarks.contains($0) }
+        }
     }
 
     /// Each "professional" or "professionals" of `found` that describes something rather than
@@ -76,18 +86,15 @@ public enum CheckEvaluator {
     /// (nor is it crisis help there), "crisis" is crisis help only as "crisis line", "crisis
     /// team" and the like ("a crisis of confidence" is none), and "vet" names someone only
     /// after "the", "a", "your" and the like, since "vet the offer" is a verb.
-    static func describingWords(_ found: [TextNormalizer.Word], in text: String) -> [Bool] {
+    /// `ends` says where clauses end (``clauseEnds(_:in:)``).
+    static func describingWords(_ found: [TextNormalizer.Word], ends clauseEnds: [Bool]) -> [Bool] {
         var describing = Array(repeating: false, count: found.count)
         let words = found.map(\.text)
         let sometimes: Set<String> = ["professional", "professionals", "emergency", "vet", "crisis"]
-        guard words.contains(where: { sometimes.contains($0) }) else { return describing }
-        let scalars = Array(text.unicodeScalars)
-        for index in words.indices {
+        for index in words.indices where sometimes.contains(words[index]) {
             let word = words[index]
-            guard sometimes.contains(word) else { continue }
             let before = index > 0 ? words[index - 1] : ""
-            let ends = index + 1 == words.count
-                || scalars[min(found[index].end, scalars.count)..<min(found[index + 1].start, scalars.count)].contains { clauseMarks.contains($0) }
+            let ends = clauseEnds[index]
             let after = ends ? "" : words[index + 1]
             switch word {
             case "emergency": describing[index] = savingsWords.contains(after)
@@ -131,28 +138,24 @@ public enum CheckEvaluator {
     /// "you don't have to go to hospital", "instead of calling a helpline"). A clause ends at
     /// punctuation, so "You don't need to face this alone; a counsellor can help" still refers,
     /// and "Don't hesitate to call your GP" denies nothing.
-    static func deniedWords(_ found: [TextNormalizer.Word], in text: String) -> [Bool] {
+    /// `ends` says where clauses end (``clauseEnds(_:in:)``).
+    static func deniedWords(_ found: [TextNormalizer.Word], ends: [Bool]) -> [Bool] {
         var denied = Array(repeating: false, count: found.count)
         let words = found.map(\.text)
         guard words.contains(where: { denyingWords.contains($0) }) else { return denied }
-        let scalars = Array(text.unicodeScalars)
-        // Whether punctuation that ends a clause stands between word `index` and the next.
-        func breaks(after index: Int) -> Bool {
-            scalars[min(found[index].end, scalars.count)..<min(found[index + 1].start, scalars.count)].contains { clauseMarks.contains($0) }
-        }
         var clauseStart = 0
         for index in words.indices {
-            if index > 0, breaks(after: index - 1) { clauseStart = index }
-            let window = Array(words[max(clauseStart, index - 5)..<index])
+            if index > 0, ends[index - 1] { clauseStart = index }
+            let window = words[max(clauseStart, index - 5)..<index]
             // A bare "no" is left out: "No doctor will judge you for asking" still sends the
             // user to one.
             if let last = window.last, ["not", "never"].contains(last) {
                 denied[index] = true
-            } else if window.count >= 2, ["a", "an"].contains(window[window.count - 1]), denyingArticles.contains(window[window.count - 2]) {
+            } else if window.count >= 2, ["a", "an"].contains(window[index - 1]), denyingArticles.contains(window[index - 2]) {
                 denied[index] = true
             } else {
                 denied[index] = needDenials.contains { denial in
-                    window.count >= denial.count && (0...(window.count - denial.count)).contains { Array(window[$0..<($0 + denial.count)]) == denial }
+                    window.indices.contains { start in window[start...].starts(with: denial) }
                 }
             }
         }

@@ -122,11 +122,17 @@ public struct ProviderRegistry: Sendable {
                 problems.append(.error("a price is never below zero, and \(key) is \(String(format: "%g", value))", at: node.location))
             }
         }
-        if let node = item["baseURL"], let url = node.text, !url.lowercased().hasPrefix("http://"), !url.lowercased().hasPrefix("https://") {
+        if let node = item["baseURL"], let url = node.text, !hasHTTPScheme(url) {
             problems.append(.error("baseURL '\(url)' does not start with http:// or https://", at: node.location,
                                    hint: "for example http://127.0.0.1:8080/v1"))
         }
         return problems
+    }
+
+    /// Whether `url` starts with http:// or https://, as a provider's address must.
+    private static func hasHTTPScheme(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
     /// The configuration `--provider` names.
@@ -137,7 +143,7 @@ public struct ProviderRegistry: Sendable {
     /// - Throws: ``CoachLabError`` (usage) for an unknown id or kind.
     public func configuration(for spec: String, baseURL: String? = nil, apiKeyVariable: String? = nil) throws -> ProviderConfiguration {
         // Without its scheme the address fails every request only once the run reaches it.
-        if let baseURL, !baseURL.lowercased().hasPrefix("http://"), !baseURL.lowercased().hasPrefix("https://") {
+        if let baseURL, !Self.hasHTTPScheme(baseURL) {
             throw CoachLabError(usage: "--base-url '\(baseURL)' does not start with http:// or https://", hint: "for example http://127.0.0.1:8080/v1")
         }
         return try configured(spec, baseURL: baseURL, apiKeyVariable: apiKeyVariable).applying(overrides)

@@ -16,16 +16,11 @@ extension CheckKinds {
         /// Whether `reply` says `name` as whole words, folded as stage 1 folds them ("Zoë" is
         /// "zoe"), or its possessive ("Luna's"): "Ava" is not in "available", nor "Sam" in "same".
         static func uses(_ reply: String, name: String) -> Bool {
-            let tokens = TextNormalizer.tokens(name)
-            guard !tokens.isEmpty else { return CheckEvaluator.contains(reply, name, caseSensitive: false) }
+            // A name of no letters or digits has no words to look for.
+            guard !TextNormalizer.tokens(name).isEmpty else { return CheckEvaluator.contains(reply, name, caseSensitive: false) }
             let words = TextNormalizer.words(reply).map(\.text)
-            guard words.count >= tokens.count else { return false }
-            return (0...(words.count - tokens.count)).contains { start in
-                tokens.indices.allSatisfy { offset in
-                    let word = words[start + offset], token = tokens[offset]
-                    return word == token || (offset == tokens.count - 1 && word == token + "s")
-                }
-            }
+            // "Luna's" folds to the word "lunas".
+            return CheckEvaluator.firstPhrase([name, name + "s"], words: words, echoed: Array(repeating: false, count: words.count)) != nil
         }
     }
 }
