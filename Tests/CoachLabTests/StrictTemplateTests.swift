@@ -43,4 +43,24 @@ import Testing
         // Two unflagged messages share one prompt; each flagged decision has its own.
         #expect(cache.misses == 3 && cache.hits == 2)
     }
+
+    @Test func casesThatReachAPromptAtOnceCompileItOnce() throws {
+        // The first cases of a run (one per slot) all reach the same few prompts together;
+        // each compiled its own until one waited for another's.
+        let compiler = try TestSupport.compiler("betterone")
+        let key = CompileInputs(topic: compiler.pack.topics.first?.slug, profile: compiler.pack.profiles.first?.id)
+        let resolved = try ResolvedInputs(key, pack: compiler.pack, fileSystem: TestSupport.fileSystem)
+        var inputs = resolved
+        inputs.screen = "Do I have ADHD?"
+        let fresh = compiler.compile(inputs)
+        let cache = PromptCache()
+        let lock = NSLock()
+        nonisolated(unsafe) var prompts: [CompiledPrompt] = []
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            let prompt = cache.prompt(compiler, resolved: resolved, key: key, message: "Do I have ADHD?")
+            lock.withLock { prompts.append(prompt) }
+        }
+        #expect(cache.misses == 1 && cache.hits == 63)
+        #expect(prompts.count == 64 && prompts.allSatisfy { $0 == fresh })
+    }
 }

@@ -5,12 +5,16 @@ import Foundation
 /// fixture set with the same profile and coach compiles once. The screening of each message
 /// is still its own: it is put back on the prompt each time.
 ///
+/// Each prompt is compiled once: a case that reaches a prompt while another case compiles it
+/// waits for that prompt, as the first cases of a run (one per slot, 64 at `-j 64`) all reach
+/// the same few prompts at once.
+///
 /// Bounded: when it holds ``capacity`` prompts it starts again, so a run's memory stays flat.
 public final class PromptCache: @unchecked Sendable {
     /// The most prompts held at once.
     public let capacity: Int
     private let lock = NSLock()
-    private var prompts: [Key: CompiledPrompt] = [:]
+    private var prompts: [Key: Once<CompiledPrompt>] = [:]
     private var hitCount = 0, missCount = 0
     /// Prompts served from the cache so far.
     public var hits: Int { lock.withLock { hitCount } }
@@ -36,23 +40,25 @@ public final class PromptCache: @unchecked Sendable {
         inputs.screen = nil
         let decision = screening.decision.map { "\($0.ruleId)|\($0.stage)|\($0.kind.rawValue)|\($0.matched)|\($0.excerpt)" }
         let cacheKey = Key(pack: compiler.pack.id, inputs: inputs, decision: decision)
-        let found: CompiledPrompt? = lock.withLock {
-            let prompt = prompts[cacheKey]
-            if prompt != nil { hitCount += 1 }
-            return prompt
-        }
-        if var cached = found {
-            cached.screening = screening
-            return cached
-        }
-        var turnInputs = resolved
-        turnInputs.screen = message
-        let prompt = compiler.compile(turnInputs, screening: screening)
-        lock.withLock {
+        let (cell, isNew) = lock.withLock {
+            if let cell = prompts[cacheKey] {
+                hitCount += 1
+                return (cell, false)
+            }
             missCount += 1
             if prompts.count >= capacity { prompts.removeAll(keepingCapacity: true) }
-            prompts[cacheKey] = prompt
+            let cell = Once<CompiledPrompt>()
+            prompts[cacheKey] = cell
+            return (cell, true)
         }
+        var prompt = cell.value {
+            var turnInputs = resolved
+            turnInputs.screen = message
+            return compiler.compile(turnInputs, screening: screening)
+        }
+        // A prompt another case compiled carries that case's screening; this message's own
+        // goes back on.
+        if !isNew { prompt.screening = screening }
         return prompt
     }
 }
