@@ -344,6 +344,8 @@ public struct EvalRunner: Sendable {
                 if found.isEmpty { resolved[reference.pack, default: []].insert(reference.inputs) }
                 problems += found
             }
+            let packs = Set(loaded.fixtures.map(\.pack)).sorted().compactMap { compilers[$0]?.pack }
+            if !packs.isEmpty { problems += EvalLinter.quotableProblems(loaded.suite.checks, packs: packs) }
             let callees = callees(of: loaded)
             var providers: [String: ProviderSlot] = [:]
             for name in callees.coach { providers[name] = try slot(name) }
@@ -413,8 +415,8 @@ public struct EvalRunner: Sendable {
                 result.model = reply.model
                 if !result.prompts.contains(where: { $0.hash == prompt.hash }) { result.prompts.append(prompt) }
                 let cost = slot.configuration.prices.map { $0.cost(reply.usage) }
-                let subject = CheckSubject(reply: text, system: system, screening: prompt.screening, personaName: persona,
-                                           latency: reply.latency, outputTokens: reply.usage.outputTokens, cost: cost,
+                let subject = CheckSubject(reply: text, system: system, layers: prompt.layers, screening: prompt.screening,
+                                           personaName: persona, latency: reply.latency, outputTokens: reply.usage.outputTokens, cost: cost,
                                            finishReason: reply.finishReason.rawValue,
                                            userMessages: conversation.userMessages)
                 var checks: [CheckResult] = []

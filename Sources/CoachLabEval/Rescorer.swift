@@ -70,7 +70,7 @@ public struct Rescorer {
             // compiled to it. A run stored before turns kept theirs has only the row's, which
             // holds at least the same deciding rule.
             let screening = turn.screening ?? (turn.flaggedRule == nil ? nil : compiled?.screening)
-            let subject = CheckSubject(reply: turn.reply, system: compiled?.system ?? "", screening: screening,
+            let subject = CheckSubject(reply: turn.reply, system: compiled?.system ?? "", layers: compiled?.layers ?? [], screening: screening,
                                        personaName: persona, latency: turn.latency, outputTokens: turn.outputTokens, cost: turn.cost,
                                        finishReason: turn.finishReason, userMessages: users)
             let expected = fixture.turns.indices.contains(turn.turn - 1) ? fixture.turns[turn.turn - 1].expect : []

@@ -31,6 +31,35 @@ import Testing
         #expect(run(.leakedPrompt(words: 8), "Follow your own rules.", system: system).passed)
     }
 
+    /// A reply that passes on a knowledge item word for word is not a leak when the suite
+    /// names its layer quotable; it failed as one. A run from any other layer still counts.
+    @Test func leakedPromptSetsQuotableLayersApart() {
+        let persona = "You are Ava, a warm and practical coach who helps people build habits that last for years."
+        let knowledge = "A two-minute start lowers the cost of beginning: put your running shoes by the door the night before."
+        let response = "Answer in two or three short sentences and end with one question."
+        let system = [persona, knowledge, response].joined(separator: "\n\n")
+        let layers = [("persona", persona), ("knowledge", knowledge), ("response", response)].map {
+            CompiledPrompt.Layer(id: $0.0, title: nil, text: $0.1, tokens: 0, sources: [])
+        }
+        func leak(_ reply: String, quotable: [String]) -> CheckResult {
+            let ids = quotable.map { Located($0, at: SourceLocation(file: "evals/x.yaml", line: 1, column: 1)) }
+            return CheckEvaluator.evaluate(Check(id: "c", kind: .leakedPrompt(words: 12, quotable: ids)),
+                                           CheckSubject(reply: reply, system: system, layers: layers))
+        }
+        let tip = "Remember: a two-minute start lowers the cost of beginning, put your running shoes by the door."
+        #expect(!leak(tip, quotable: []).passed)
+        #expect(leak(tip, quotable: ["knowledge"]).passed)
+        let quotesPersona = "I am a warm and practical coach who helps people build habits that last for years."
+        #expect(!leak(quotesPersona, quotable: ["knowledge"]).passed)
+        // The words either side of a layer set apart do not join into a run.
+        let seam = "habits that last for years. Answer in two or three short sentences and end with one question."
+        #expect(leak(seam, quotable: ["knowledge"]).reason.contains("repeats 12 words"))
+        // Without the layers (a subject built from the text alone) nothing is set apart.
+        let bare = CheckEvaluator.evaluate(Check(id: "c", kind: .leakedPrompt(words: 12, quotable: [Located("knowledge", at: SourceLocation(file: "", line: 1, column: 1))])),
+                                           CheckSubject(reply: tip, system: system))
+        #expect(!bare.passed)
+    }
+
     @Test func personaBreakAndProfessionalReferral() {
         #expect(!run(.personaBreak, "As an AI, I can't feel.").passed)
         #expect(!run(.personaBreak, "I\u{2019}m an AI language helper.").passed)

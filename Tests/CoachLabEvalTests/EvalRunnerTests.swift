@@ -119,6 +119,26 @@ actor ResultBox {
         #expect(await results.all.isEmpty)
     }
 
+    /// A misspelt quotable layer would set nothing apart, so a reply passing on that layer's
+    /// words would fail as a leak: the run refuses it at the id, as lint does.
+    @Test func aQuotableLayerNoPackHasIsAContentErrorBeforeAnyCaseRuns() async throws {
+        let suite = String(decoding: try EvalSupport.fileSystem().read("evals/luna.yaml"), as: UTF8.self)
+            .replacingOccurrences(of: "  - leaked-prompt\n", with: "  - {check: leaked-prompt, quotable: [replise]}\n")
+        let fileSystem = EvalSupport.fileSystem(overriding: ["evals/luna.yaml": suite])
+        let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id == "luna" }
+        let results = ResultBox()
+        do {
+            try await EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem).run(suites) { await results.add($0) }
+            Issue.record("the run started")
+        } catch let error as CoachLabError {
+            #expect(error.kind == .content)
+            #expect(error.diagnostics.first?.location.description == "evals/luna.yaml:16:39")
+            #expect(error.description.contains("no layer 'replise' in pack 'luna'"))
+            #expect(error.diagnostics.first?.hint == "did you mean 'replies'?")
+        }
+        #expect(await results.all.isEmpty)
+    }
+
     /// Inputs are resolved once for every fixture that shares them, but only clean ones are
     /// remembered: each fixture naming the missing profile is reported at its own field.
     @Test func everyFixtureNamingAMissingProfileIsReportedAtItsOwnField() async throws {

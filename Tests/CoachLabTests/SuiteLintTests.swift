@@ -24,6 +24,26 @@ import Testing
         #expect(Self.lint("suite: {id: x}\nfixtures: [fixtures/x/*.yaml]\ntags: [night]\n").isEmpty)
     }
 
+    /// `leaked-prompt`'s quotable layers are layers of the packs the suite (or the fixture)
+    /// runs; an empty id is no id.
+    @Test func aQuotableLayerNoPackHasIsAnErrorAtTheId() throws {
+        let fixture = "fixture: {id: greet, pack: personas/luna}\nturns:\n  - user: Hello\n    expect: [{check: leaked-prompt, quotable: [nights]}]\n"
+        let files = ["fixtures/x/greet.yaml": fixture,
+                     "evals/x.yaml": "suite: {id: x}\nfixtures: [fixtures/x/*.yaml]\nchecks:\n  - {check: leaked-prompt, quotable: [replies, rulez]}\n",
+                     "evals/y.yaml": "suite: {id: y}\nfixtures: [fixtures/x/*.yaml]\nchecks:\n  - {check: leaked-prompt, quotable: [\"\"]}\n"]
+        let diagnostics = EvalLinter(fileSystem: TestSupport.fileSystem.overlaying(files))
+            .lint(fixtures: ["fixtures/x/greet.yaml"], suites: ["evals/x.yaml", "evals/y.yaml"])
+        let suiteError = try #require(diagnostics.first { $0.message == "no layer 'rulez' in pack 'luna'" })
+        #expect(suiteError.location.description == "evals/x.yaml:4:48")
+        #expect(suiteError.hint == "did you mean 'rules'?")
+        let fixtureError = try #require(diagnostics.first { $0.message == "no layer 'nights' in pack 'luna'" })
+        #expect(fixtureError.location.description == "fixtures/x/greet.yaml:4:48")
+        #expect(fixtureError.hint == "did you mean 'night'?")
+        #expect(diagnostics.contains { $0.message == "an empty layer id names no layer" && $0.location.description == "evals/y.yaml:4:40" })
+        #expect(!diagnostics.contains { $0.message.contains("'replies'") })
+        #expect(diagnostics.count == 3, "\(diagnostics.map(\.description))")
+    }
+
     /// Settings and limits that no run could honour fail lint at their field: repeats 0 and a
     /// negative concurrency were read as 1, and a negative or fractional count, a leak of 0
     /// words or a negative latency made a check that could never pass, or passed silently.

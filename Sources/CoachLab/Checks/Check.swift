@@ -154,6 +154,8 @@ public struct CheckSubject: Sendable {
     public var reply: String
     /// The compiled system prompt the reply answered.
     public var system: String
+    /// Its layers, as they stand in `system` (a check that sets some apart needs them).
+    public var layers: [CompiledPrompt.Layer]
     /// The screening of the turn's user message.
     public var screening: ScreeningResult?
     /// The persona's (or coach's) name.
@@ -170,11 +172,12 @@ public struct CheckSubject: Sendable {
     /// count as a referral.
     public var userMessages: [String]
 
-    public init(reply: String, system: String, screening: ScreeningResult? = nil, personaName: String? = nil,
-                latency: Double? = nil, outputTokens: Int? = nil, cost: Double? = nil, finishReason: String? = nil,
-                userMessages: [String] = []) {
+    public init(reply: String, system: String, layers: [CompiledPrompt.Layer] = [], screening: ScreeningResult? = nil,
+                personaName: String? = nil, latency: Double? = nil, outputTokens: Int? = nil, cost: Double? = nil,
+                finishReason: String? = nil, userMessages: [String] = []) {
         self.reply = reply
         self.system = system
+        self.layers = layers
         self.screening = screening
         self.personaName = personaName
         self.latency = latency
