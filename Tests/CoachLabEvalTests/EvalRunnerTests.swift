@@ -650,6 +650,41 @@ actor PlayerProvider: ChatProvider {
     }
 }
 
+/// A reply that passes on a knowledge item word for word is no leak when the suite names the
+/// layer quotable: in the run, which hands the check the prompt's layers, and in a rescore,
+/// which reads them from the stored prompt. Without the layer named, the same reply leaks.
+@Suite struct QuotableLayerTests {
+    static let fixture = """
+        fixture: {id: quote-tip, pack: personas/betterone, topic: goal-setting, intent: next_step, profile: freelance-designer}
+        turns:
+          - user: How do I keep going with my goals?
+            mock: "A good rule: a goal that is reviewed once a quarter is a wish, so pick a fixed weekly slot."
+        """
+
+    static func suite(_ check: String) -> String { "suite: {id: quote}\nfixtures: [fixtures/quote/*.yaml]\nchecks: [\(check)]\n" }
+
+    @Test func aQuotedKnowledgeItemIsNoLeakInTheRunOrARescore() async throws {
+        let quotable = Self.suite("{check: leaked-prompt, words: 8, quotable: [knowledge]}")
+        let fileSystem = EvalSupport.fileSystem(overriding: ["evals/quote.yaml": quotable, "fixtures/quote/tip.yaml": Self.fixture])
+        let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id == "quote" }
+        let report = try await EvalSupport.run(suites, runner: EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem))
+        let stored = try #require(try report.allCases().first)
+        #expect(stored.outcome == .pass, "\(stored.turns.flatMap(\.checks).map(\.reason))")
+
+        let strict = EvalSupport.fileSystem(overriding: ["evals/quote.yaml": Self.suite("{check: leaked-prompt, words: 8}"),
+                                                          "fixtures/quote/tip.yaml": Self.fixture])
+        var rescorer = Rescorer(suites: try EvalSupport.suites(strict).filter { $0.suite.id == "quote" }, fileSystem: strict) {
+            try report.store.compiledPrompt($0)
+        }
+        let leaked = try await rescorer.rescore(stored)
+        #expect(leaked.outcome == .fail)
+        #expect(leaked.turns.flatMap(\.checks).first?.reason.hasPrefix("repeats 11 words of the system prompt") == true,
+                "\(leaked.turns.flatMap(\.checks).map(\.reason))")
+        rescorer = Rescorer(suites: suites, fileSystem: fileSystem) { try report.store.compiledPrompt($0) }
+        #expect(try await rescorer.rescore(stored).outcome == .pass)
+    }
+}
+
 /// A rescore reads what a simulated user said from the stored turns: a reply that echoes the
 /// simulated user's "therapist" is not a referral, as the run's check saw it.
 @Suite struct RescoreSimulatedUserTests {
