@@ -74,6 +74,8 @@ public struct ComparisonMatrix: Sendable {
         var rows: [String: Row] = [:]
         var checkTotals: [String: [Int: PassRate]] = [:]
         var replyFigures: [Int: (latency: [Double], ttft: [Double])] = [:]
+        // Each column's repeats of one fixture, for its pass rate's interval.
+        var repeats: [Int: [String: (passed: Int, scored: Int)]] = [:]
         var prices: [String: PriceSheet] = [:]
         for report in reports {
             if let sheet = report.prices { prices[report.run] = sheet }
@@ -99,6 +101,12 @@ public struct ComparisonMatrix: Sendable {
                 case .fail: summary.failed += 1
                 case .error: summary.errors += 1
                 }
+                if result.outcome != .error {
+                    var group = repeats[column, default: [:]][result.suite + "\u{0}" + result.fixture] ?? (0, 0)
+                    group.scored += 1
+                    if result.outcome == .pass { group.passed += 1 }
+                    repeats[column, default: [:]][result.suite + "\u{0}" + result.fixture] = group
+                }
                 for turn in result.turns {
                     replyFigures[column, default: ([], [])].latency.append(turn.latency)
                     if let ttft = turn.timeToFirstToken { replyFigures[column, default: ([], [])].ttft.append(ttft) }
@@ -118,7 +126,9 @@ public struct ComparisonMatrix: Sendable {
         }
         for index in columns.indices {
             var summary = columns[index].summary
-            let rate = PassRate(passed: summary.passed, total: summary.passed + summary.failed)
+            var groups = RepeatGroups()
+            for group in (repeats[index] ?? [:]).values { groups.add(passed: group.passed, scored: group.scored) }
+            let rate = PassRate(passed: summary.passed, total: summary.passed + summary.failed, groups: groups)
             summary.passRate = rate.rate
             (summary.wilsonLow, summary.wilsonHigh) = rate.wilson
             let latencies = (replyFigures[index]?.latency ?? []).sorted()

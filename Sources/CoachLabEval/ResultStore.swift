@@ -703,6 +703,8 @@ public final class ResultStore: Sendable {
         public var groups = 0, groupsAllPassed = 0, groupsAnyPassed = 0
         /// `fixture/provider` groups whose repeats disagreed, sorted.
         public var flaky: [String] = []
+        /// The scored cases of each group, for the pass rate's interval.
+        public var repeatGroups = RepeatGroups()
     }
 
     /// The counts of each suite in a run, by suite id: one pass over the run's rows, grouped by
@@ -945,6 +947,7 @@ private struct RunTally {
             count.groups += 1
             if group.passed == group.cases { count.groupsAllPassed += 1 }
             if group.passed > 0 { count.groupsAnyPassed += 1 }
+            count.repeatGroups.add(passed: group.passed, scored: group.passed + group.failed)
             // Repeats that disagree: a flaky case.
             if group.mixed { count.flaky.append("\(key.fixture)/\(key.provider)") }
             counts[key.suite] = count

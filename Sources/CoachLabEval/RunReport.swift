@@ -74,7 +74,7 @@ public struct RunReport: Sendable {
         self.suites = suites.map { suite in
             let count = counts[suite.id] ?? ResultStore.SuiteCounts()
             let scored = count.passed + count.failed
-            let rate = PassRate(passed: count.passed, total: scored)
+            let rate = PassRate(passed: count.passed, total: scored, groups: count.repeatGroups)
             let groups = Double(max(count.groups, 1))
             return SuiteSummary(suite: suite.id, threshold: suite.threshold, cases: count.cases, passed: count.passed,
                                 failed: count.failed, errors: count.errors, passRate: rate.rate, wilsonLow: rate.wilson.low,

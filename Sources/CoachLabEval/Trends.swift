@@ -21,8 +21,12 @@ public struct Trends: Sendable {
         /// Seconds, over the run's replies.
         public var p95Latency: Double?
 
-        /// Over the cases that did not error, with its 95% Wilson interval.
-        public var passRate: PassRate { PassRate(passed: passed, total: passed + failed) }
+        /// The scored cases of each fixture's repeats, for the interval.
+        public var repeatGroups: RepeatGroups?
+
+        /// Over the cases that did not error, with its 95% Wilson interval (repeats of one
+        /// fixture counted as what they are worth, ``PassRate/effectiveTotal``).
+        public var passRate: PassRate { PassRate(passed: passed, total: passed + failed, groups: repeatGroups) }
     }
 
     /// Every point, oldest run first.
@@ -70,6 +74,22 @@ extension ResultStore {
                 let point = Trends.Point(run: row["run"], startedAt: row["startedAt"], suite: row["suite"], provider: row["provider"],
                                          cases: row["cases"], passed: row["passed"], failed: row["failed"], errors: row["errors"])
                 points["\(point.run)\u{0}\(point.suite)\u{0}\(point.provider)"] = point
+            }
+            // Each fixture's repeats, summed as the pass rate's interval needs them.
+            for row in try Row.fetchAll(db, sql: """
+                SELECT run, suite, provider, COUNT(*) AS groups, SUM(passed * passed) AS passedSquared,
+                       SUM(passed * scored) AS passedTimesScored, SUM(scored * scored) AS scoredSquared
+                FROM (SELECT caseResult.runId AS run, caseResult.suite AS suite, caseResult.provider AS provider,
+                             SUM(caseResult.outcome = 'pass') AS passed, SUM(caseResult.outcome IN ('pass', 'fail')) AS scored
+                      FROM caseResult WHERE caseResult.runId IN (\(placeholders))\(filter)
+                      GROUP BY caseResult.runId, caseResult.suite, caseResult.provider, caseResult.fixture)
+                WHERE scored > 0
+                GROUP BY run, suite, provider
+                """, arguments: arguments) {
+                var groups = RepeatGroups()
+                groups.add(count: row["groups"], passedSquared: row["passedSquared"], passedTimesScored: row["passedTimesScored"],
+                           scoredSquared: row["scoredSquared"])
+                points["\(row["run"] as String)\u{0}\(row["suite"] as String)\u{0}\(row["provider"] as String)"]?.repeatGroups = groups
             }
             var latencies: [String: [Double]] = [:]
             var costs: [String: Double] = [:]

@@ -15,8 +15,8 @@ struct CompareCommand: AsyncParsableCommand {
         names). Each row is a case with every provider's outcome; the HTML page adds the replies \
         side by side with their differences highlighted, filters, charts and the compiled prompts. \
         Then the first provider is compared with each other one on the same cases: the pairs \
-        where only one passed, the exact McNemar test, a 95% interval for the difference of pass \
-        rates, and a verdict (A is better, B is better, or no detectable difference, with about \
+        where only one passed, the exact McNemar test (clustered by fixture with repeats), a 95% \
+        interval for the difference of pass rates, and a verdict (A is better, B is better, or no detectable difference, with about \
         how many cases would show one). \
         Exit codes: 0 compared; 2 a usage or content error; 3 a provider error stopped the run.
 

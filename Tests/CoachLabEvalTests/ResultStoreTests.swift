@@ -399,6 +399,9 @@ struct Stop: Error {}
                 count.groups = groups.count
                 count.groupsAllPassed = groups.values.count { $0.allSatisfy { $0.outcome == .pass } }
                 count.groupsAnyPassed = groups.values.count { $0.contains { $0.outcome == .pass } }
+                for group in groups.values {
+                    count.repeatGroups.add(passed: group.count { $0.outcome == .pass }, scored: group.count { $0.outcome != .error })
+                }
                 count.flaky = groups.filter { Set($0.value.map(\.outcome)).count > 1 }.keys
                     .sorted { $0.lexicographicallyPrecedes($1) }.map { String(decoding: $0, as: UTF8.self) }
                 expected[suite] = count
