@@ -102,21 +102,27 @@ actor ResultBox {
         #expect(system.contains("Selene"), "\(system.prefix(200))")
     }
 
-    @Test func aFixtureNamingAMissingProfileIsAContentErrorAtItsFieldBeforeAnyCaseRuns() async throws {
-        let fixture = "fixture: {id: ghost, pack: personas/luna, profile: nobody}\nturns:\n  - user: Hello\n"
-        let fileSystem = EvalSupport.fileSystem(overriding: ["fixtures/luna/ghost.yaml": fixture])
+    /// The content error a run of the luna suite on `fileSystem` stops with, having run no case.
+    static func refusalOfLuna(on fileSystem: FileSystem) async throws -> CoachLabError? {
         let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id == "luna" }
         let results = ResultBox()
         do {
             try await EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem).run(suites) { await results.add($0) }
             Issue.record("the run started")
+            return nil
         } catch let error as CoachLabError {
-            // It used to run, and score the case as a provider error (exit 3) with no location.
             #expect(error.kind == .content)
-            #expect(error.diagnostics.first?.location.description == "fixtures/luna/ghost.yaml:1:52")
-            #expect(error.description.contains("no profile 'nobody'"))
+            #expect(await results.all.isEmpty)
+            return error
         }
-        #expect(await results.all.isEmpty)
+    }
+
+    @Test func aFixtureNamingAMissingProfileIsAContentErrorAtItsFieldBeforeAnyCaseRuns() async throws {
+        let fixture = "fixture: {id: ghost, pack: personas/luna, profile: nobody}\nturns:\n  - user: Hello\n"
+        let error = try #require(try await Self.refusalOfLuna(on: EvalSupport.fileSystem(overriding: ["fixtures/luna/ghost.yaml": fixture])))
+        // It used to run, and score the case as a provider error (exit 3) with no location.
+        #expect(error.diagnostics.first?.location.description == "fixtures/luna/ghost.yaml:1:52")
+        #expect(error.description.contains("no profile 'nobody'"))
     }
 
     /// A misspelt quotable layer would set nothing apart, so a reply passing on that layer's
@@ -124,19 +130,10 @@ actor ResultBox {
     @Test func aQuotableLayerNoPackHasIsAContentErrorBeforeAnyCaseRuns() async throws {
         let suite = String(decoding: try EvalSupport.fileSystem().read("evals/luna.yaml"), as: UTF8.self)
             .replacingOccurrences(of: "  - leaked-prompt\n", with: "  - {check: leaked-prompt, quotable: [replise]}\n")
-        let fileSystem = EvalSupport.fileSystem(overriding: ["evals/luna.yaml": suite])
-        let suites = try EvalSupport.suites(fileSystem).filter { $0.suite.id == "luna" }
-        let results = ResultBox()
-        do {
-            try await EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem).run(suites) { await results.add($0) }
-            Issue.record("the run started")
-        } catch let error as CoachLabError {
-            #expect(error.kind == .content)
-            #expect(error.diagnostics.first?.location.description == "evals/luna.yaml:16:39")
-            #expect(error.description.contains("no layer 'replise' in pack 'luna'"))
-            #expect(error.diagnostics.first?.hint == "did you mean 'replies'?")
-        }
-        #expect(await results.all.isEmpty)
+        let error = try #require(try await Self.refusalOfLuna(on: EvalSupport.fileSystem(overriding: ["evals/luna.yaml": suite])))
+        #expect(error.diagnostics.first?.location.description == "evals/luna.yaml:16:39")
+        #expect(error.description.contains("no layer 'replise' in pack 'luna'"))
+        #expect(error.diagnostics.first?.hint == "did you mean 'replies'?")
     }
 
     /// Inputs are resolved once for every fixture that shares them, but only clean ones are
