@@ -24,6 +24,21 @@ import Testing
         #expect(Self.lint("suite: {id: x}\nfixtures: [fixtures/x/*.yaml]\ntags: [night]\n").isEmpty)
     }
 
+    /// Two checks of one list with one id: reports named both "judge" (or "contains"), and a
+    /// rescore, which carries judge verdicts over by id, gave each check both sets of verdicts.
+    @Test func twoChecksOfOneListWithOneIdAreAnError() throws {
+        let files = ["fixtures/x/greet.yaml": "fixture: {id: greet, pack: personas/luna}\nturns:\n  - user: Hello\n    expect: [{check: contains, phrases: [hi]}, {check: contains, phrases: [hello]}]\n",
+                     "evals/x.yaml": "suite: {id: x}\nfixtures: [fixtures/x/*.yaml]\njudge: mock\nchecks:\n  - {check: judge, rubric: Warm?}\n  - {check: judge, rubric: Short?}\n  - {check: judge, id: short, rubric: Short?}\n"]
+        let diagnostics = EvalLinter(fileSystem: TestSupport.fileSystem.overlaying(files))
+            .lint(fixtures: ["fixtures/x/greet.yaml"], suites: ["evals/x.yaml"])
+        let suite = try #require(diagnostics.first { $0.location.file == "evals/x.yaml" })
+        #expect(suite.message == "two checks in this list have the id 'judge' (first at evals/x.yaml:5:5)")
+        #expect(suite.location.description == "evals/x.yaml:6:5")
+        let fixture = try #require(diagnostics.first { $0.location.file == "fixtures/x/greet.yaml" })
+        #expect(fixture.message == "two checks in this list have the id 'contains' (first at fixtures/x/greet.yaml:4:14)")
+        #expect(diagnostics.count == 2, "\(diagnostics.map(\.description))")
+    }
+
     /// `leaked-prompt`'s quotable layers are layers of the packs the suite (or the fixture)
     /// runs; an empty id is no id.
     @Test func aQuotableLayerNoPackHasIsAnErrorAtTheId() throws {

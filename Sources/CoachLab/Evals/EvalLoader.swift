@@ -28,6 +28,7 @@ public struct EvalLoader: Sendable {
             for check in item["expect"]?.items ?? [] {
                 if let parsed = CheckParser.parse(check, into: &diagnostics) { expect.append(resolveMetric(parsed, item: check, into: &diagnostics)) }
             }
+            diagnostics += Self.repeatedIds(expect)
             turns.append(Fixture.Turn(user: user, reply: item["reply"]?.text, mock: item["mock"]?.text, expect: expect,
                                       location: item.location))
         }
@@ -104,6 +105,7 @@ public struct EvalLoader: Sendable {
         for check in value["checks"]?.items ?? [] {
             if let parsed = CheckParser.parse(check, into: &diagnostics) { checks.append(resolveMetric(parsed, item: check, into: &diagnostics)) }
         }
+        diagnostics += Self.repeatedIds(checks)
         let threshold = value.number("threshold") ?? 1
         if let node = value["threshold"], !(0...1).contains(threshold) {
             diagnostics.append(.error("threshold must be between 0 and 1", at: node.location))
@@ -162,6 +164,24 @@ public struct EvalLoader: Sendable {
     struct Parsed {
         var value: YAMLValue
         var diagnostics: [Diagnostic]
+    }
+
+    /// Checks of one list that share an id. Results, reports, `compare` and `rescore` (which
+    /// carries judge verdicts over by id) tell checks apart by their ids, so two checks of the
+    /// same kind in one list ran, but a rescore gave each the other's verdicts too.
+    static func repeatedIds(_ checks: [Check]) -> [Diagnostic] {
+        var first: [String: SourceLocation?] = [:]
+        var diagnostics: [Diagnostic] = []
+        for check in checks {
+            if let earlier = first[check.id] {
+                let at = earlier.map { " (first at \($0))" } ?? ""
+                diagnostics.append(.error("two checks in this list have the id '\(check.id)'\(at)", at: check.location ?? SourceLocation(file: "", line: 1, column: 1),
+                                          hint: "give one an id that tells it apart: {check: \(check.id), id: \(check.id)-2, …}"))
+            } else {
+                first[check.id] = check.location
+            }
+        }
+        return diagnostics
     }
 
     func parse(_ path: String, spec: ObjectSpec) -> Result<Parsed, CoachLabError> {
