@@ -37,6 +37,12 @@ import Testing
         let fixture = try #require(diagnostics.first { $0.location.file == "fixtures/x/greet.yaml" })
         #expect(fixture.message == "two checks in this list have the id 'contains' (first at fixtures/x/greet.yaml:4:14)")
         #expect(diagnostics.count == 2, "\(diagnostics.map(\.description))")
+        // A fixture's judge check and one of its suite's, scored on the same turn, are one list
+        // to a rescore.
+        let judged = ["fixtures/x/greet.yaml": "fixture: {id: greet, pack: personas/luna}\nturns:\n  - user: Hello\n    expect: [{check: judge, rubric: Kind?}]\n",
+                      "evals/x.yaml": "suite: {id: x}\nfixtures: [fixtures/x/*.yaml]\njudge: mock\nchecks:\n  - {check: judge, rubric: Warm?}\n"]
+        let clash = EvalLinter(fileSystem: TestSupport.fileSystem.overlaying(judged)).lint(fixtures: [], suites: ["evals/x.yaml"])
+        #expect(clash.map(\.description) == ["fixtures/x/greet.yaml:4:14: error: this judge check has the id 'judge', as one of the suite's does (evals/x.yaml:5:5), so a rescore could not tell their verdicts apart\n    hint: give one an id of its own"])
     }
 
     /// `leaked-prompt`'s quotable layers are layers of the packs the suite (or the fixture)

@@ -108,6 +108,15 @@ public struct EvalLinter: Sendable {
             diagnostics.append(.error("tag '\(tag.value)' matches none of the suite's \(summary.count) fixtures, so it selects nothing",
                                       at: tag.location, hint: Suggestions.hint(for: tag.value, in: summary.tags.sorted(), noun: "tag")))
         }
+        // A rescore carries each judge check's verdicts over by its id, over the suite's checks
+        // and the turn's together: two with one id would each get both sets.
+        var suiteJudges: [String: SourceLocation?] = [:]
+        for check in suite.checks where check.isJudge && suiteJudges[check.id] == nil { suiteJudges[check.id] = check.location }
+        for check in summary.selectedChecks where check.isJudge {
+            guard let first = suiteJudges[check.id] else { continue }
+            diagnostics.append(.error("this judge check has the id '\(check.id)', as one of the suite's does\(first.map { " (\($0))" } ?? ""), so a rescore could not tell their verdicts apart",
+                                      at: check.location ?? suite.location, hint: "give one an id of its own"))
+        }
         guard suite.judge == nil else { return diagnostics }
         for check in suite.checks + summary.selectedChecks {
             guard let judge = check.kind.as(CheckKinds.Judge.self), judge.provider == nil else { continue }
