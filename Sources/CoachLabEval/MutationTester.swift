@@ -135,7 +135,16 @@ public struct MutationTester: Sendable {
             result.caughtBy = error.description
             return result
         }
-        let observed = try await observe(fileSystem: overlay, pack: mutant.pack, loaded: loaded.pack)
+        let observed: [String: Observed]
+        do {
+            observed = try await observe(fileSystem: overlay, pack: mutant.pack, loaded: loaded.pack)
+        } catch let error as CoachLabError where error.kind == .content {
+            // What lint says of the suites against the mutated pack, which the run checks before
+            // any case: a layer a suite names quotable, deleted.
+            result.verdict = .lint
+            result.caughtBy = error.diagnostics.first?.description ?? error.description
+            return result
+        }
         for key in observed.keys.sorted() {
             guard let before = baseline[key], let after = observed[key] else { continue }
             if before.outcome == .pass, after.outcome != .pass {

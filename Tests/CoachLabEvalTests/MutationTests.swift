@@ -206,6 +206,22 @@ import CoachLabTestSupport
         #expect(MutationReport.terminal(summary).contains("survivors:"))
     }
 
+    /// A mutant that deletes a layer the suite names quotable is caught where lint catches
+    /// it: the run refuses the suite before any case. It stopped the whole of `mutate`.
+    @Test func deletingAQuotableLayerIsCaughtByLint() async throws {
+        let fileSystem = EvalSupport.fileSystem()
+        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/betterone.yaml"], heldFixtures: .max)
+        #expect(!diagnostics.contains { $0.severity == .error }, "\(diagnostics)")
+        let tester = MutationTester(suites: suites, registry: ProviderRegistry(system: .tests), fileSystem: fileSystem, concurrency: 2)
+        let deletions = try tester.mutants(packs: ["personas/betterone"], operators: [.deleteLayer])
+        let profile = try #require(deletions.first { $0.description.contains("'profile'") })
+        let summary = try await tester.run([profile])
+        let result = try #require(summary.results.first)
+        #expect(result.verdict == .lint)
+        #expect(result.caughtBy == "evals/betterone.yaml:17:39: error: no layer 'profile' in pack 'betterone'\n    hint: known layers: knowledge, persona, response, rules, topic",
+                "\(result.caughtBy ?? "")")
+    }
+
     @Test func aDatasetSuiteFailsTheRowAKeywordCarried() async throws {
         let base = EvalSupport.fileSystem()
         let (suites, diagnostics) = SuiteCatalog(fileSystem: base).load(["evals/luna-guardrails.yaml"], heldFixtures: .max)
