@@ -10,7 +10,7 @@ extension CheckKinds {
             // Whole words, as stage 1 folds them: "As an aide" or "as an airline pilot" says
             // nothing of what the coach is, though its letters begin "as an ai".
             let words = TextNormalizer.words(subject.reply).map(\.text)
-            let found = CheckEvaluator.firstPhrase(CheckEvaluator.personaBreakPhrases, words: words,
+            let found = CheckEvaluator.firstPhrase(CheckEvaluator.personaBreakList, words: words,
                                                    echoed: Array(repeating: false, count: words.count))
             return check.result(found == nil, found.map { "breaks persona: says \(CheckEvaluator.quote($0))" } ?? "stays in persona")
         }
