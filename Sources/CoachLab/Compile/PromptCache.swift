@@ -40,25 +40,25 @@ public final class PromptCache: @unchecked Sendable {
         inputs.screen = nil
         let decision = screening.decision.map { "\($0.ruleId)|\($0.stage)|\($0.kind.rawValue)|\($0.matched)|\($0.excerpt)" }
         let cacheKey = Key(pack: compiler.pack.id, inputs: inputs, decision: decision)
-        let (cell, isNew) = lock.withLock {
+        let cell = lock.withLock {
             if let cell = prompts[cacheKey] {
                 hitCount += 1
-                return (cell, false)
+                return cell
             }
             missCount += 1
             if prompts.count >= capacity { prompts.removeAll(keepingCapacity: true) }
             let cell = Once<CompiledPrompt>()
             prompts[cacheKey] = cell
-            return (cell, true)
+            return cell
         }
         var prompt = cell.value {
             var turnInputs = resolved
             turnInputs.screen = message
             return compiler.compile(turnInputs, screening: screening)
         }
-        // A prompt another case compiled carries that case's screening; this message's own
-        // goes back on.
-        if !isNew { prompt.screening = screening }
+        // Whichever case compiled the prompt (another may have reached the cell first, even
+        // the one that made it), this message's own screening goes on it.
+        prompt.screening = screening
         return prompt
     }
 }

@@ -44,16 +44,21 @@ extension CheckKinds {
         static func parts(of subject: CheckSubject, without quotable: Set<String>) -> [String] {
             guard !quotable.isEmpty else { return [subject.system] }
             var parts: [String] = []
+            var current = ""
             var rest = subject.system[...]
             for layer in subject.layers where !layer.text.isEmpty {
-                // Layers stand in the prompt in order, each exactly as compiled.
+                // Layers stand in the prompt in order, each exactly as compiled: each is found
+                // after the one before.
                 guard let range = rest.range(of: layer.text) else { continue }
                 if quotable.contains(layer.id) {
-                    parts.append(String(rest[..<range.lowerBound]))
-                    rest = rest[range.upperBound...]
+                    parts.append(current + rest[..<range.lowerBound])
+                    current = ""
+                } else {
+                    current += rest[..<range.upperBound]
                 }
+                rest = rest[range.upperBound...]
             }
-            parts.append(String(rest))
+            parts.append(current + rest)
             return parts
         }
     }
