@@ -32,10 +32,13 @@ import Testing
         let diagnostics = EvalLinter(fileSystem: TestSupport.fileSystem.overlaying(files))
             .lint(fixtures: ["fixtures/x/greet.yaml"], suites: ["evals/x.yaml"])
         let suite = try #require(diagnostics.first { $0.location.file == "evals/x.yaml" })
-        #expect(suite.message == "two checks in this list have the id 'judge' (first at evals/x.yaml:5:5)")
-        #expect(suite.location.description == "evals/x.yaml:6:5")
+        #expect(suite.message == "two judge checks in this list have the id 'judge' (first at evals/x.yaml:5:5), so a rescore would give each both sets of verdicts")
+        #expect(suite.location.description == "evals/x.yaml:6:5" && suite.severity == .error)
+        // Other checks named alike only read alike in reports: content written before this
+        // check still runs, with a warning.
         let fixture = try #require(diagnostics.first { $0.location.file == "fixtures/x/greet.yaml" })
-        #expect(fixture.message == "two checks in this list have the id 'contains' (first at fixtures/x/greet.yaml:4:14)")
+        #expect(fixture.message == "two checks in this list have the id 'contains' (first at fixtures/x/greet.yaml:4:14), so reports name both alike")
+        #expect(fixture.severity == .warning)
         #expect(diagnostics.count == 2, "\(diagnostics.map(\.description))")
         // A fixture's judge check and one of its suite's, scored on the same turn, are one list
         // to a rescore.

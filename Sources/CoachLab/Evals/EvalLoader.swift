@@ -166,19 +166,27 @@ public struct EvalLoader: Sendable {
         var diagnostics: [Diagnostic]
     }
 
-    /// Checks of one list that share an id. Results, reports, `compare` and `rescore` (which
-    /// carries judge verdicts over by id) tell checks apart by their ids, so two checks of the
-    /// same kind in one list ran, but a rescore gave each the other's verdicts too.
+    /// Checks of one list that share an id. Results, reports and `compare` tell checks apart by
+    /// their ids, and `rescore` carries judge verdicts over by id: two judge checks with one id
+    /// each got both sets of verdicts (an error), and two other checks are named alike in every
+    /// report (a warning: content written before this check still runs).
     static func repeatedIds(_ checks: [Check]) -> [Diagnostic] {
         var first: [String: SourceLocation?] = [:]
         var diagnostics: [Diagnostic] = []
         for check in checks {
-            if let earlier = first[check.id] {
-                let at = earlier.map { " (first at \($0))" } ?? ""
-                diagnostics.append(.error("two checks in this list have the id '\(check.id)'\(at)", at: check.location ?? SourceLocation(file: "", line: 1, column: 1),
-                                          hint: "give one an id that tells it apart: {check: \(check.id), id: \(check.id)-2, …}"))
-            } else {
+            guard let earlier = first[check.id] else {
                 first[check.id] = check.location
+                continue
+            }
+            let at = earlier.map { " (first at \($0))" } ?? ""
+            let location = check.location ?? SourceLocation(file: "", line: 1, column: 1)
+            let hint = "give one an id that tells it apart: {check: \(check.id), id: \(check.id)-2, …}"
+            if check.isJudge {
+                diagnostics.append(.error("two judge checks in this list have the id '\(check.id)'\(at), so a rescore would give each both sets of verdicts",
+                                          at: location, hint: hint))
+            } else {
+                diagnostics.append(.warning("two checks in this list have the id '\(check.id)'\(at), so reports name both alike",
+                                            at: location, hint: hint))
             }
         }
         return diagnostics
