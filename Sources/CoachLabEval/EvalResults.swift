@@ -148,10 +148,7 @@ public struct PassRate: Sendable, Codable, Hashable {
         let p = rate
         // The sum over groups of (passed - scored × p)², from the three sums the groups keep.
         let spread = groups.passedSquared - 2 * p * groups.passedTimesScored + p * p * groups.scoredSquared
-        let clustered = g / (g - 1) * spread / (n * n)
-        let independent = p * (1 - p) / n
-        guard clustered > 0 else { return n }
-        return min(n, max(g, n * independent / clustered))
+        return RepeatGroups.effectiveSize(samples: n, groups: g, spread: spread, independentVariance: p * (1 - p) / n)
     }
 
     /// The 95 % Wilson score interval, over ``effectiveTotal`` cases.
@@ -185,6 +182,19 @@ public struct RepeatGroups: Sendable, Codable, Hashable {
         passedSquared += passed * passed
         passedTimesScored += passed * scored
         scoredSquared += scored * scored
+    }
+
+    /// The independent samples `samples` grouped ones are worth: `samples` over the design
+    /// effect (Kish), the cluster-robust variance of the estimate (the `spread` of the groups'
+    /// deviations from it, with the small-sample factor g/(g-1)) over `independentVariance`,
+    /// the variance the samples would give were they independent. Kept between the number of
+    /// groups and `samples`; with no spread the groups add nothing to the count, and with no
+    /// independent variance each group counts once.
+    static func effectiveSize(samples n: Double, groups g: Double, spread: Double, independentVariance: Double) -> Double {
+        let clustered = g / (g - 1) * spread / (n * n)
+        guard clustered > 0 else { return n }
+        guard independentVariance > 0 else { return g }
+        return min(n, max(g, n * independentVariance / clustered))
     }
 
     /// Adds groups already summed (another shard's, or the same sums read from SQL).

@@ -344,8 +344,9 @@ public struct EvalRunner: Sendable {
                 if found.isEmpty { resolved[reference.pack, default: []].insert(reference.inputs) }
                 problems += found
             }
-            let packs = Set(loaded.fixtures.map(\.pack)).sorted().compactMap { compilers[$0]?.pack }
-            if !packs.isEmpty { problems += EvalLinter.quotableProblems(loaded.suite.checks, packs: packs) }
+            problems += EvalLinter.quotableProblems(loaded.suite.checks) {
+                Set(loaded.fixtures.map(\.pack)).sorted().compactMap { compilers[$0]?.pack }
+            }
             let callees = callees(of: loaded)
             var providers: [String: ProviderSlot] = [:]
             for name in callees.coach { providers[name] = try slot(name) }

@@ -79,11 +79,7 @@ public struct PairedComparison: Sendable, Hashable {
             let deviation = Double(cluster.onlyA - cluster.onlyB) - Double(cluster.pairs) * d
             return sum + deviation * deviation
         }
-        let clustered = g / (g - 1) * spread / (n * n)
-        let independent = (Double(discordant) / n - d * d) / n
-        guard clustered > 0 else { return n }
-        guard independent > 0 else { return g }
-        return min(n, max(g, n * independent / clustered))
+        return RepeatGroups.effectiveSize(samples: n, groups: g, spread: spread, independentVariance: (Double(discordant) / n - d * d) / n)
     }
 
     /// Pairs scored by both.

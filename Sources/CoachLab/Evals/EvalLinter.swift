@@ -31,7 +31,7 @@ public struct EvalLinter: Sendable {
             ids[fixture.id] = fixture.location
             guard packFolders.contains(fixture.pack), let pack = try? shelf.load(fixture.pack).get() else { continue }
             diagnostics += Self.inputProblems(of: fixture, pack: pack, fileSystem: fileSystem)
-            diagnostics += Self.quotableProblems(fixture.turns.flatMap(\.expect), packs: [pack])
+            diagnostics += Self.quotableProblems(fixture.turns.flatMap(\.expect)) { [pack] }
             for turn in fixture.turns {
                 for check in turn.expect {
                     if let rule = check.kind.as(CheckKinds.Flagged.self)?.rule, pack.rule(rule) == nil {
@@ -60,8 +60,9 @@ public struct EvalLinter: Sendable {
             let fixtures = files.compactMap { parsed[$0] ?? nil }
             diagnostics += Self.lint(suite, fixtures: fixtures)
             diagnostics += scriptProblems(suite, fixtures: fixtures)
-            let packs = Set(fixtures.filter(suite.selects).map(\.pack)).sorted().compactMap { try? shelf.load($0).get() }
-            if !packs.isEmpty { diagnostics += Self.quotableProblems(suite.checks, packs: packs) }
+            diagnostics += Self.quotableProblems(suite.checks) {
+                Set(fixtures.filter(suite.selects).map(\.pack)).sorted().compactMap { try? shelf.load($0).get() }
+            }
             for fixture in fixtures where suite.selects(fixture) {
                 modes[fixture.location.file, default: []].append((suite.mode, suite.file))
             }
@@ -129,10 +130,15 @@ public struct EvalLinter: Sendable {
 
     /// Layer ids in `leaked-prompt`'s `quotable` that no layer of `packs` has: a misspelt id
     /// would set nothing apart, and a reply that quotes the layer would fail as a leak.
-    public static func quotableProblems(_ checks: [Check], packs: [Pack]) -> [Diagnostic] {
+    /// `packs` is asked for only when some check names a quotable layer.
+    public static func quotableProblems(_ checks: [Check], packs: () -> [Pack]) -> [Diagnostic] {
+        let named = checks.compactMap { $0.kind.as(CheckKinds.LeakedPrompt.self)?.quotable }.filter { !$0.isEmpty }
+        guard !named.isEmpty else { return [] }
+        let packs = packs()
+        guard !packs.isEmpty else { return [] }
         let layers = packs.flatMap { $0.stack.layers.map(\.id) }
-        return checks.flatMap { check in
-            (check.kind.as(CheckKinds.LeakedPrompt.self)?.quotable ?? []).filter { !layers.contains($0.value) }.map { id in
+        return named.flatMap { quotable in
+            quotable.filter { !layers.contains($0.value) }.map { id in
                 Diagnostic.error("no layer '\(id.value)' in \(packs.count == 1 ? "pack" : "the packs") \(packs.map { "'\($0.id)'" }.sorted().joined(separator: ", "))",
                                  at: id.location, hint: Suggestions.hint(for: id.value, in: Array(Set(layers)), noun: "layer"))
             }
