@@ -133,7 +133,7 @@ struct MockComposer {
         // twenty-five words, so a prompt that opens with a table's header and rule still leaks.
         var firstLines: [String] = []
         var words = 0
-        for line in reading.lines where firstLines.count < 8 && (firstLines.count < 3 || words < 25) {
+        for line in reading.written where firstLines.count < 8 && (firstLines.count < 3 || words < 25) {
             let trimmed = line.trimmed(.whitespaces)
             guard trimmed.contains(where: \.isLetter), !MockReading.isHeader(trimmed) else { continue }
             firstLines.append(trimmed)
@@ -234,6 +234,34 @@ struct MockComposer {
         "just", "like", "feel", "feels", "want", "your", "into", "over", "very", "much", "more", "most", "always", "today",
     ]
 
+    /// The best idea, with the clause of it that holds the word the message asked about: asked
+    /// "when do I use ser and when estar?", a model adds "and estar is for how or where it is",
+    /// which the idea's cut at its first comma drops. The clause (four to nine words, after a
+    /// comma or semicolon of the item's first sentence) is joined with "and", so neither part
+    /// quotes the prompt at length; the idea is as it is when it holds every such word.
+    private func answering(_ idea: String, item: Int) -> String {
+        func stems(_ text: String) -> [String] { TextNormalizer.words(text).map { String($0.text.prefix(4)) } }
+        let asked = Set(TextNormalizer.words(message).map(\.text).filter { $0.count >= 3 && !Self.stopWords.contains($0) }.map { String($0.prefix(4)) })
+        let said = Set(stems(idea))
+        let clauses = MockReading.firstSentence(reading.all(.knowledge)[item].value)
+            .split(whereSeparator: { $0 == "," || $0 == ";" }).map { $0.trimmed(.whitespaces) }
+        // A clause of its own, not a word of a list ("a short, calm sentence"), a quotation or an
+        // aside, nor one that hangs on the first ("…first, when there is no urge").
+        func standsAlone(_ clause: String) -> Bool {
+            (4...9).contains(clause.split(separator: " ").count) && !clause.contains(where: { "\"“”()".contains($0) })
+                && !MockReading.startsWithWord(clause, ["and", "or", "but", "so", "nor", "when", "while", "if", "because", "before", "after",
+                                                        "until", "as", "since", "which", "who", "where", "unless", "though", "although"])
+        }
+        guard clauses.count > 1, clauses[0].split(separator: " ").count >= 4, !clauses[0].contains(where: { "\"“”()".contains($0) }),
+              let clause = clauses.dropFirst().first(where: { standsAlone($0) && stems($0).contains { asked.contains($0) && !said.contains($0) } })
+        else { return idea }
+        // The first clause whole, when the idea is a clip of it ("ser is for what something").
+        let first = MockComposer.lowercasedFirst(clauses[0])
+        var text = first.hasPrefix(idea) && first.split(separator: " ").count <= 9 ? first : idea
+        while let last = text.last, ",;:.".contains(last) { text.removeLast() }
+        return text + ", and " + MockComposer.lowercasedFirst(clause)
+    }
+
     /// The indexes of the knowledge items, best match for the message first.
     private func rankedKnowledge() -> [Int] {
         let words = Set(TextNormalizer.words(message).map(\.text).filter { $0.count >= 3 && !Self.stopWords.contains($0) })
@@ -252,6 +280,7 @@ struct MockComposer {
         // At most three are said; only they are clipped. The first is given with its example.
         let ranked = rankedKnowledge().prefix(3)
         var ideas = ranked.map { reading.ideas[$0] }
+        if let first = ranked.first { ideas[0] = answering(ideas[0], item: first) }
         if let first = ranked.first, let example = reading.ideaExamples[first] { ideas[0] += " (try this: \(example))" }
         if ideas.isEmpty {
             guard reading.all(.data).isEmpty else { return [] }  // a data assistant answers from the data

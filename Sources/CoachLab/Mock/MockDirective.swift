@@ -57,24 +57,33 @@ enum MockDirective: Equatable {
         func swapBoth(_ text: String) -> String { Self.swapBoth(text, caregiver: caregiver) }
         // "You will give them…", "We need you to tell them…", "Please suggest…": the request
         // under the words that ask for it.
-        var text = part.trimmed(MockReading.spacesAndStops).replacingMatches(ofPattern: requestPreamble, with: "", caseSensitive: false)
+        // "The safety check went off, so in this reply please tell them…": what comes before the
+        // request says why (not a condition: "If they are hurt, please call…" keeps its "if").
+        var text = part.trimmed(MockReading.spacesAndStops)
+            .replacingMatches(ofPattern: #"^(?!(?:if|when|whenever|for|after|once|should)\b)[^;]*?,\s*(?:so\s+|and\s+)?(?:(?:in|for) (?:this|your next) (?:reply|response|message),?\s+)?please\s+"#, with: "", caseSensitive: false)
+            .replacingMatches(ofPattern: requestPreamble, with: "", caseSensitive: false)
         var lower = MockReading.fold(text)
         if MockReading.contains(#"^(?:stop|pause|halt|set aside) (?:the |all )?(?:coaching|teaching|lesson|exercise|session plan)"#, lower) { return .suppress("coaching") }
         // "Keep the reply to this one instruction": nothing else goes in it.
         if MockReading.contains(#"^keep (?:the|your|this) (?:reply|response|answer) (?:to|focused on|on)\b"#, lower) { return .suppress("coaching") }
         // "Put the coursework aside for this reply", "Set the plan aside", "Park the revision for now".
         if MockReading.contains(#"^(?:put|set|leave|lay|push|park) (?:the |all |any |their |your )?(?:[\w-]+ ){0,2}?(?:aside|to one side|on hold|for now|for later)\b"#, lower) { return .suppress("coaching") }
+        // "Leave the speech practice until they feel steady".
+        if MockReading.contains(#"^leave (?:the |any |all |their |your )?(?:[\w-]+ ){0,2}?(?:practice|lessons?|coaching|exercises?|session|plans?|planning|work|drills?|homework|training)\b.*\b(?:until|till|for now|for later|for another time)\b"#, lower) { return .suppress("coaching") }
+        // "Hold off on any grief exercises for now", "Skip the lesson this time".
+        if MockReading.contains(#"^(?:hold off (?:on|with)|skip|drop|pause) (?:the |all |any |their |your )?(?:[\w-]+ ){0,2}?(?:coaching|teaching|lessons?|exercises?|practice|planning|plans?|tips|advice|session|homework|drills?|activity|activities)\b"#, lower) { return .suppress("coaching") }
         // "Nothing else belongs in this reply": the alert's lines and nothing more.
         // "Leave budgeting advice out of this reply".
         if MockReading.contains(#"^leave (?:any |all )?(?:[\w-]+ )?(?:advice|tips|coaching|suggestions)\b.*\bout\b|^leave out (?:any |all )?(?:[\w-]+ )?(?:advice|tips|coaching|suggestions)\b"#, lower) { return .suppress("coaching") }
         // "No cooking talk until they are safe".
-        if MockReading.contains(#"^no (?:[\w-]+ )?(?:talk|advice|tips|coaching|suggestions|lessons?)\b"#, lower) { return .suppress("coaching") }
+        // "No Spanish practice in this reply": whatever it names, it is left for later.
+        if MockReading.contains(#"^no (?:[\w-]+ )?(?:talk|advice|tips|coaching|suggestions|lessons?|practice|planning|exercises?|homework)\b|^no (?:[\w-]+ ){1,3}(?:in|for|during) this (?:reply|response|message|turn)\b"#, lower) { return .suppress("coaching") }
         if MockReading.contains(#"^nothing else (?:belongs|goes|should go|should be) in (?:this|the|your) (?:reply|response|answer)"#, lower) { return .suppress("coaching") }
         if MockReading.contains(#"^(?:do not|don't|never|avoid)\b"#, lower) {
             var what: [String] = []
             if MockReading.contains(#"\bask (?:any )?questions?\b"#, lower) { what.append("questions") }
             if MockReading.contains(#"\b(?:interpret|lab|values|data|numbers)\b"#, lower) { what.append("data") }
-            if MockReading.contains(#"\b(?:continue|lesson|exercise|coaching|tips|change the subject|advice|advise|suggest|supplements)\b"#, lower) { what.append("coaching") }
+            if MockReading.contains(#"\b(?:continue|carry on|keep going|lesson|exercises?|meditations?|coaching|tips|change the subject|advice|advise|suggest|supplements|practi[cs]e|planning)\b"#, lower) { what.append("coaching") }
             return what.isEmpty ? nil : .suppress(what.joined(separator: ","))
         }
         // "If they may have taken too much, tell them to …"
@@ -169,7 +178,7 @@ enum MockDirective: Equatable {
         let namesContact = MockReading.contains(#"\d|\b(?:line|helpline|hotline|service|charity|number)\b"#, lower)
         if !namesContact, MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite(text) }
         // "Provide the number of a crisis line", "Share the 988 lifeline".
-        if let match = MockReading.matches(#"^(?:provide|share|include|(?:give|offer)(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w'’-]+\s+){0,3}?(?:number|line|contact|details|link|hotline|helpline|resources?)\b|\s+\D{0,40}?\b\d{3,}))\s+(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:provide|share|include|name|(?:give|offer)(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w'’-]+\s+){0,3}?(?:number|line|contact|details|link|hotline|helpline|resources?)\b|\s+\D{0,40}?\b\d{3,}))\s+(.+)$"#, in: text).first {
             // "Give Samaritans on 116 123": a service named with its number is one to reach.
             var object = swapListener(match[1])
             let named = !MockReading.contains(#"^(?:the|a|an|your|our|this|that)\b|\b(?:number|line|contact|details|link|resources?)\b"#, MockReading.fold(object))
@@ -184,6 +193,11 @@ enum MockDirective: Equatable {
             return sentence("we could " + swapBoth(match[1]))
         }
         // "Advise against driving tonight".
+        // "Guide one slow breath in for four and out for six", "Walk them through a grounding
+        // exercise": done with them, in the reply.
+        if let match = MockReading.matches(#"^(?:guide|walk|lead|talk|take)(?:\s+"# + listener + #")?(?:\s+(?:through|into|in))?\s+((?:one|a|an|two|three|some|the|\d+)\s+.+)$"#, in: text).first {
+            return sentence("Let's try " + swapListener(match[1]) + " together")
+        }
         if let match = MockReading.matches(#"^(?:advise|warn)\s+against\s+(.+)$"#, in: text).first {
             return sentence("I'd advise against " + swapListener(match[1]))
         }
@@ -283,6 +297,15 @@ enum MockDirective: Equatable {
                 continue
             }
             if kept.count >= 4, last == UInt8(ascii: ","), index < words.count {
+                // "…if they passed out, or see a doctor today": the other way to get help is
+                // part of what the line asks.
+                // "Point them to ACAS, and to the police if they are in danger": the same verb
+                // goes on.
+                if isAny(words[index], ["and", "or"]), index + 1 < words.count, isAny(words[index + 1], ["to"]) { continue }
+                if isAny(words[index], ["or"]), index + 1 < words.count,
+                   isAny(words[index + 1], ["see", "call", "go", "ask", "contact", "speak", "get", "visit", "ring", "text", "book", "talk", "phone", "seek"]) {
+                    continue
+                }
                 if isAny(word, ["or,", "and,", "but,"]) {
                     conditional = MockReading.startsWithWord(String(words[index]), ["if", "when"])
                     continue
@@ -311,9 +334,10 @@ enum MockDirective: Equatable {
             // "the Crisis Text Line: text HOME to 741741" keeps its number.
             if kept.count >= 4, last == UInt8(ascii: ":"), words[index...].prefix(4).contains(where: hasDigit) { continue }
             if kept.count >= 4, last == UInt8(ascii: ",") || last == UInt8(ascii: ";") || last == UInt8(ascii: ":") { break }
-            // A parenthesis is cut at, unless it holds a number ("Beat (0808 801 0677)").
+            // A parenthesis is cut at, unless it holds a number ("Beat (0808 801 0677)") or is a
+            // name of up to three words for what comes before it ("(habit stacking)").
             if kept.count >= 4, index < words.count, words[index].hasPrefix("\"")
-                || words[index].hasPrefix("(") && !hasDigit(words[index]) { break }
+                || words[index].hasPrefix("(") && !hasDigit(words[index]) && !namesATerm(words[index...].prefix(3)) { break }
             // Fourteen words, or up to four more to close a parenthesis ("(0808 801 0677)").
             let counted = kept.count - min(conditionWords, 10)
             // A number the cap falls inside or just before ("on 0300 | 123 2040", "Action
@@ -329,8 +353,22 @@ enum MockDirective: Equatable {
 
     /// At most `count` words of a text copied from the prompt, without a dangling small word
     /// at the end, so the reply never quotes ten words in a row.
+    /// Whether the words opening at a parenthesis close it within themselves, as a term does
+    /// ("(habit stacking)", "(CBT)"), and do not open an aside ("(for example …", "(e.g. …").
+    static func namesATerm(_ words: ArraySlice<Substring>) -> Bool {
+        guard let close = words.firstIndex(where: { $0.contains(")") }), let first = words.first else { return false }
+        let opening = first.dropFirst().lowercased()
+        return close - words.startIndex < 3 && !["e.g.", "e.g.,", "eg", "for", "like", "such", "see", "try", "i.e.", "or", "and"].contains(opening)
+            && !words[...close].contains(where: { $0.contains(",") || $0.contains(";") })
+    }
+
     static func clipped(_ text: String, words count: Int = 9) -> String {
-        var words = bounded(text).split(separator: " ").prefix(count).map(String.init)
+        let all = bounded(text).split(separator: " ")
+        // A cut inside a parenthesis moves to its close, three words on at most.
+        var end = min(count, all.count)
+        let opened = all[..<end].reduce(0) { $0 + $1.filter { $0 == "(" }.count - $1.filter { $0 == ")" }.count }
+        if opened > 0, let close = all[end...].prefix(3).firstIndex(where: { $0.contains(")") }) { end = close + 1 }
+        var words = all[..<end].map(String.init)
         while words.count > 3, let last = words.last, smallWords.contains(last.lowercased()) { words.removeLast() }
         var text = words.joined(separator: " ")
         while let last = text.last, ",;:(".contains(last) { text.removeLast() }

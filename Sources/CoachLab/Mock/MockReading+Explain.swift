@@ -31,7 +31,7 @@ extension MockReading {
         let unread = reading.unreadInstructions()
         if !unread.isEmpty {
             out += "Lines that read like instructions but that the mock did not understand (it does not act on them, so no check can catch their loss; see docs/mock.md):\n"
-            for line in unread { out += "  line \(line): \(reading.lines[line - 1].trimmed(.whitespaces))\n" }
+            for line in unread { out += "  line \(line): \(reading.written[line - 1].trimmed(.whitespaces))\n" }
         }
         out += "\nThe mock's reply to \"\(message)\":\n" + MockCoach.reply(system: prompt.system, userMessages: [message]) + "\n"
         return out
@@ -43,11 +43,13 @@ extension MockReading {
         let understood = Set(instructions.map(\.line))
         var unread: [Int] = []
         var inExamples = false
-        for (index, line) in lines.enumerated() where !understood.contains(index + 1) {
+        // Instructions name written lines; a split line's items are read lines of one of them.
+        func written(_ index: Int) -> Int { (origin?[index] ?? index) + 1 }
+        for (index, line) in lines.enumerated() where !understood.contains(written(index)) {
             if headers[index] { inExamples = Self.titlesExamples(Self.fold(line)) }
             if headers[index] || inExamples { continue }
             if alertRange?.contains(index) == true {
-                if obeysAlert, Self.listItem(line) != nil { unread.append(index + 1) }
+                if obeysAlert, Self.listItem(line) != nil, unread.last != written(index) { unread.append(written(index)) }
                 continue
             }
             let lower = Self.fold(line)
@@ -56,7 +58,7 @@ extension MockReading {
                   Self.contains(#"\b(?:never|always|don't|do not|must|should|avoid|keep|reply|respond|answer|write|end|close|finish|ask|use|say|reveal|repeat|share|limit|stay|pretend|claim|none|not for)\b|^\W*\w+:"#, lower),
                   Self.contains(#"\b(?:questions?|sentences?|words|paragraphs?|markdown|formatting|format|bullets?|bold|headings?|emojis?|exclamation|an ai|a bot|chatbot|robot|machine|language model|human|instructions|prompt|briefing|confidential|private|secret)\b"#, lower)
             else { continue }
-            unread.append(index + 1)
+            if unread.last != written(index) { unread.append(written(index)) }
         }
         return unread
     }

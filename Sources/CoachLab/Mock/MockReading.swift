@@ -33,9 +33,13 @@ public struct MockReading: Sendable, Equatable {
     /// The same, by kind: a reply asks some twenty questions of its reading ("is there a
     /// sentence limit?", "no emoji?"), each of which would otherwise scan every instruction.
     private var byKind: [Instruction.Kind: [Instruction]] = [:]
-    /// The prompt, and its lines.
+    /// The prompt, its lines as written, and its lines as read (``readable(_:)``): a list run
+    /// into one line is read as a line a item, so ``lines`` may have more than ``written``.
     let system: String
+    let written: [String]
     let lines: [String]
+    /// The written line each read line comes from, when a line was split; nil when none was.
+    let origin: [Int]?
     /// Whether each line is a section title (``isHeader(_:)``): every pass over the prompt asks,
     /// so it is asked once a line.
     let headers: [Bool]
@@ -69,8 +73,8 @@ public struct MockReading: Sendable, Equatable {
     /// Reads `system`.
     public init(system: String) {
         self.system = system
-        lines = system.components(separatedBy: "\n")
-        headers = lines.map(Self.isHeader)
+        written = system.components(separatedBy: "\n")
+        (lines, headers, origin) = Self.readable(written)
         alertRange = Self.alertRange(in: lines, headers: headers)
         // "The parent", or a coach for parents ("a mindfulness coach for busy parents").
         addressesCaregiver = Self.contains(#"\bthe (?:parent|caregiver|carer)s?\b|\b(?:for|helping|supporting) (?:[\w-]+ ){0,2}(?:parents|mums|moms|dads|carers|caregivers)\b|\bparents of\b"#, Self.fold(system))
@@ -89,6 +93,16 @@ public struct MockReading: Sendable, Equatable {
         citations = all(.data).map { line in
             let unnumbered = line.value.replacingMatches(ofPattern: #"^\d+\.\s+"#, with: "")
             return MockComposer.lowercasedFirst(MockDirective.clipped(unnumbered.replacingText(":", with: ","), words: 8))
+        }
+        // Every instruction names the line the author wrote, which a split line's items share.
+        if let origin {
+            instructions = instructions.map { instruction in
+                var moved = instruction
+                moved.line = origin[instruction.line - 1] + 1
+                moved.text = written[origin[instruction.line - 1]]
+                return moved
+            }
+            byKind = Dictionary(grouping: instructions, by: \.kind)
         }
     }
 
@@ -151,7 +165,7 @@ public struct MockReading: Sendable, Equatable {
     // MARK: - Reading
 
     private mutating func note(_ kind: Instruction.Kind, _ value: String, _ index: Int) {
-        let instruction = Instruction(kind: kind, value: value, line: index + 1, text: lines[index])
+        let instruction = Instruction(kind: kind, value: value, line: index + 1, text: origin == nil ? written[index] : lines[index])
         instructions.append(instruction)
         byKind[kind, default: []].append(instruction)
     }
@@ -191,7 +205,7 @@ public struct MockReading: Sendable, Equatable {
             nameCandidates.append((bare.name, bare.index, false))
         }
         if let chosen = nameCandidates.first(where: { !$0.isHeader }) ?? nameCandidates.first {
-            let name = Instruction(kind: .name, value: chosen.name, line: chosen.index + 1, text: lines[chosen.index])
+            let name = Instruction(kind: .name, value: chosen.name, line: chosen.index + 1, text: origin == nil ? written[chosen.index] : lines[chosen.index])
             instructions.insert(name, at: 0)
             byKind[.name, default: []].insert(name, at: 0)
         }
@@ -261,12 +275,13 @@ public struct MockReading: Sendable, Equatable {
                 if !has(.noMarkdown), Self.contains(#"\bmarkdown\b"#, lower) { note(.noMarkdown, "no markdown", index) }
                 if !has(.noLists), Self.contains(#"\b(?:lists|bullets|bullet points)\b"#, lower) { note(.noLists, "no lists", index) }
                 if !has(.noEmoji), Self.contains(#"\bemojis?\b"#, lower) { note(.noEmoji, "no emoji", index) }
-                if !has(.stayInRole), Self.contains(#"\b(?:an ai|as ai|artificial intelligence|a bot|chatbot|language model|a robot|breaking character|break character|out of character)\b"#, lower) {
+                // "Do not mention AI, models or assistants": the word alone, after a verb of saying.
+                if !has(.stayInRole), Self.contains(#"\b(?:an ai|as ai|artificial intelligence|a bot|chatbot|language model|a robot|breaking character|break character|out of character)\b|\b(?:mention(?:ing)?|say(?:ing)?|admit(?:ting)?|claim(?:ing)?|reveal(?:ing)?|bring(?:ing)? up|talk(?:ing)? about|refer(?:ring)? to)\s+(?:being\s+)?(?:ai|a\.i\.)\b"#, lower) {
                     note(.stayInRole, "never says it is an AI", index)
                 }
                 if !has(.confidential), !has(.invitesLeak),
-                   Self.contains(#"\b(?:disclos(?:e[sd]?|ing)|shar(?:e[sd]?|ing)|reveal(?:ed|ing)?|quot(?:e[sd]?|ing)|repeat(?:ed|ing)|recit(?:e[sd]?|ing)|show(?:n|ing)?|see|copy(?:ing)?|read(?:ing)? out|summari[sz](?:e[sd]?|ing)|private|confidential(?:ity)?|secret|secrecy)\b"#, lower),
-                   Self.contains(#"\b(?:this|these|the|your) (?:document|brief|briefing|prompt|instructions|priorities|rules|guidelines|text|notes|setup|configuration|directions|policy|policies|page|sheet|card|file|spec|settings)\b"#, lower) {
+                   Self.contains(#"\b(?:disclos(?:e[sd]?|ing)|shar(?:e[sd]?|ing)|reveal(?:ed|ing)?|quot(?:e[sd]?|ing)|repeat(?:ed|ing)|recit(?:e[sd]?|ing)|show(?:n|ing)?|see|copy(?:ing)?|read(?:ing)? (?:\w+ )?out|sum(?:ming)? (?:\w+ )?up|summari[sz](?:e[sd]?|ing)|paraphras(?:e[sd]?|ing)|stays? between|private|confidential(?:ity)?|secret|secrecy)\b"#, lower),
+                   Self.contains(#"\b(?:this|these|the|your) (?:document|brief|briefing|prompt|instructions|priorities|rules|guidelines|text|notes|setup|configuration|directions|policy|policies|page|sheet|card|file|spec|settings|system (?:message|prompt|text))\b"#, lower) {
                     note(.confidential, "keeps these instructions private", index)
                 }
             }
@@ -289,7 +304,13 @@ public struct MockReading: Sendable, Equatable {
         let line = jsonEntryAsLabel(code) ?? code
         let assigned = assignmentAsLabel(line)
         var text = tableRowAsLabel(line) ?? configEntryAsSentence(assigned ?? line) ?? assigned ?? line
-        if FoldedText.text(text, contains: "**") { text = text.replacingText("**", with: "") }
+        if FoldedText.text(text, contains: "**") {
+            // "- **Length.** Two sentences": a bold label closed by a full stop is a label.
+            if FoldedText.text(text, contains: ".**") {
+                text = text.replacingMatches(ofPattern: #"^(\W*?)\*\*([\p{L}'’-]+(?: [\p{L}'’-]+)?)\.\*\*\s+"#, with: "$1$2: ")
+            }
+            text = text.replacingText("**", with: "")
+        }
         if FoldedText.text(text, contains: "__") { text = text.replacingText("__", with: "") }
         let start = text.drop { !$0.isLetter }
         if FoldedText.text(text, contains: ":"), startsWithWord(String(start), ["never", "don't", "do not", "avoid", "always", "must not", "must"]),
@@ -574,16 +595,18 @@ public struct MockReading: Sendable, Equatable {
         let clues = Clue(lower, guarded: guarded)
         var scratch = MockReading(line: line)
         var said = LineReading()
-        if clues.any("you", "act as", "play the role of", "speak as", "persona name", "respond as", "reply as", "answer as", "write as", "ing as", "know you", "knows you", "call you", "calls you", "i am ", "i'm ", "the assistant", "the coach", "the bot", "the ai", "the model", "assistant name", "coach name", "bot name", "itself as", "herself as", "himself as") {
+        if clues.any("you", "act as", "play the role of", "speak as", "persona name", "respond as", "reply as", "answer as", "write as", "ing as", "know you", "knows you", "call you", "calls you", "i am ", "i'm ", "the assistant", "the coach", "the bot", "the ai", "the model", "the agent", "the companion", "the tutor", "the guide", "assistant name", "coach name", "bot name", "itself as", "herself as", "himself as") {
             // "You'll be chatting as Miko".
-            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]our name's|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Yy]ou play|(?:[Ii]ntroduce|[Pp]resent|[Rr]efer to|[Dd]escribe)s? (?:yourself|itself|herself|himself) as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|(?:[Aa]ssistant|[Cc]oach|[Bb]ot) name:?|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite|[Rr]esponding|[Rr]eplying|[Aa]nswering|[Ww]riting) as|(?:[Kk]nows?|[Cc]alls?) you(?: as)?|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be|[Tt]he (?:assistant|coach|bot|AI|model)(?:'s name)? (?:is named|is called|goes by|is))\s+["“‘']?([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
+            said.names = matches(#"\b(?:[Yy]ou are|[Yy]our name is|[Yy]our name:|[Yy]our name's|[Yy]ou're|[Aa]ct as|[Pp]lay the role of|[Yy]ou play|(?:[Ii]ntroduce|[Pp]resent|[Rr]efer to|[Dd]escribe)s? (?:yourself|itself|herself|himself) as|[Cc]all yourself|[Yy]our persona is|[Yy]ou (?:will be|are) playing|[Ss]peak as|[Pp]ersona name:|(?:[Aa]ssistant|[Cc]oach|[Bb]ot) name:?|[Yy]ou go by(?: the name)?|[Yy]ou(?:'ll| will) be (?:chatting|talking|speaking|replying|writing|appearing) as|[Yy]ou(?: are|'re) (?:called|named)|(?:[Rr]espond|[Rr]eply|[Aa]nswer|[Ww]rite|[Rr]esponding|[Rr]eplying|[Aa]nswering|[Ww]riting) as|(?:[Kk]nows?|[Cc]alls?) you(?: as)?|(?:[Ww]e|I)(?:'d| would) like you to be|(?:[Ww]e|I) want you to be|[Yy]ou(?:'ll| will) be|[Tt]he (?:assistant|coach|bot|AI|model|agent|companion|tutor|guide)(?:'s name)? (?:is named|is called|goes by|is))\s+["“‘']?([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*)"#
                                  + #"|^\s*I(?: am|'m) ([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*),"#, in: line, caseSensitive: true)
                 .map { $0[1].isEmpty ? $0[2] : $0[1] }.filter { !Self.notNames.contains($0) && !Self.isContraction($0) }
         }
-        // A prompt that greets the one it briefs: "Hey Tess! You're our coach…", "Dear Nell,".
+        // A prompt that greets the one it briefs: "Hey Tess! You're our coach…", "Dear Nell,";
+        // or presents it: "Meet Sunny: a cheerful habit coach…".
         // Only a line that opens with one: "hi " alone is in "this " and "which ".
-        if said.names.isEmpty, startsWithWord(lower.trimmed(.whitespaces), ["hey", "hi", "hello", "dear"]),
-           let match = matches(#"^\s*(?:[Hh]ey|[Hh]i|[Hh]ello|[Dd]ear) ([A-Z][\p{L}'’-]*)\s*(?:[!,]|$)"#, in: line, caseSensitive: true).first,
+        if said.names.isEmpty, startsWithWord(lower.trimmed(.whitespaces), ["hey", "hi", "hello", "dear", "meet"]),
+           let match = matches(#"^\s*(?:[Hh]ey|[Hh]i|[Hh]ello|[Dd]ear) ([A-Z][\p{L}'’-]*)\s*(?:[!,]|$)|^\s*[Mm]eet ([A-Z][\p{L}'’-]*(?: [A-Z][\p{L}'’-]*)?)\s*(?:[:,—–]|$)"#, in: line, caseSensitive: true)
+               .first.map({ [$0[0], $0[1].isEmpty ? $0[2] : $0[1]] }),
            !Self.notNames.contains(match[1]), !["There", "All", "Everyone", "Team", "Friend", "Coach", "You"].contains(match[1]) {
             said.names = [match[1]]
         }
@@ -591,7 +614,7 @@ public struct MockReading: Sendable, Equatable {
             said.userName = matches(#"\b(?:talking|speaking|chatting) (?:with|to) ([A-Z][\p{L}'’-]*)"#, in: line, caseSensitive: true).first?[1]
         }
         if clues.any("sentence", "paragraph", "word", "brief", "short", "concise", "succinct") { scratch.readLength(lower, 0) }
-        if clues.any("question", "idea", " at a time", "by asking", "suggestion", " tip", "recommendation", "sentence ask", "line ask") { scratch.readQuestions(lower, 0) }
+        if clues.any("question", "idea", " at a time", "by asking", "something back", ": ask", ":ask", "suggestion", " tip", "recommendation", "sentence ask", "line ask") { scratch.readQuestions(lower, 0) }
         if clues.any("markdown", "formatting", "format your", "format the", "format anything", "rich text", "plain text", "plain prose", "raw text", "plain sentences", "heading", "header", "list", "bullet", "numbered", "bold",
                      "emoji", "exclamation") {
             let unquoted = clues.any("\"", "“") ? lower.replacingMatches(ofPattern: #""[^"]*"|“[^”]*”"#, with: "") : lower
@@ -636,7 +659,9 @@ public struct MockReading: Sendable, Equatable {
     /// An empty reading of a single line, for ``reading(ofLine:lower:inAlert:)`` to note into.
     private init(line: String) {
         system = line
+        written = [line]
         lines = [line]
+        origin = nil
         headers = [false]
         alertRange = nil
         addressesCaregiver = false
@@ -677,6 +702,11 @@ public struct MockReading: Sendable, Equatable {
         if Self.contains(#"\b(?:replies|reply|responses?|answers?|messages?)\b[^.:]{0,50}:\s*(?:[\w-]+,\s*){0,3}(?:brief|short|concise|succinct)\b"#, rest) {
             note(.sentences, "2", index)
         }
+        // "Two sentences, three at most": the length it aims at, then its limit, which binds.
+        for match in Self.matches(#"\b"# + Self.number + unit + #"[^.;:]{0,20}?,\s*(?:but\s+)?"# + Self.number + #"\s+(?:at most|at the most|max(?:imum)?|tops|is the (?:limit|max(?:imum)?|ceiling|cap|upper limit))\b"#, in: rest) {
+            if let kind = unitKind(match[2]), let high = Self.value(match[3]) { note(kind, String(high), index) }
+            rest = rest.replacingText(match[0], with: " ")
+        }
         // "a few sentences", "a couple of sentences".
         for match in Self.matches(#"\b(a few|a couple of)"# + unit, in: rest) {
             if let kind = unitKind(match[2]), let high = Self.numberWords[match[1]] { note(kind, String(high), index) }
@@ -710,7 +740,9 @@ public struct MockReading: Sendable, Equatable {
             // "Replies: 2 sentences max, the last one a question", "…, ending in a question".
             || Self.contains(#"\b(?:the )?(?:last|final) (?:one|sentence|line) (?:is |being |as )?a question\b|\bending (?:in|with|on) a question\b"#, lower)
             // "- End: always a question."
-            || Self.contains(#"^\W*(?:end|ending|close|closing|finish|last line|last sentence|final sentence|final line)\s*:\s*(?:always |with |on )?(?:exactly |just )?(?:a|one)\s+(?:[\w-]+\s+)?question\b"#, lower) {
+            || Self.contains(#"^\W*(?:end|ending|close|closing|finish|last line|last sentence|final sentence|final line)\s*:\s*(?:always |with |on )?(?:exactly |just )?(?:a|one)\s+(?:[\w-]+\s+)?question\b"#, lower)
+            // "Ending: ask something back, every time", "Always ask them something back".
+            || Self.contains(#"^\W*(?:end|ending|close|closing|finish|last line|last sentence|final sentence|final line)\s*:\s*(?:always\s+)?ask\b|\bask (?:them |the user |the person )?(?:something|a question) back\b"#, lower) {
             note(.endQuestion, "the reply ends with a question", index)
         }
         // "Ask at most one question", "one question per message", "Keep it to a single question",
@@ -901,7 +933,7 @@ public struct MockReading: Sendable, Equatable {
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\b(?:what|things) (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|\b(?:worth|good to|useful to) mention(?:ing)?\b|\bcan use\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\b(?:what|things) (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|\b(?:things|stuff) to know\b|\bhandy\b|\bbasics\b|\b(?:\w+ )?teaches\b|\b(?<!user )(?<!they )(?<!he )(?<!she )knows that\W*$|\b(?:worth|good to|useful to) mention(?:ing)?\b|\bcan use\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
                 // "### Bedtime battles" under "## Knowledge base": a sub-heading of the section.
                 let level = Self.markdownLevel(line)
                 let subheading = inKnowledgeSection && headers[index] && knowledgeLevel > 0 && level > knowledgeLevel
@@ -1051,11 +1083,16 @@ public struct MockReading: Sendable, Equatable {
             return
         }
         note(.alert, "a RISK ALERT is active", range.lowerBound)
-        for index in range.dropFirst() {
+        // An alert run into one line of prose (``closingReport(in:headers:)``) is its own body.
+        let body = range.count == 1 && !headers[range.lowerBound] ? range : range.dropFirst()
+        for index in body {
             // A list item is one instruction; a line of prose under the title ("Painkiller
             // changes: Their GP should make any change with them. Nothing else belongs in this
             // reply.") is one a sentence, read past any label that opens it.
-            let items = Self.listItem(lines[index]).map { [$0] } ?? (headers[index] ? [] : Self.proseInstructions(Self.plain(lines[index])))
+            // An item of several sentences is read a sentence at a time, as prose is.
+            let items = Self.listItem(lines[index]).map { item in
+                item.contains(". ") ? Self.proseInstructions(Self.plain(item)) : [item]
+            } ?? (headers[index] ? [] : Self.proseInstructions(Self.plain(lines[index])))
             for item in items {
                 // "Respond with warmth and without any money advice": no tips, whatever else it asks.
                 if Self.contains(#"\bwithout (?:any |giving )?(?:[\w-]+ )?(?:advice|tips|coaching|suggestions)\b"#, Self.fold(item)) {
@@ -1225,9 +1262,132 @@ public struct MockReading: Sendable, Equatable {
     /// run on a live provider has no mock to have read the prompt already.
     public static func alertText(in system: String) -> String? {
         AlertCache.text(system) {
-            let lines = system.components(separatedBy: "\n")
-            return alertRange(in: lines, headers: lines.map(isHeader)).map { lines[$0].joined(separator: "\n") }
+            let (lines, headers, _) = readable(system.components(separatedBy: "\n"))
+            return alertRange(in: lines, headers: headers).map { lines[$0].joined(separator: "\n") }
         }
+    }
+
+    /// The lines of a prompt as a reader takes them, whether each is a section title, and the
+    /// written line each comes from when a line was split (nil when none was). A list run into
+    /// one line after a lead-in ("Handy things to know: a; b; c", "House rules: (1) …; (2) …")
+    /// is the lead-in over an item a line, a prompt written as one paragraph is its sentences
+    /// (``paragraph(_:)``), and lines of prose under a lead-in are its items
+    /// (``withImpliedItems(_:headers:)``).
+    static func readable(_ written: [String]) -> (lines: [String], headers: [Bool], origin: [Int]?) {
+        var lines: [String] = []
+        var origin: [Int] = []
+        var split = false
+        for (index, line) in written.enumerated() {
+            let read = paragraph(line) ?? inlineList(line).map { [$0.leadIn] + $0.items.map { "- " + $0 } } ?? [line]
+            if read.count > 1 { split = true }
+            lines += read
+            origin += Array(repeating: index, count: read.count)
+        }
+        let headers = lines.map(isHeader)
+        return (withImpliedItems(lines, headers: headers), headers, split ? origin : nil)
+    }
+
+    /// A prompt written as one paragraph ("You are Lumen… Keep every reply to two sentences…
+    /// Practices you can suggest: a; b; c. ALERT (Suicidal thoughts): Thank them…") as the
+    /// lines it would have had: a sentence a line, a list run into a sentence as its lead-in
+    /// over its items, and a sentence opened by a short label ("ALERT (…):") as that label
+    /// over the rest. Only a line of four sentences or more with a label or lead-in in it, or
+    /// one that opens with a title run into it (``isRunInTitle(_:)``); nil for other lines.
+    static func paragraph(_ line: String) -> [String]? {
+        guard line.utf8.count > 60, line.contains(". "), listItem(line) == nil else { return nil }
+        var sentences: [String] = []
+        var current = ""
+        var previous: Character = " "
+        for character in line {
+            // A sentence ends at ". ", "! " or "? " before a capital or a quotation mark.
+            if character.isUppercase || character == "\"" || character == "“", previous == " ",
+               let end = current.dropLast().last, ".!?".contains(end) {
+                sentences.append(current.trimmed(.whitespaces))
+                current = ""
+            }
+            current.append(character)
+            previous = character
+        }
+        sentences.append(current.trimmed(.whitespaces))
+        sentences = sentences.filter { !$0.isEmpty }
+        // "Reference material. Transferable skills are…": a title run into its section.
+        let titled = sentences.count >= 2 && isRunInTitle(sentences[0])
+        guard titled || sentences.count >= 4 && line.utf8.count > 200 && line.contains(": ") else { return nil }
+        var lines: [String] = []
+        if titled { sentences[0] = String(sentences[0].dropLast()) + ":" }
+        for sentence in sentences {
+            if let list = inlineList(sentence) {
+                lines += [list.leadIn] + list.items.map { "- " + $0 }
+            } else if let colon = sentence.range(of: ": "), case let label = sentence[..<colon.lowerBound],
+                      label.split(separator: " ").count <= 5, label.contains(where: \.isLetter),
+                      sentence[colon.upperBound...].split(separator: " ").count >= 3 {
+                lines += [label + ":", String(sentence[colon.upperBound...])]
+            } else {
+                lines.append(sentence)
+            }
+        }
+        return lines
+    }
+
+    /// Whether a sentence is a section's title run into its first line: one to three words
+    /// naming a part of a brief ("Reference material.", "Output requirements.", "Identity.").
+    static func isRunInTitle(_ sentence: String) -> Bool {
+        guard sentence.hasSuffix("."), sentence.first?.isUppercase == true else { return false }
+        let words = sentence.dropLast().split(separator: " ")
+        guard (1...3).contains(words.count), words.allSatisfy({ $0.allSatisfy { $0.isLetter || $0 == "-" } }), let last = words.last else { return false }
+        return ["requirements", "requirement", "material", "materials", "rules", "guidelines", "notes", "instructions", "context", "background",
+                "knowledge", "identity", "format", "formatting", "style", "length", "safety", "privacy", "confidentiality", "tone", "persona",
+                "role", "policy", "reference", "references", "facts", "tips", "constraints", "boundaries", "scope", "output", "disclosure"]
+            .contains(last.lowercased())
+    }
+
+    /// A list run into one line, as the lead-in that ends in a colon and the items after it:
+    /// "Handy things to know: a; b; and c." or "House rules: (1) a; (2) b". Three items or more
+    /// set apart by semicolons, or two or more numbered "(1)", "2)"; nil for other lines.
+    static func inlineList(_ line: String) -> (leadIn: String, items: [String])? {
+        // Most lines hold no semicolon: a byte search rules them out.
+        guard line.utf8.contains(UInt8(ascii: ";")), let colon = line.range(of: ": ") else { return nil }
+        let leadIn = line[..<colon.lowerBound].trimmed(.whitespaces)
+        guard leadIn.contains(where: \.isLetter), leadIn.split(separator: " ").count <= 14, listItem(leadIn) == nil else { return nil }
+        var rest = String(line[colon.upperBound...])
+        // A number on every item: "(1) …; (2) …", "1) …; 2) …".
+        let numbered = contains(#"^\(?1\)\s"#, rest.trimmed(.whitespaces))
+        if numbered { rest = rest.replacingMatches(ofPattern: #"(?:^|;\s*)(?:and\s+)?\(?\d{1,2}\)\s+"#, with: "; ") }
+        let items = rest.components(separatedBy: ";").map { part -> String in
+            var item = part.trimmed(.whitespaces)
+            if item.hasPrefix("and ") { item.removeFirst(4) }
+            while let last = item.last, ".!".contains(last) { item.removeLast() }
+            return item
+        }.filter { $0.contains(where: \.isLetter) }
+        // Two clauses after a label ("Core idea: goals need check-ins; a quarterly review is too
+        // late") are one item; three or more, or numbered ones, are a list.
+        guard items.count >= (numbered ? 2 : 3), items.allSatisfy({ $0.split(separator: " ").count >= 2 }) else { return nil }
+        return (leadIn + ":", items)
+    }
+
+    /// The lines as a reader takes them: lines of prose under a lead-in ("Teaching notes:",
+    /// "The agent knows that:", "… the next message must:") are its list, one item a line, up to
+    /// a blank line, a title or the next lead-in, so they read as the bulleted items they stand
+    /// for. A lead-in with a list of its own under it is left as it is.
+    static func withImpliedItems(_ lines: [String], headers: [Bool]) -> [String] {
+        func endsInColon(_ line: Substring) -> Bool { line.hasSuffix(":") && line.contains(where: \.isLetter) }
+        var result = lines
+        var index = 0
+        while index < lines.count {
+            let trimmed = lines[index].trimmed(.whitespaces)
+            guard endsInColon(trimmed[...]), !headers[index], listItem(trimmed) == nil else {
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < lines.count, !headers[end], case let line = lines[end].trimmed(.whitespaces),
+                  line.contains(where: \.isLetter), listItem(line) == nil, !endsInColon(line[...]) {
+                result[end] = "- " + line
+                end += 1
+            }
+            index = max(end, index + 1)
+        }
+        return result
     }
 
     /// The RISK ALERT block: from the line that names it to the next section header or the end.
@@ -1239,8 +1399,10 @@ public struct MockReading: Sendable, Equatable {
         guard let start = lines.firstIndex(where: { FoldedText.text($0, contains: "RISK ALERT") })
             // The last such title: a live alert comes last, after any standing section that a
             // title alone might take for one.
-            ?? headers.indices.last(where: { (headers[$0] || isLabel(lines[$0]) || isLeadIn(lines, at: $0) || opensList(lines, at: $0)) && titlesAnAlert(lines, at: $0, headers: headers) })
+            ?? headers.indices.last(where: { (headers[$0] || isLabel(lines[$0]) || isLeadIn(lines, at: $0) || opensList(lines, at: $0) || isCapitalsLabel(lines[$0]))
+                && titlesAnAlert(lines, at: $0, headers: headers) })
             ?? closingRequests(in: lines)
+            ?? closingReport(in: lines, headers: headers)
         else { return nil }
         var end = start + 1
         while end < lines.count, !headers[end] || FoldedText.text(lines[end], contains: "RISK ALERT") { end += 1 }
@@ -1266,6 +1428,19 @@ public struct MockReading: Sendable, Equatable {
         return start - 1
     }
 
+    /// Where the prompt's last line is, when that line (of prose, or a list's last item) says on its own that a check
+    /// fired on this message and asks for the reply ("Important, the safety check went off
+    /// (Self-harm), so in this reply please tell them…; give them…"): an alert run into one
+    /// line, with no title or list.
+    static func closingReport(in lines: [String], headers: [Bool]) -> Int? {
+        guard let last = lines.lastIndex(where: { !$0.consists(of: .whitespaces) }), !headers[last] else { return nil }
+        let line = fold(lines[last])
+        guard contains(#"\b(?:safety check|check|screen(?:ing|er)?|filter|guardrail|classifier|safety system)\s+(?:has\s+)?(?:matched|flagged|fired|triggered|tripped|went off|picked (?:this|it) up)\b|\bmessage (?:was|has been|got) flagged\b|\bmessage (?:has )?(?:matched|triggered|tripped|set off)\b"#, line),
+              contains(#"\b(?:in|for) (?:this|your next|the next) (?:reply|response|message|answer)\b|\bthis message\b|\bplease\b|\b(?:you must|you should|make sure)\b"#, line)
+        else { return nil }
+        return last
+    }
+
     /// Whether a line is a title written as a label, a short line in capitals ending in a colon
     /// ("SAFETY ALERT:", "KNOWLEDGE:"), as stacks titled `{{title}}:` print them. Such a line
     /// opens an alert or a knowledge section, but does not close one: inside a section it is
@@ -1276,6 +1451,15 @@ public struct MockReading: Sendable, Equatable {
         let words = trimmed.dropLast().split(separator: " ")
         let letters = trimmed.filter(\.isLetter)
         return words.count <= 6 && letters.count >= 4 && letters.allSatisfy(\.isUppercase)
+    }
+
+    /// Whether a line is a title in capitals with a value after it ("HEADS-UP FROM THE SAFETY
+    /// FILTER: Debt crisis"): such a line may open the alert, as a title does.
+    static func isCapitalsLabel(_ line: String) -> Bool {
+        guard let colon = line.range(of: ": ") else { return false }
+        let key = line[..<colon.lowerBound].trimmed(.whitespaces)
+        let letters = key.filter(\.isLetter)
+        return key.split(separator: " ").count >= 2 && letters.count >= 6 && letters.allSatisfy(\.isUppercase) && listItem(key) == nil
     }
 
     /// Whether a line of prose that is not itself an item has a list right under it ("URGENT
@@ -1318,7 +1502,7 @@ public struct MockReading: Sendable, Equatable {
         // A section title (not a label or a lead-in such as "Flagged:" over lab values) that
         // says something fired, or that it is for this reply: "=== Guardrail triggered ===",
         // "## SAFETY FLAG", "=== Priority instructions for this reply ===".
-        if headers[index], contains(#"\b(?:flagged|triggered|detected|override)\b|\b(?:safety|risk|crisis|active) flag\b|\b(?:for|in) this (?:reply|response|turn)\b|\bbefore (?:replying|you reply|answering|you answer|responding|you respond)\b|\b(?:flag|warning|heads up)\b.*\b(?:on|for|about) this (?:message|reply|response|turn)\b"#, title) {
+        if headers[index], contains(#"\b(?:flagged|triggered|detected|override)\b|\b(?:safety|risk|crisis|active) flag\b|\b(?:for|in) this (?:reply|response|turn)\b|\bbefore (?:replying|you reply|answering|you answer|responding|you respond)\b|\b(?:flag|warning|heads[ -]up)\b.*\b(?:on|for|about) this (?:message|reply|response|turn)\b"#, title) {
             return true
         }
         // A line that flags a rule by name, "!! PRIORITY !! Missing person", over the list that
@@ -1333,18 +1517,21 @@ public struct MockReading: Sendable, Equatable {
             return true
         }
         // "The person's last message matched …", "This message was flagged".
-        if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|was flagged|has been flagged)\b|\bflags? raised\b"#, title) { return true }
+        if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|was flagged|has been flagged)\b|\bflags? raised\b|^\W*flagged (?:message|reply|turn)\b"#, title) { return true }
         // A lead-in that gives the list under it for this reply alone: "Heads up: low mood. For this reply:".
-        if contains(#"\bheads up\b|\b(?:for|in) this (?:reply|response)\s*:\s*$"#, title), isLeadIn(lines, at: index) { return true }
+        if contains(#"\bheads[ -]up\b|\b(?:for|in) this (?:reply|response)(?: only| alone)?\s*:\s*$"#, title), isLeadIn(lines, at: index) { return true }
         // The line under the title, past a callout's marker ("> [!WARNING]").
         let next = lines[(index + 1)...].first { !$0.consists(of: .whitespaces) && !Self.isCalloutMarker($0) }.map(fold) ?? ""
         // "=== ACTION NEEDED ===" over "The user's message tripped the Relapse rule."
         if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|set off)\b|\b(?:safety check|check|screen(?:ing|er)?|filter|guardrail|classifier)\s+(?:has\s+)?(?:matched|flagged|fired|triggered|tripped)\b"#, next) { return true }
         // "P.S. Something in their last message worried our filter (A fall)."
         if headers[index], contains(#"\b(?:last|latest|most recent|current) message\b[^.]*\b(?:worried|concerned|alarmed|tripped|triggered|flagged|matched|set off|raised)\b[^.]*\b(?:filter|screen(?:ing|er)?|guardrail|safety check|classifier|system)\b"#, next) { return true }
-        guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important|action|heads up|warning|caution|attention|flag|act on|now)\b"#, title) else { return false }
+        // "### Risk: HIGH (Panic attack)", "Severity level = critical": a rating at the top of its scale.
+        if contains(#"\b(?:risk|severity|danger|threat)(?: level)?\s*(?::|=|-|—|is)\s*(?:high|elevated|severe|critical|red)\b"#, title) { return true }
+        guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important|action|heads[ -]up|warning|caution|attention|flag|act on|now)\b"#, title) else { return false }
         return contains(#"\b(?:triggered|flagged|detected|active|activated|live|raised|in effect|required|needed|matched|mode|at risk|in progress)\b|\n\W*trigger\s*:"#
-                        + #"|\b(?:this|the (?:[\w-]+'s )?(?:latest|last|current)|(?:their|her|his) (?:latest|last)) (?:message|reply|response|turn)\b"#, title + "\n" + next)
+                        + #"|\b(?:from|by) (?:the |our )?(?:safety )?(?:filter|screen(?:er|ing)?|classifier|guardrail|safety check)\b"#
+                        + #"|\b(?:this|the (?:[\w-]+'s )?(?:latest|last|current|next)|(?:their|her|his) (?:latest|last)|your next) (?:message|reply|response|turn)\b"#, title + "\n" + next)
     }
 
     /// Whether a line looks like a section title: `=== X ===`, `# X`, `[X]` or a short
