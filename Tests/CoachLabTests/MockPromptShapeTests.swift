@@ -36,6 +36,17 @@ import Testing
         #expect(reading.has(.noMarkdown))
     }
 
+    @Test func quotedItemsRunIntoOneLineAreItems() {
+        let system = """
+            You must act as Juno, a confidence coach for teenagers.
+            Examples of advice you might give: "Power posing for two minutes can make you feel braver." "Writing down three things you did well builds confidence."
+            """
+        #expect(MockReading(system: system).all(.knowledge).map(\.value) == [
+            "Power posing for two minutes can make you feel braver", "Writing down three things you did well builds confidence",
+        ])
+        #expect(MockReading.inlineList("Say it like this: \"Hi\" \"Bye\"") == nil, "quotes of a word or two are not items")
+    }
+
     @Test func twoClausesAfterALabelStayOneItem() {
         #expect(MockReading.inlineList("Core idea: goals need weekly check-ins; a quarterly review comes too late.") == nil)
         #expect(MockReading.inlineList("- Tip: one; two; three") == nil, "a list item is not a lead-in")

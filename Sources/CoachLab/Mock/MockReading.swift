@@ -1343,13 +1343,28 @@ public struct MockReading: Sendable, Equatable {
 
     /// A list run into one line, as the lead-in that ends in a colon and the items after it:
     /// "Handy things to know: a; b; and c." or "House rules: (1) a; (2) b". Three items or more
-    /// set apart by semicolons, or two or more numbered "(1)", "2)"; nil for other lines.
+    /// set apart by semicolons, two or more numbered "(1)", "2)", or two or more quoted one after
+    /// another ("Advice you might give: \"…\" \"…\""); nil for other lines.
     static func inlineList(_ line: String) -> (leadIn: String, items: [String])? {
-        // Most lines hold no semicolon: a byte search rules them out.
-        guard line.utf8.contains(UInt8(ascii: ";")), let colon = line.range(of: ": ") else { return nil }
+        // Most lines hold no semicolon and no quotation: a byte search rules them out.
+        let quotes = line.utf8.count { $0 == UInt8(ascii: "\"") } >= 4 || line.contains("“")
+        guard line.utf8.contains(UInt8(ascii: ";")) || quotes, let colon = line.range(of: ": ") else { return nil }
         let leadIn = line[..<colon.lowerBound].trimmed(.whitespaces)
         guard leadIn.contains(where: \.isLetter), leadIn.split(separator: " ").count <= 14, listItem(leadIn) == nil else { return nil }
         var rest = String(line[colon.upperBound...])
+        // Quoted items, one after another: "Examples of advice: \"Power posing helps.\" \"…\"".
+        if quotes {
+            let quoted = matches(#"\s*(?:"([^"]+)"|“([^”]+)”)"#, in: rest).map { $0[1].isEmpty ? $0[2] : $0[1] }
+            let bare = rest.replacingMatches(ofPattern: #""[^"]+"|“[^”]+”"#, with: "").trimmed(.whitespaces)
+            if quoted.count >= 2, bare.allSatisfy({ !$0.isLetter }), quoted.allSatisfy({ $0.split(separator: " ").count >= 3 }) {
+                return (leadIn + ":", quoted.map { item in
+                    var item = item.trimmed(.whitespaces)
+                    while let last = item.last, ".!".contains(last) { item.removeLast() }
+                    return item
+                })
+            }
+        }
+        guard line.utf8.contains(UInt8(ascii: ";")) else { return nil }
         // A number on every item: "(1) …; (2) …", "1) …; 2) …".
         let numbered = contains(#"^\(?1\)\s"#, rest.trimmed(.whitespaces))
         if numbered { rest = rest.replacingMatches(ofPattern: #"(?:^|;\s*)(?:and\s+)?\(?\d{1,2}\)\s+"#, with: "; ") }
