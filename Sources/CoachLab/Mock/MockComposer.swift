@@ -240,11 +240,14 @@ struct MockComposer {
     /// comma or semicolon of the item's first sentence) is joined with "and", so neither part
     /// quotes the prompt at length; the idea is as it is when it holds every such word.
     private func answering(_ idea: String, item: Int) -> String {
+        // Most items are one clause: they are ruled out before any word is read.
+        let value = reading.all(.knowledge)[item].value
+        guard value.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") }) else { return idea }
         func stems(_ text: String) -> [String] { TextNormalizer.words(text).map { String($0.text.prefix(4)) } }
+        let clauses = MockReading.firstSentence(value).split(whereSeparator: { $0 == "," || $0 == ";" }).map { $0.trimmed(.whitespaces) }
+        guard clauses.count > 1 else { return idea }
         let asked = Set(TextNormalizer.words(message).map(\.text).filter { $0.count >= 3 && !Self.stopWords.contains($0) }.map { String($0.prefix(4)) })
         let said = Set(stems(idea))
-        let clauses = MockReading.firstSentence(reading.all(.knowledge)[item].value)
-            .split(whereSeparator: { $0 == "," || $0 == ";" }).map { $0.trimmed(.whitespaces) }
         // A clause of its own, not a word of a list ("a short, calm sentence"), a quotation or an
         // aside, nor one that hangs on the first ("…first, when there is no urge").
         func standsAlone(_ clause: String) -> Bool {
