@@ -234,35 +234,18 @@ struct MockComposer {
         "just", "like", "feel", "feels", "want", "your", "into", "over", "very", "much", "more", "most", "always", "today",
     ]
 
-    /// The best idea, with the clause of it that holds the word the message asked about: asked
-    /// "when do I use ser and when estar?", a model adds "and estar is for how or where it is",
-    /// which the idea's cut at its first comma drops. The clause (four to nine words, after a
-    /// comma or semicolon of the item's first sentence) is joined with "and", so neither part
-    /// quotes the prompt at length; the idea is as it is when it holds every such word.
-    private func answering(_ idea: String, item: Int) -> String {
-        // Most items are one clause: they are ruled out before any word is read.
-        let value = reading.all(.knowledge)[item].value
-        guard value.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") }) else { return idea }
-        func stems(_ text: String) -> [String] { TextNormalizer.words(text).map { String($0.text.prefix(4)) } }
-        let clauses = MockReading.firstSentence(value).split(whereSeparator: { $0 == "," || $0 == ";" }).map { $0.trimmed(.whitespaces) }
-        guard clauses.count > 1 else { return idea }
-        let asked = Set(TextNormalizer.words(message).map(\.text).filter { $0.count >= 3 && !Self.stopWords.contains($0) }.map { String($0.prefix(4)) })
-        let said = Set(stems(idea))
-        // A clause of its own, not a word of a list ("a short, calm sentence"), a quotation or an
-        // aside, nor one that hangs on the first ("…first, when there is no urge").
-        func standsAlone(_ clause: String) -> Bool {
-            (4...9).contains(clause.split(separator: " ").count) && !clause.contains(where: { "\"“”()".contains($0) })
-                && !MockReading.startsWithWord(clause, ["and", "or", "but", "so", "nor", "when", "while", "if", "because", "before", "after",
-                                                        "until", "as", "since", "which", "who", "where", "unless", "though", "although"])
-        }
-        guard clauses.count > 1, clauses[0].split(separator: " ").count >= 4, !clauses[0].contains(where: { "\"“”()".contains($0) }),
-              let clause = clauses.dropFirst().first(where: { standsAlone($0) && stems($0).contains { asked.contains($0) && !said.contains($0) } })
-        else { return idea }
-        // The first clause whole, when the idea is a clip of it ("ser is for what something").
-        let first = MockComposer.lowercasedFirst(clauses[0])
-        var text = first.hasPrefix(idea) && first.split(separator: " ").count <= 9 ? first : idea
-        while let last = text.last, ",;:.".contains(last) { text.removeLast() }
-        return text + ", and " + MockComposer.lowercasedFirst(clause)
+    /// The best idea, with the clause of it that holds a word the message asked about and the
+    /// idea lacks (``MockReading/answerClauses``): asked "when do I use ser and when estar?", a
+    /// model adds "and estar is for how or where it is", which the idea's cut at its first comma
+    /// drops. The clause is joined with "and", so neither part quotes the prompt at length.
+    private func answering(_ idea: String, item: Int, asked: Set<String>) -> String {
+        guard let clause = reading.answerClauses[item].clauses.first(where: { !$0.stems.isDisjoint(with: asked) }) else { return idea }
+        return reading.answerClauses[item].lead + ", and " + clause.text
+    }
+
+    /// The four-letter stems of the message's words that tell one topic from another.
+    private func askedStems() -> Set<String> {
+        Set(TextNormalizer.words(message).lazy.map(\.text).filter { $0.count >= 3 && !Self.stopWords.contains($0) }.map { String($0.prefix(4)) })
     }
 
     /// The indexes of the knowledge items, best match for the message first.
@@ -283,7 +266,7 @@ struct MockComposer {
         // At most three are said; only they are clipped. The first is given with its example.
         let ranked = rankedKnowledge().prefix(3)
         var ideas = ranked.map { reading.ideas[$0] }
-        if let first = ranked.first { ideas[0] = answering(ideas[0], item: first) }
+        if let first = ranked.first, !reading.answerClauses[first].clauses.isEmpty { ideas[0] = answering(ideas[0], item: first, asked: askedStems()) }
         if let first = ranked.first, let example = reading.ideaExamples[first] { ideas[0] += " (try this: \(example))" }
         if ideas.isEmpty {
             guard reading.all(.data).isEmpty else { return [] }  // a data assistant answers from the data

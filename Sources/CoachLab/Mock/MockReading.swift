@@ -63,6 +63,20 @@ public struct MockReading: Sendable, Equatable {
     /// "e.g. list volunteering"), as a reply adds it to the idea, in ``all(_:)`` order.
     private(set) var ideaExamples: [String?] = []
     private(set) var citations: [String] = []
+    /// For each knowledge item, in ``all(_:)`` order, the clauses of its first sentence that its
+    /// idea leaves out, each with the stems it would add, and what a reply says before one:
+    /// found once per reading, so a reply only asks whether its message holds a stem.
+    private(set) var answerClauses: [AnswerClauses] = []
+
+    struct AnswerClauses: Sendable, Equatable {
+        struct Clause: Sendable, Equatable {
+            var text: String
+            var stems: Set<String>
+        }
+        /// The idea, or the first clause whole when the idea is a clip of it.
+        var lead = ""
+        var clauses: [Clause] = []
+    }
 
     /// The reading of `system`, from a small cache: suites send the same compiled prompt many
     /// times (every turn, repeat and mutant that leaves it unchanged).
@@ -90,6 +104,7 @@ public struct MockReading: Sendable, Equatable {
         }
         ideas = all(.knowledge).map { MockComposer.lowercasedFirst(Self.idea($0.value)) }
         ideaExamples = all(.knowledge).map { Self.example(in: $0.text) }
+        answerClauses = zip(all(.knowledge), ideas).map { Self.answerClauses(of: $0.value, idea: $1) }
         citations = all(.data).map { line in
             let unnumbered = line.value.replacingMatches(ofPattern: #"^\d+\.\s+"#, with: "")
             return MockComposer.lowercasedFirst(MockDirective.clipped(unnumbered.replacingText(":", with: ","), words: 8))
@@ -104,6 +119,28 @@ public struct MockReading: Sendable, Equatable {
             }
             byKind = Dictionary(grouping: instructions, by: \.kind)
         }
+    }
+
+    /// The clauses of an item's first sentence after its first, that stand alone (four to nine
+    /// words; not a word of a list, "a short, calm sentence"; no quotation or aside; not one
+    /// that hangs on the first, "…first, when there is no urge") and add words the idea lacks.
+    static func answerClauses(of value: String, idea: String) -> AnswerClauses {
+        guard value.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") }) else { return AnswerClauses() }
+        let clauses = firstSentence(value).split(whereSeparator: { $0 == "," || $0 == ";" }).map { $0.trimmed(.whitespaces) }
+        func isPlain(_ clause: String) -> Bool { !clause.contains(where: { "\"“”()".contains($0) }) }
+        guard clauses.count > 1, clauses[0].split(separator: " ").count >= 4, isPlain(clauses[0]) else { return AnswerClauses() }
+        func stems(_ text: String) -> Set<String> { Set(TextNormalizer.words(text).map { String($0.text.prefix(4)) }) }
+        let said = stems(idea)
+        let hanging = ["and", "or", "but", "so", "nor", "when", "while", "if", "because", "before", "after", "until", "as", "since", "which",
+                       "who", "where", "unless", "though", "although"]
+        let added = clauses.dropFirst().filter { (4...9).contains($0.split(separator: " ").count) && isPlain($0) && !startsWithWord($0, hanging) }
+            .map { AnswerClauses.Clause(text: MockComposer.lowercasedFirst($0), stems: stems($0).subtracting(said)) }
+            .filter { !$0.stems.isEmpty }
+        guard !added.isEmpty else { return AnswerClauses() }
+        let first = MockComposer.lowercasedFirst(clauses[0])
+        var lead = first.hasPrefix(idea) && first.split(separator: " ").count <= 9 ? first : idea
+        while let last = lead.last, ",;:.".contains(last) { lead.removeLast() }
+        return AnswerClauses(lead: lead, clauses: added)
     }
 
     /// An item is read with the lines above it that are not other items, up to a blank line
@@ -1294,7 +1331,10 @@ public struct MockReading: Sendable, Equatable {
     /// over the rest. Only a line of four sentences or more with a label or lead-in in it, or
     /// one that opens with a title run into it (``isRunInTitle(_:)``); nil for other lines.
     static func paragraph(_ line: String) -> [String]? {
-        guard line.utf8.count > 60, line.contains(". "), listItem(line) == nil else { return nil }
+        guard line.utf8.count > 60, let stop = FoldedText.text(line, firstIndexOf: ". ") else { return nil }
+        // "Reference material. Transferable skills are…": a title run into its section.
+        let titled = line.utf8.distance(from: line.utf8.startIndex, to: stop) <= 40 && isRunInTitle(String(line[...stop]))
+        guard titled || line.utf8.count > 200 && FoldedText.text(line, contains: ": "), listItem(line) == nil else { return nil }
         var sentences: [String] = []
         var current = ""
         var previous: Character = " "
@@ -1310,9 +1350,7 @@ public struct MockReading: Sendable, Equatable {
         }
         sentences.append(current.trimmed(.whitespaces))
         sentences = sentences.filter { !$0.isEmpty }
-        // "Reference material. Transferable skills are…": a title run into its section.
-        let titled = sentences.count >= 2 && isRunInTitle(sentences[0])
-        guard titled || sentences.count >= 4 && line.utf8.count > 200 && line.contains(": ") else { return nil }
+        guard titled ? sentences.count >= 2 : sentences.count >= 4 else { return nil }
         var lines: [String] = []
         if titled { sentences[0] = String(sentences[0].dropLast()) + ":" }
         for sentence in sentences {
@@ -1347,11 +1385,13 @@ public struct MockReading: Sendable, Equatable {
     /// another ("Advice you might give: \"…\" \"…\""); nil for other lines.
     static func inlineList(_ line: String) -> (leadIn: String, items: [String])? {
         // Most lines hold no semicolon and no quotation: a byte search rules them out.
-        let quotes = line.utf8.count { $0 == UInt8(ascii: "\"") } >= 4 || line.contains("“")
-        guard line.utf8.contains(UInt8(ascii: ";")) || quotes, let colon = line.range(of: ": ") else { return nil }
-        let leadIn = line[..<colon.lowerBound].trimmed(.whitespaces)
+        let semicolons = line.utf8.contains(UInt8(ascii: ";"))
+        let quotes = line.utf8.count { $0 == UInt8(ascii: "\"") } >= 4 || FoldedText.text(line, contains: "“")
+        guard semicolons || quotes, let colon = FoldedText.text(line, firstIndexOf: ": ") else { return nil }
+        let afterColon = line.utf8.index(colon, offsetBy: 2)
+        let leadIn = line[..<colon].trimmed(.whitespaces)
         guard leadIn.contains(where: \.isLetter), leadIn.split(separator: " ").count <= 14, listItem(leadIn) == nil else { return nil }
-        var rest = String(line[colon.upperBound...])
+        var rest = String(line[afterColon...])
         // Quoted items, one after another: "Examples of advice: \"Power posing helps.\" \"…\"".
         if quotes {
             let quoted = matches(#"\s*(?:"([^"]+)"|“([^”]+)”)"#, in: rest).map { $0[1].isEmpty ? $0[2] : $0[1] }
@@ -1364,7 +1404,7 @@ public struct MockReading: Sendable, Equatable {
                 })
             }
         }
-        guard line.utf8.contains(UInt8(ascii: ";")) else { return nil }
+        guard semicolons else { return nil }
         // A number on every item: "(1) …; (2) …", "1) …; 2) …".
         let numbered = contains(#"^\(?1\)\s"#, rest.trimmed(.whitespaces))
         if numbered { rest = rest.replacingMatches(ofPattern: #"(?:^|;\s*)(?:and\s+)?\(?\d{1,2}\)\s+"#, with: "; ") }
@@ -1471,8 +1511,8 @@ public struct MockReading: Sendable, Equatable {
     /// Whether a line is a title in capitals with a value after it ("HEADS-UP FROM THE SAFETY
     /// FILTER: Debt crisis"): such a line may open the alert, as a title does.
     static func isCapitalsLabel(_ line: String) -> Bool {
-        guard let colon = line.range(of: ": ") else { return false }
-        let key = line[..<colon.lowerBound].trimmed(.whitespaces)
+        guard let colon = FoldedText.text(line, firstIndexOf: ": ") else { return false }
+        let key = line[..<colon].trimmed(.whitespaces)
         let letters = key.filter(\.isLetter)
         return key.split(separator: " ").count >= 2 && letters.count >= 6 && letters.allSatisfy(\.isUppercase) && listItem(key) == nil
     }
