@@ -10,6 +10,9 @@ import GRDB
 public final class ResultStore: Sendable {
     private let queue: DatabaseQueue
     private let readOnly: Bool
+    /// What opening the store made: its file (at this location) and the folders above it that
+    /// did not exist, deepest first. ``discardIfNew()`` removes them; nil when the file was there.
+    private let made: (location: String, folders: [String])?
     /// The migrations `init(path:)` started, which every read and write waits for.
     private let migration = Migration()
     /// Hashes of the compiled prompts this store has written, so each is encoded once per
@@ -60,6 +63,13 @@ public final class ResultStore: Sendable {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: location, isDirectory: &isFolder), isFolder.boolValue { throw Self.folderError(path) }
         let directory = (location as NSString).deletingLastPathComponent
+        var missing: [String] = []
+        var folder = directory
+        while !folder.isEmpty, folder != "/", folder != ".", !FileManager.default.fileExists(atPath: folder) {
+            missing.append(folder)
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        made = location == ":memory:" || FileManager.default.fileExists(atPath: location) ? nil : (location, missing)
         if !directory.isEmpty, let reason = DiskWrites.makeFolders(directory) {
             throw CoachLabError(.io, "cannot create the result store's folder \((path as NSString).deletingLastPathComponent): \(reason)", at: start)
         }
@@ -188,6 +198,18 @@ public final class ResultStore: Sendable {
         try queue.close()
     }
 
+    /// Closes the store and removes its file, and the folders made for it, when opening it
+    /// made the file and it holds no run: a command that refuses its input after opening the
+    /// store (it opens first, so that the migrations run while it plans) leaves nothing behind.
+    /// A store that was there before, or that any process has started a run in, is kept.
+    public func discardIfNew() {
+        let isEmpty = { (db: Database) in try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM run) + (SELECT COUNT(*) FROM guardrailLog)") == 0 }
+        guard let made, (try? migration.wait()) != nil, (try? queue.read(isEmpty)) == true, (try? close()) != nil else { return }
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(made.location + suffix) }
+        // `rmdir` removes a folder only when it is empty.
+        for folder in made.folders { rmdir(folder) }
+    }
+
     private func leaveWAL() {
         guard path != ":memory:", !readOnly, (try? migration.wait()) != nil else { return }
         // Another process still using the store keeps it in WAL; do not wait for it.
@@ -208,6 +230,7 @@ public final class ResultStore: Sendable {
         // A store opened for reading records nothing, so it never asks the time.
         clock = { Date(timeIntervalSince1970: 0) }
         readOnly = true
+        made = nil
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: location, isDirectory: &isFolder) else {
             throw CoachLabError(.io, "no result store at \(path)", at: SourceLocation(file: path, line: 1, column: 1),
@@ -237,6 +260,7 @@ public final class ResultStore: Sendable {
         path = ":memory:"
         self.clock = clock
         readOnly = false
+        made = nil
         do {
             queue = try DatabaseQueue()
             try Self.migrator.migrate(queue)

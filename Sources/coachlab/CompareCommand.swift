@@ -84,8 +84,14 @@ struct CompareCommand: AsyncParsableCommand {
         var request = provider.request(suites: suites, repeats: self.repeat, concurrency: concurrency, filter: filter)
         request.streaming = stream
         let cache = self.cache.cache()
-        let plan = try EvalPlan.make(request, registry: provider.registry(), store: store, catalog: SuiteCatalog(fileSystem: .invocation)) {
-            try $1.provider($0, cache: cache)
+        let plan: EvalPlan
+        do {
+            plan = try EvalPlan.make(request, registry: provider.registry(), store: store, catalog: SuiteCatalog(fileSystem: .invocation)) {
+                try $1.provider($0, cache: cache)
+            }
+        } catch {
+            store.discardIfNew()
+            throw error
         }
         let execution = try await EvalTerminal.execute(plan, store: store, cache: cache)
         if execution.interrupted { Terminal.error("interrupted: the matrix shows the \(execution.done) cases that finished") }

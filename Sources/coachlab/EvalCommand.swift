@@ -86,8 +86,8 @@ struct EvalCommand: AsyncParsableCommand {
 
     func run() async throws {
         try outputs.check(fileSystem: .invocation)
-        let store = try ResultStore(path: Terminal.storePath(store), system: Invocation.current.system)
         let gate = try baseline.map { (path: $0, file: try Baseline.read($0, fileSystem: .invocation)) }
+        let store = try ResultStore(path: Terminal.storePath(store), system: Invocation.current.system)
         let (transport, cache) = sources
         let plan: EvalPlan
         do {
@@ -96,6 +96,9 @@ struct EvalCommand: AsyncParsableCommand {
             }
         } catch let nothing as EvalPlan.NothingToRetry {
             return Terminal.error("\(nothing)")
+        } catch {
+            store.discardIfNew()
+            throw error
         }
         let execution = try await EvalTerminal.execute(plan, store: store, cache: cache)
         let report = try RunReport(run: plan.run, suites: plan.suites.map(\.suite), store: store)

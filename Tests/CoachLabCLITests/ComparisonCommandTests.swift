@@ -138,6 +138,19 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
         #expect(try String(contentsOfFile: directory + "/NOTES.md", encoding: .utf8) == notes)
     }
 
+    /// A command refused for its input (a suite lint rejects, a missing baseline) leaves no
+    /// result store behind where there was none, nor the folders made for it.
+    @Test func aRefusedRunLeavesNoNewStore() async throws {
+        let directory = try CLI.temporaryDirectory()
+        try "suite:\n  id: bad\nfixtures: [none/*.yaml]\nchecks: [bogus-check]\n".write(toFile: directory + "/bad.yaml", atomically: true, encoding: .utf8)
+        for arguments in [["eval", directory + "/bad.yaml"], ["eval", "evals/luna.yaml", "--baseline", directory + "/none.json"],
+                          ["compare", directory + "/bad.yaml", "--provider", "mock", "--provider", "luna-canned"]] {
+            let refused = try await CLI.run(arguments + ["--store", directory + "/made/for/it.sqlite"])
+            #expect(refused.status == 2, "\(arguments): \(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory + "/made"), "\(arguments)")
+        }
+    }
+
     @Test func unreadableBaselinesAndMergeInputsAreUsageErrors() async throws {
         let directory = try CLI.temporaryDirectory()
         let missing = try await CLI.run(["eval", "evals/luna.yaml", "--baseline", directory + "/none.json", "--store", directory + "/s.sqlite"])

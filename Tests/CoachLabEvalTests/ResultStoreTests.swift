@@ -73,6 +73,28 @@ struct Stop: Error {}
         #expect(absent.description.contains("no result store at runs.sqlite"))
     }
 
+    /// A store that opening made, and that holds no run, goes with its folders when the command
+    /// that opened it refuses its input; one that was there before, or holds a run, stays.
+    @Test func aNewEmptyStoreIsDiscardedAndNoOtherIs() throws {
+        let folder = try Scratch.folder("discard")
+        let fresh = try ResultStore(path: "a/b/runs.sqlite", on: .rooted(at: folder), clock: Date.init)
+        #expect(FileManager.default.fileExists(atPath: folder + "/a/b/runs.sqlite"))
+        fresh.discardIfNew()
+        #expect(!FileManager.default.fileExists(atPath: folder + "/a"))
+        #expect(FileManager.default.fileExists(atPath: folder))
+
+        let used = try ResultStore(path: "used.sqlite", on: .rooted(at: folder), clock: Date.init)
+        _ = try used.startRun(suites: [], providers: [], repeats: nil)
+        used.discardIfNew()
+        #expect(FileManager.default.fileExists(atPath: folder + "/used.sqlite"))
+
+        try ResultStore(path: "kept.sqlite", on: .rooted(at: folder), clock: Date.init).close()
+        let reopened = try ResultStore(path: "kept.sqlite", on: .rooted(at: folder), clock: Date.init)
+        reopened.discardIfNew()
+        #expect(FileManager.default.fileExists(atPath: folder + "/kept.sqlite"), "a store that was there is not this process's to remove")
+        #expect(try reopened.runs().isEmpty, "and it is still open")
+    }
+
     @Test func aStoppedRunResumesToTheSameResultsWithoutRedoingFinishedCases() async throws {
         let suites = try EvalSupport.suites().filter { ["kindred", "luna", "betterone-rollout"].contains($0.suite.id) }
 
