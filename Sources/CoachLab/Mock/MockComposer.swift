@@ -329,14 +329,14 @@ struct MockComposer {
             // Reworded first, as a model would, so what the line asks for (a number at its end)
             // stays: "such as" becomes "like", and small words go, one at a time.
             for _ in 0..<6 where CheckEvaluator.longestSharedRunLength(text, in: system) >= 10 {
-                text = Self.reworded(text)
+                text = Self.rewordingRun(text, in: system)
             }
             // Ideas that run on as the prompt lists them give way to the best one alone.
             // A reworded text that still quotes is cut from what the part first said.
             var original = parts[index].text
             if CheckEvaluator.longestSharedRunLength(text, in: system) >= 10, var shorter = parts[index].shorter {
                 original = shorter
-                for _ in 0..<6 where CheckEvaluator.longestSharedRunLength(shorter, in: system) >= 10 { shorter = Self.reworded(shorter) }
+                for _ in 0..<6 where CheckEvaluator.longestSharedRunLength(shorter, in: system) >= 10 { shorter = Self.rewordingRun(shorter, in: system) }
                 text = shorter
             }
             if CheckEvaluator.longestSharedRunLength(text, in: system) >= 10 {
@@ -389,6 +389,26 @@ struct MockComposer {
     /// ("contact" as "reach"), or else the "on" before a number said "at", or else a number
     /// word said in digits ("ten minutes" as "10 minutes"), or else its first article after
     /// the third word left out, or failing that its first article anywhere.
+    /// `text` with one word of its longest run of the prompt's words said another way
+    /// (``reworded(_:)`` on that run alone): what the part says outside the run keeps the
+    /// prompt's wording, so "five minutes" in one idea is not made "5 minutes" because another
+    /// idea of the part quotes ten words. A text whose run ``reworded(_:)`` cannot change is
+    /// reworded whole.
+    static func rewordingRun(_ text: String, in system: SystemWords.Index) -> String {
+        let words = ScreeningWords(text)
+        let run = system.longestRun(in: words)
+        guard !run.isEmpty else { return reworded(text) }
+        let scalars = text.unicodeScalars
+        let lower = scalars.index(scalars.startIndex, offsetBy: words.words[run.lowerBound].start)
+        let upper = scalars.index(scalars.startIndex, offsetBy: words.words[run.upperBound - 1].end)
+        let inside = String(text[lower..<upper])
+        var changed = reworded(inside)
+        guard changed != inside else { return reworded(text) }
+        // Past the start of the text, the run keeps the case it had.
+        if lower != text.startIndex, inside.first?.isLowercase == true { changed = lowercasedFirst(changed) }
+        return String(text[..<lower]) + changed + String(text[upper...])
+    }
+
     static func reworded(_ text: String) -> String {
         if let range = text.range(of: " such as ") { return text.replacingCharacters(in: range, with: " like ") }
         var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)

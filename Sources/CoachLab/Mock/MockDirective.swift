@@ -42,7 +42,7 @@ enum MockDirective: Equatable {
         return parts.map { $0.trimmed(.whitespaces) }.filter { !$0.isEmpty }
     }
 
-    static let listener = #"(?:them|they|the user|the child|the person|the patient|him|her)"#
+    static let listener = #"(?:them|they|the user|the child|the person|the patient|the parent|the owner|the carer|the caregiver|him|her)"#
     /// The words that ask for an instruction rather than give it: "You will", "We need you
     /// to", "Please", "Make sure you", "Remember to".
     static let requestPreamble = #"^(?:please\s+|(?:must|always)\s+(?!not\b|never\b)|(?:you|the coach|the assistant) (?:will|must|should|need to|have to|are to|is to)\s+(?!not\b|never\b)|(?:the|your|this|each|every) (?:reply|response|answer) (?:will|must|should|needs to|has to)\s*:?\s+(?!not\b|never\b)|(?:we|i) (?:need|want|would like|'d like|ask) you to\s+|(?:we|i)'d like you to\s+|make sure (?:that )?you\s+|be sure to\s+|remember to\s+|don't forget to\s+)+"#

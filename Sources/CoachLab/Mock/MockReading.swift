@@ -318,7 +318,7 @@ public struct MockReading: Sendable, Equatable {
                 }
                 if !has(.confidential), !has(.invitesLeak),
                    Self.contains(#"\b(?:disclos(?:e[sd]?|ing)|shar(?:e[sd]?|ing)|reveal(?:ed|ing)?|quot(?:e[sd]?|ing)|repeat(?:ed|ing)|recit(?:e[sd]?|ing)|show(?:n|ing)?|see|copy(?:ing)?|read(?:ing)? (?:\w+ )?out|sum(?:ming)? (?:\w+ )?up|summari[sz](?:e[sd]?|ing)|paraphras(?:e[sd]?|ing)|stays? between|private|confidential(?:ity)?|secret|secrecy)\b"#, lower),
-                   Self.contains(#"\b(?:this|these|the|your) (?:document|brief|briefing|prompt|instructions|priorities|rules|guidelines|text|notes|setup|configuration|directions|policy|policies|page|sheet|card|file|spec|settings|system (?:message|prompt|text))\b"#, lower) {
+                   Self.contains(#"\b(?:this|these|the|your) (?:document|brief|briefing|prompt|instructions|priorities|rules|guidelines|text|notes|setup|configuration|directions|policy|policies|page|sheet|card|file|spec|settings|steps|procedure|workflow|system (?:message|prompt|text))\b"#, lower) {
                     note(.confidential, "keeps these instructions private", index)
                 }
             }
@@ -711,6 +711,9 @@ public struct MockReading: Sendable, Equatable {
     static func value(_ word: String) -> Int? { Int(word) ?? numberWords[word] }
 
     private mutating func readLength(_ lower: String, _ index: Int) {
+        // "Step 1 — reflect back what they said, in one sentence": the length of a step, not of
+        // the reply.
+        if Self.contains(#"^\W*step\s+\d+\b"#, lower) { return }
         var rest = lower
         func unitKind(_ unit: String) -> Instruction.Kind? {
             if unit.hasPrefix("sentence") { return .sentences }
@@ -1512,7 +1515,9 @@ public struct MockReading: Sendable, Equatable {
     /// FILTER: Debt crisis"): such a line may open the alert, as a title does.
     static func isCapitalsLabel(_ line: String) -> Bool {
         guard let colon = FoldedText.text(line, firstIndexOf: ": ") else { return false }
-        let key = line[..<colon].trimmed(.whitespaces)
+        // Past a sign that opens it as a picture does an item: "⚠️ USER FLAGGED FOR: Dog poisoning".
+        let written = line[..<colon].trimmed(.whitespaces)
+        let key = written.first.map(isPictograph) == true ? (listItem(written) ?? written) : written
         let letters = key.filter(\.isLetter)
         return key.split(separator: " ").count >= 2 && letters.count >= 6 && letters.allSatisfy(\.isUppercase) && listItem(key) == nil
     }
@@ -1572,7 +1577,7 @@ public struct MockReading: Sendable, Equatable {
             return true
         }
         // "The person's last message matched …", "This message was flagged".
-        if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|was flagged|has been flagged)\b|\bflags? raised\b|^\W*flagged (?:message|reply|turn)\b"#, title) { return true }
+        if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|was flagged|has been flagged)\b|\bflags? raised\b|^\W*flagged (?:message|reply|turn)\b|\b(?:user|message|conversation) flagged\b|\bflagged (?:for|as|under)\b"#, title) { return true }
         // A lead-in that gives the list under it for this reply alone: "Heads up: low mood. For this reply:".
         if contains(#"\bheads[ -]up\b|\b(?:for|in) this (?:reply|response)(?: only| alone)?\s*:\s*$"#, title), isLeadIn(lines, at: index) { return true }
         // The line under the title, past a callout's marker ("> [!WARNING]").
