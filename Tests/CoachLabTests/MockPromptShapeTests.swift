@@ -161,6 +161,11 @@ import Testing
         #expect(Self.reply(system, "Help, something happened.").contains(said))
     }
 
+    @Test func takingSomethingIsNotGuidingThem() {
+        #expect(MockDirective.read("Walk them through a grounding exercise") == .say("Let's try a grounding exercise together."))
+        #expect(MockDirective.read("Take the child to A&E") != .say("Let's try the child to A&E together."))
+    }
+
     @Test(arguments: ["No Spanish practice in this reply", "Leave the speech practice until they feel steady",
                       "Hold off on any grief exercises for now", "Do not offer a meditation in this reply",
                       "Don't carry on with habit planning in this reply"])

@@ -195,7 +195,7 @@ enum MockDirective: Equatable {
         // "Advise against driving tonight".
         // "Guide one slow breath in for four and out for six", "Walk them through a grounding
         // exercise": done with them, in the reply.
-        if let match = MockReading.matches(#"^(?:guide|walk|lead|talk|take)(?:\s+"# + listener + #")?(?:\s+(?:through|into|in))?\s+((?:one|a|an|two|three|some|the|\d+)\s+.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:guide(?:\s+"# + listener + #")?(?:\s+(?:through|into))?|(?:walk|talk|take|lead)\s+"# + listener + #"\s+through)\s+((?:one|a|an|two|three|some|the|\d+)\s+.+)$"#, in: text).first {
             return sentence("Let's try " + swapListener(match[1]) + " together")
         }
         if let match = MockReading.matches(#"^(?:advise|warn)\s+against\s+(.+)$"#, in: text).first {
@@ -297,11 +297,11 @@ enum MockDirective: Equatable {
                 continue
             }
             if kept.count >= 4, last == UInt8(ascii: ","), index < words.count {
-                // "…if they passed out, or see a doctor today": the other way to get help is
-                // part of what the line asks.
                 // "Point them to ACAS, and to the police if they are in danger": the same verb
                 // goes on.
                 if isAny(words[index], ["and", "or"]), index + 1 < words.count, isAny(words[index + 1], ["to"]) { continue }
+                // "…if they passed out, or see a doctor today": the other way to get help is
+                // part of what the line asks.
                 if isAny(words[index], ["or"]), index + 1 < words.count,
                    isAny(words[index + 1], ["see", "call", "go", "ask", "contact", "speak", "get", "visit", "ring", "text", "book", "talk", "phone", "seek"]) {
                     continue

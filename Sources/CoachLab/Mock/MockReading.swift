@@ -34,7 +34,7 @@ public struct MockReading: Sendable, Equatable {
     /// sentence limit?", "no emoji?"), each of which would otherwise scan every instruction.
     private var byKind: [Instruction.Kind: [Instruction]] = [:]
     /// The prompt, its lines as written, and its lines as read (``readable(_:)``): a list run
-    /// into one line is read as a line a item, so ``lines`` may have more than ``written``.
+    /// into one line is read as a line an item, so ``lines`` may have more than ``written``.
     let system: String
     let written: [String]
     let lines: [String]
