@@ -116,8 +116,9 @@ import Testing
         #expect(reading.has(.suppress))
         #expect(reading.name == "Sunny")
         #expect(Self.reply(system, "I want to hurt myself.").contains("116 123"))
-        // A last line that says nothing fired is no alert.
+        // A last line that says nothing fired is no alert, nor one that says what to do when a check does.
         #expect(!MockReading(system: "You are Sunny.\nPlease keep it brief; be kind; ask one question.").obeysAlert)
+        #expect(!MockReading(system: "You are Sunny.\nKeep it brief.\nIf the safety check flagged this message, please give the Samaritans number.").obeysAlert)
     }
 
     @Test(arguments: [

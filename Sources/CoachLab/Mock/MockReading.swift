@@ -1493,7 +1493,9 @@ public struct MockReading: Sendable, Equatable {
     static func closingReport(in lines: [String], headers: [Bool]) -> Int? {
         guard let last = lines.lastIndex(where: { !$0.consists(of: .whitespaces) }), !headers[last] else { return nil }
         let line = fold(lines[last])
-        guard contains(#"\b(?:safety check|check|screen(?:ing|er)?|filter|guardrail|classifier|safety system)\s+(?:has\s+)?(?:matched|flagged|fired|triggered|tripped|went off|picked (?:this|it) up)\b|\bmessage (?:was|has been|got) flagged\b|\bmessage (?:has )?(?:matched|triggered|tripped|set off)\b"#, line),
+        // "If the filter flagged the message, please stay calm" is a standing rule for when one does.
+        guard !startsWithWord((listItem(line) ?? line).trimmed(.whitespaces), ["if", "when", "whenever", "should", "once", "in case"]),
+              contains(#"\b(?:safety check|check|screen(?:ing|er)?|filter|guardrail|classifier|safety system)\s+(?:has\s+)?(?:matched|flagged|fired|triggered|tripped|went off|picked (?:this|it) up)\b|\bmessage (?:was|has been|got) flagged\b|\bmessage (?:has )?(?:matched|triggered|tripped|set off)\b"#, line),
               contains(#"\b(?:in|for) (?:this|your next|the next) (?:reply|response|message|answer)\b|\bthis message\b|\bplease\b|\b(?:you must|you should|make sure)\b"#, line)
         else { return nil }
         return last
