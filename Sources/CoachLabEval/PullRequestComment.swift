@@ -14,12 +14,13 @@ public enum PullRequestComment {
     public static func body(report: RunReport, baseline: Baseline?, promptDiff: String?, artifactURL: String?) throws -> String {
         var out = marker + "\n" + Reporters.markdown(report)
         if let baseline {
-            let regressions = try baseline.regressions(in: report)
+            let drops = try baseline.drops(in: report)
             let fixes = try baseline.fixes(in: report)
             out += "\n### Against the baseline\n\n"
-            if regressions.isEmpty && fixes.isEmpty { out += "No regressions and no fixes against the baseline (run `\(baseline.run)`).\n" }
-            for regression in regressions { out += "- ❌ **regression** \(regression)\n" }
+            if !drops.contains(where: \.isSignificant) && fixes.isEmpty { out += "No regressions and no fixes against the baseline (run `\(baseline.run)`).\n" }
+            for regression in drops where regression.isSignificant { out += "- ❌ **regression** \(regression)\n" }
             for fix in fixes { out += "- ✅ **fixed** `\(fix)`\n" }
+            for drop in drops where !drop.isSignificant { out += "- ➖ within noise (not a regression): \(drop)\n" }
         }
         if let artifactURL { out += "\n[The HTML report](\(artifactURL)): charts, filters, every reply and its compiled prompt.\n" }
         if let promptDiff, !promptDiff.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
@@ -31,21 +32,5 @@ public enum PullRequestComment {
             out += "\n<details><summary>Compiled prompts changed (\(changed) lines)</summary>\n\n```diff\n\(diff)\n```\n</details>\n"
         }
         return out
-    }
-}
-
-extension Baseline {
-    /// Case groups that failed some repeat in the baseline and passed every repeat now.
-    public func fixes(in report: RunReport) throws -> [String] {
-        var now: [String: Entry] = [:]
-        try report.forEachCase { result in
-            let group = Self.group(result)
-            now[group, default: Entry(passed: 0, total: 0)].total += 1
-            if result.outcome == .pass { now[group]!.passed += 1 }
-        }
-        return now.keys.sorted().filter { group in
-            guard let before = cases[group], let after = now[group] else { return false }
-            return before.passed < before.total && after.total > 0 && after.passed == after.total
-        }
     }
 }

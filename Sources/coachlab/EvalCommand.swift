@@ -64,7 +64,7 @@ struct EvalCommand: AsyncParsableCommand {
     var replay = false
     @Option(help: "The cassette folder for --record and --replay.")
     var cassettes = "fixtures/cassettes"
-    @Option(help: "Compare with a committed baseline; exit 1 naming every case that passed there and does not now.")
+    @Option(help: "Compare with a committed baseline; exit 1 naming every case that passed there and does not now (with repeats, that passes less often beyond chance).")
     var baseline: String?
     @Option(help: "Write this run's baseline (which cases passed) to a JSON file to commit.")
     var writeBaseline: String?

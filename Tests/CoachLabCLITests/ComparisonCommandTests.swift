@@ -232,7 +232,7 @@ private func edit(_ path: String, replacing old: String, with new: String) throw
             let group = String(id.prefix { $0 != "#" })
             #expect(gated.stderr.contains("REGRESSION \(group): passed 1/1 in the baseline, 0/1 now"), "\(gated.stderr)")
         }
-        #expect(gated.stderr.contains("\(failing.count) regressions against the baseline"))
+        #expect(gated.stderr.contains("\(failing.count) \(failing.count == 1 ? "regression" : "regressions") against the baseline"))
 
         // diff names the same cases between the two stored runs.
         let runs = try await CLI.run(["runs", "--store", "s.sqlite"], in: project).stdout.split(separator: "\n").dropFirst()

@@ -68,35 +68,103 @@ import CoachLabTestSupport
         #expect(diff.text().contains("REGRESSIONS (1)\n  s/regressed/mock#1: pass → fail — turn 1 sentences: too long"))
     }
 
-    @Test func aBaselineFlagsOnlyGroupsThatPassedEveryRepeat() throws {
-        let suite = Suite(id: "s", threshold: 0, file: "s.yaml")
-        let then = try RunReport(run: "then", suites: [suite], results: [
-            Self.result("steady", .pass), Self.result("steady", .pass, repeatIndex: 2),
-            Self.result("flaky", .pass), Self.result("flaky", .fail, repeatIndex: 2),
-            Self.result("slipped", .pass), Self.result("slipped", .pass, repeatIndex: 2),
-        ])
+    /// `passes` passing repeats of `fixture`, then `runs - passes` failing ones.
+    static func repeats(_ fixture: String, _ passes: Int, of runs: Int, failing: Outcome = .fail) -> [CaseResult] {
+        (1...runs).map { Self.result(fixture, $0 <= passes ? .pass : failing, repeatIndex: $0) }
+    }
+
+    static let suite = Suite(id: "s", threshold: 0, file: "s.yaml")
+
+    @Test func aGroupRunOnceOnASideRegressesOnAnyDropFromPassingEveryRun() throws {
+        let then = try RunReport(run: "then", suites: [Self.suite], results: Self.repeats("steady", 1, of: 1) + Self.repeats("slipped", 1, of: 1)
+            + Self.repeats("failing", 0, of: 1) + Self.repeats("sampled", 1, of: 1) + Self.repeats("rerun", 3, of: 3))
         let baseline = try Baseline(report: then)
-        #expect(baseline.cases["s/flaky/mock"] == Baseline.Entry(passed: 1, total: 2))
+        #expect(baseline.cases["s/rerun/mock"] == Baseline.Entry(passed: 3, total: 3))
         let reread = try JSONDecoder().decode(Baseline.self, from: Data(baseline.json().utf8))
         #expect(reread == baseline)
 
-        let now = try RunReport(run: "now", suites: [suite], results: [
-            Self.result("steady", .pass), Self.result("steady", .pass, repeatIndex: 2),
-            Self.result("flaky", .fail), Self.result("flaky", .fail, repeatIndex: 2),
-            Self.result("slipped", .pass), Self.result("slipped", .error, repeatIndex: 2),
-            Self.result("new", .fail),
-        ])
+        // One run gives no measure of chance: a deterministic provider that fails where it
+        // passed has changed, however the other side was run.
+        let now = try RunReport(run: "now", suites: [Self.suite], results: Self.repeats("steady", 1, of: 1)
+            + Self.repeats("slipped", 0, of: 1, failing: .error) + Self.repeats("failing", 0, of: 1) + Self.repeats("sampled", 4, of: 5)
+            + Self.repeats("rerun", 0, of: 1) + Self.repeats("new", 0, of: 1))
         let regressions = try reread.regressions(in: now)
-        #expect(regressions.map(\.group) == ["s/slipped/mock"])
-        #expect(regressions.first?.description == "s/slipped/mock: passed 2/2 in the baseline, 1/2 now — boom")
+        #expect(regressions.map(\.group) == ["s/rerun/mock", "s/sampled/mock", "s/slipped/mock"])
+        #expect(regressions.allSatisfy { $0.pValue == nil })
+        #expect(regressions.last?.description == "s/slipped/mock: passed 1/1 in the baseline, 0/1 now — boom")
 
-        // The gate's verdict: the lines eval and merge print, and whether it holds.
         let missed = try reread.verdict(on: now, named: "evals/baseline.json")
         #expect(!missed.holds)
-        #expect(missed.lines == ["1 regressions against the baseline evals/baseline.json:",
-                                 "  REGRESSION s/slipped/mock: passed 2/2 in the baseline, 1/2 now — boom"])
+        #expect(missed.lines == ["3 regressions against the baseline evals/baseline.json:",
+                                 "  REGRESSION s/rerun/mock: passed 3/3 in the baseline, 0/1 now — turn 1 sentences: too long",
+                                 "  REGRESSION s/sampled/mock: passed 1/1 in the baseline, 4/5 now — turn 1 sentences: too long",
+                                 "  REGRESSION s/slipped/mock: passed 1/1 in the baseline, 0/1 now — boom"])
         let held = try reread.verdict(on: then, named: "evals/baseline.json")
         #expect(held.holds && held.lines == ["no regressions against the baseline evals/baseline.json"])
+    }
+
+    @Test func withRepeatsOnBothSidesOnlyADropBeyondChanceRegresses() throws {
+        let then = try RunReport(run: "then", suites: [Self.suite], results: Self.repeats("one-slip", 5, of: 5)
+            + Self.repeats("collapsed", 5, of: 5) + Self.repeats("mostly", 4, of: 5) + Self.repeats("halved", 10, of: 10)
+            + Self.repeats("pair", 2, of: 2) + Self.repeats("better", 3, of: 5))
+        let now = try RunReport(run: "now", suites: [Self.suite], results: Self.repeats("one-slip", 4, of: 5)
+            + Self.repeats("collapsed", 1, of: 5) + Self.repeats("mostly", 0, of: 5) + Self.repeats("halved", 7, of: 10)
+            + Self.repeats("pair", 1, of: 2, failing: .error) + Self.repeats("better", 5, of: 5))
+        let baseline = try Baseline(report: then)
+        let drops = try baseline.drops(in: now)
+        #expect(drops.map(\.group) == ["s/collapsed/mock", "s/halved/mock", "s/mostly/mock", "s/one-slip/mock", "s/pair/mock"])
+        // A model that passes nine times in ten falls to 4/5 or lower in 41% of runs of five: chance.
+        // Losing four of five is not, and neither is dropping from 4/5 to none, which the
+        // old rule (only groups that passed every repeat) never looked at.
+        #expect(try baseline.regressions(in: now).map(\.group) == ["s/collapsed/mock", "s/mostly/mock"])
+
+        let verdict = try baseline.verdict(on: now, named: "b.json")
+        #expect(!verdict.holds)
+        #expect(verdict.lines == [
+            "2 regressions against the baseline b.json:",
+            "  REGRESSION s/collapsed/mock: passed 5/5 in the baseline, 1/5 now (p = 0.024) — turn 1 sentences: too long",
+            "  REGRESSION s/mostly/mock: passed 4/5 in the baseline, 0/5 now (p = 0.024) — turn 1 sentences: too long",
+            "3 groups passed fewer repeats than in the baseline, within what chance gives (one-sided Fisher exact test, p > 0.05); not regressions:",
+            "  within noise s/halved/mock: passed 10/10 in the baseline, 7/10 now (p = 0.105) — turn 1 sentences: too long",
+            "  within noise s/one-slip/mock: passed 5/5 in the baseline, 4/5 now (p = 0.500) — turn 1 sentences: too long",
+            "  within noise s/pair/mock: passed 2/2 in the baseline, 1/2 now (p = 0.500) — boom",
+        ])
+        // 3/5 → 5/5 is a rise chance gives one time in five (p = 56/252): no fix either.
+        #expect(try baseline.fixes(in: now).isEmpty)
+    }
+
+    @Test func theDropTestIsFishersExactTail() {
+        func p(_ before: (Int, Int), _ after: (Int, Int)) -> Double? {
+            Baseline.fall(from: Baseline.Entry(passed: before.0, total: before.1), to: Baseline.Entry(passed: after.0, total: after.1)).pValue
+        }
+        // Hypergeometric tails worked by hand: C(6,1)·C(4,4)/C(10,5), C(17,7)·C(3,3)/C(20,10), 1/C(6,3).
+        #expect(abs(p((5, 5), (1, 5))! - 6.0 / 252) < 1e-12)
+        #expect(abs(p((10, 10), (7, 10))! - 19_448.0 / 184_756) < 1e-12)
+        #expect(abs(p((3, 3), (0, 3))! - 0.05) < 1e-12)
+        // P(X ≤ 2) for X ~ Hypergeometric(20 runs, 10 passes, 10 drawn): Σ C(10,x)·C(10,10−x) / C(20,10) over x = 0, 1, 2.
+        #expect(abs(p((8, 10), (2, 10))! - (1.0 + 100 + 2_025) / 184_756) < 1e-12)
+        // No fall, or one side run once: no p-value.
+        #expect(!Baseline.fall(from: .init(passed: 3, total: 5), to: .init(passed: 6, total: 10)).fell)
+        #expect(!Baseline.fall(from: .init(passed: 3, total: 5), to: .init(passed: 4, total: 5)).fell)
+        #expect(Baseline.fall(from: .init(passed: 1, total: 1), to: .init(passed: 0, total: 1)) == (true, nil))
+        #expect(Baseline.fall(from: .init(passed: 0, total: 1), to: .init(passed: 0, total: 5)) == (false, nil))
+    }
+
+    @Test func thePullRequestCommentSeparatesRegressionsFromNoise() throws {
+        let then = try RunReport(run: "then", suites: [Self.suite], results: Self.repeats("collapsed", 5, of: 5) + Self.repeats("one-slip", 5, of: 5))
+        let now = try RunReport(run: "now", suites: [Self.suite], results: Self.repeats("collapsed", 0, of: 5) + Self.repeats("one-slip", 4, of: 5))
+        let body = try PullRequestComment.body(report: now, baseline: try Baseline(report: then), promptDiff: nil, artifactURL: nil)
+        #expect(body.contains("- ❌ **regression** s/collapsed/mock: passed 5/5 in the baseline, 0/5 now (p = 0.0040)"))
+        #expect(body.contains("- ➖ within noise (not a regression): s/one-slip/mock: passed 5/5 in the baseline, 4/5 now (p = 0.500)"))
+        #expect(!body.contains("**regression** s/one-slip"))
+    }
+
+    @Test func aFixIsARiseBeyondChanceToo() throws {
+        let then = try RunReport(run: "then", suites: [Self.suite], results: Self.repeats("recovered", 1, of: 5)
+            + Self.repeats("nudged", 4, of: 5) + Self.repeats("single", 0, of: 1) + Self.repeats("partly", 0, of: 1))
+        let now = try RunReport(run: "now", suites: [Self.suite], results: Self.repeats("recovered", 5, of: 5)
+            + Self.repeats("nudged", 5, of: 5) + Self.repeats("single", 1, of: 1) + Self.repeats("partly", 4, of: 5))
+        #expect(try Baseline(report: then).fixes(in: now) == ["s/recovered/mock", "s/single/mock"])
     }
 }
 
