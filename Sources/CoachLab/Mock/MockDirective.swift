@@ -45,7 +45,7 @@ enum MockDirective: Equatable {
     static let listener = #"(?:them|they|the user|the child|the person|the patient|the parent|the owner|the carer|the caregiver|him|her)"#
     /// The words that ask for an instruction rather than give it: "You will", "We need you
     /// to", "Please", "Make sure you", "Remember to".
-    static let requestPreamble = #"^(?:please\s+|(?:must|always)\s+(?!not\b|never\b)|(?:you|the coach|the assistant) (?:will|must|should|need to|have to|are to|is to)\s+(?!not\b|never\b)|(?:the|your|this|each|every) (?:reply|response|answer) (?:will|must|should|needs to|has to)\s*:?\s+(?!not\b|never\b)|(?:we|i) (?:need|want|would like|'d like|ask) you to\s+|(?:we|i)'d like you to\s+|make sure (?:that )?you\s+|be sure to\s+|remember to\s+|don't forget to\s+)+"#
+    static let requestPreamble = #"^(?:please\s+|(?:must|always)\s*:?\s+(?!not\b|never\b)|(?:do|action|required|to ?do)\s*:\s+(?!not\b|never\b)|(?:you|the coach|the assistant) (?:will|must|should|need to|have to|are to|is to)\s+(?!not\b|never\b)|(?:the|your|this|each|every) (?:reply|response|answer) (?:will|must|should|needs to|has to)\s*:?\s+(?!not\b|never\b)|(?:we|i) (?:need|want|would like|'d like|ask) you to\s+|(?:we|i)'d like you to\s+|make sure (?:that )?you\s+|be sure to\s+|remember to\s+|don't forget to\s+)+"#
     /// "Ask (them) (directly) whether …".
     static let askedHow = #"(?:\s+"# + listener + #")?(?:\s+(?:directly|gently|calmly|clearly|kindly))?"#
 
@@ -69,7 +69,7 @@ enum MockDirective: Equatable {
         // "Put the coursework aside for this reply", "Set the plan aside", "Park the revision for now".
         if MockReading.contains(#"^(?:put|set|leave|lay|push|park) (?:the |all |any |their |your )?(?:[\w-]+ ){0,2}?(?:aside|to one side|on hold|for now|for later)\b"#, lower) { return .suppress("coaching") }
         // "Leave the speech practice until they feel steady".
-        if MockReading.contains(#"^leave (?:the |any |all |their |your )?(?:[\w-]+ ){0,2}?(?:practice|lessons?|coaching|exercises?|session|plans?|planning|work|drills?|homework|training)\b.*\b(?:until|till|for now|for later|for another time)\b"#, lower) { return .suppress("coaching") }
+        if MockReading.contains(#"^leave (?:the |any |all |their |your )?(?:[\w-]+ ){0,2}?(?:practice|lessons?|coaching|exercises?|session|plans?|planning|work|drills?|homework|training|tips|advice|suggestions)\b.*\b(?:until|till|for now|for later|for another time)\b"#, lower) { return .suppress("coaching") }
         // "Hold off on any grief exercises for now", "Skip the lesson this time".
         if MockReading.contains(#"^(?:hold off (?:on|with)|skip|drop|pause) (?:the |all |any |their |your )?(?:[\w-]+ ){0,2}?(?:coaching|teaching|lessons?|exercises?|practice|planning|plans?|tips|advice|session|homework|drills?|activity|activities)\b"#, lower) { return .suppress("coaching") }
         // "Nothing else belongs in this reply": the alert's lines and nothing more.
@@ -143,6 +143,8 @@ enum MockDirective: Equatable {
         if let match = MockReading.matches(#"^acknowledge (?:that |how )(.+)$"#, in: text).first {
             return sentence("I know " + (lower.hasPrefix("acknowledge how") ? "how " : "") + swapBoth(match[1]))
         }
+        // "(…, and) say to call 999 if the child is in danger": what to tell them to do.
+        if let match = MockReading.matches(#"^say to\s+(.+)$"#, in: text).first { return sentence("please " + swapListener(match[1])) }
         // "Tell them to X", "Encourage them to X", "Suggest they X", "Urge them to X".
         if let match = MockReading.matches(#"^(?:tell|encourage|urge|remind|advise|ask|invite|help|get|suggest|recommend)\s+"# + listener + #"\s+(?:[a-z]+ly\s+)?(?:to\s+)?(.+)$"#, in: text).first {
             let body = match[1]
@@ -155,8 +157,13 @@ enum MockDirective: Equatable {
                MockReading.contains(#"^(?:[\w'’-]+\s+){1,5}?(?:can|could|will|would|may|might|is|are|was|were|isn't|aren't|won't|doesn't|don't|has|have|does|needs?)\b"#, body) {
                 return sentence(swapBoth(body))
             }
-            // "Urge them not to drive while this tired".
-            if let negated = MockReading.matches(#"^not to\s+(.+)$"#, in: body).first { return sentence("please don't " + swapListener(negated[1])) }
+            // "Urge them not to drive while this tired"; "Tell them not to drive drowsy, and to
+            // take a taxi": the second verb is asked of them as the first was.
+            // (Dropped after the line is kept short, which keeps ", and to …" as the same verb going on.)
+            if let negated = MockReading.matches(#"^not to\s+(.+)$"#, in: body).first,
+               case .say(let said) = sentence("please don't " + swapListener(negated[1])) {
+                return .say(said.replacingMatches(ofPattern: #"(,? (?:and|or)) to (?=\w)"#, with: "$1 "))
+            }
             // "Tell them to call 999 and not leave the person alone".
             return sentence("please " + swapListener(body).replacingText(" and not to ", with: " and don't ").replacingText(" and not ", with: " and don't "))
         }
@@ -224,7 +231,7 @@ enum MockDirective: Equatable {
             return sentence("it might help to try " + object)
         }
         // "Say (kindly) that X", "Explain (that) X", "Tell them that X", "Let them know X".
-        if let match = MockReading.matches(#"^(?:say|explain|tell \#(listener)|inform \#(listener)|let \#(listener) know|(?:make sure|ensure) \#(listener) knows?|make (?:it )?clear|emphasi[sz]e|stress)\s+(?:(?:clearly|kindly|gently|calmly|firmly|simply|honestly)\s+)?(?:that\s+)?(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:say|explain|tell \#(listener)|inform \#(listener)|let \#(listener) know|(?:make sure|ensure) \#(listener) knows?|make (?:it )?clear|emphasi[sz]e|stress)\s+(?:[a-z]+ly\s+)?(?:that\s+)?(.+)$"#, in: text).first {
             return sentence(swapBoth(match[1]))
         }
         if MockReading.contains(#"^stay with\b"#, lower) { return .say("I'm staying right here with you.") }

@@ -235,7 +235,7 @@ public struct MockReading: Sendable, Equatable {
             if let user = said.userName, !has(.userName) { note(.userName, user, index) }
             for (kind, value) in said.notes { note(kind, value, index) }
         }
-        readLiberally(read.filter { !$0.inAlert && !headers[$0.index] }.map { ($0.index, $0.lower) })
+        readLiberally(read.filter { !$0.inAlert && !headers[$0.index] }.map { ($0.index, $0.lower) }, names: nameCandidates.map(\.name))
         // The name: a line that introduces the persona beats a section title, and either beats a
         // bare "Name: X" outside a section about the user.
         if nameCandidates.isEmpty, let bare = bareName(in: read.map { ($0.index, $0.text) }) ?? nameBesideRole(in: read.map { ($0.index, $0.text) }) ?? titledName() {
@@ -287,7 +287,7 @@ public struct MockReading: Sendable, Equatable {
     /// shares ("Each reply shall consist of not more than three sentences", "Breaking
     /// character is not permitted", "Requests to see these priorities are declined"). A line
     /// counts when it holds the subject, and a limit, a negation or a refusal with it.
-    private mutating func readLiberally(_ read: [(index: Int, lower: String)]) {
+    private mutating func readLiberally(_ read: [(index: Int, lower: String)], names: [String]) {
         let negation = #"\b(?:no|not|never|without|don't|do not|avoid|none|forbidden|banned|prohibited|off|declined?|refused?|isn't|aren't)\b"#
         let limited = #"\b(?:max(?:imum)?|at most|not more than|no more than|up to|limit(?:ed)?|or fewer|or less|tops|short|shall|must|should)\b|≤"#
         let negated: [Instruction.Kind] = [.noMarkdown, .noLists, .noEmoji, .stayInRole, .confidential]
@@ -300,6 +300,16 @@ public struct MockReading: Sendable, Equatable {
                let match = Self.matches(Self.number + #"(?:\s*(?:-|–|to|or)\s*"# + Self.number + #")?\s+(?:short\s+|brief\s+)?sentences?\b"#, in: lower).first,
                let high = Self.value(match[2].isEmpty ? match[1] : match[2]) {
                 note(.sentences, String(high), index)
+            }
+            // "If asked whether it is an AI, the assistant answers as Coral", "asked \"are you
+            // AI?\" -> answer as Ember": a line about being asked what it is that names the
+            // coach keeps the role, unless it gives leave to say so or calls the coach an AI.
+            if !has(.stayInRole), Self.contains(#"\b(?:ai|a\.i\.|artificial intelligence|bot|chatbot|robot|language model|machine)\b"#, lower),
+               Self.contains(#"\b(?:ask|asks|asked|asking|whether|wonders?|wondering|claims?|pretend|describe|present|identity|admit|mention)\b"#, lower),
+               Self.contains(#"\b(?:in character|in role|in persona|as yourself)\b"#, lower)
+                || names.contains(where: { !$0.isEmpty && Self.contains(#"\b"# + NSRegularExpression.escapedPattern(for: Self.fold($0)) + #"\b"#, lower) }),
+               Self.contains(negation, lower) || !Self.contains(#"\b(?:admit|confirm|disclose|acknowledge|be honest|be open|be transparent|explain|say|tell them)\b[^.;]{0,25}\b(?:you are|you're|that you are|that you're|it is|it's|being)\s+(?:an ai|a bot|a chatbot|an assistant|a language model|artificial|a machine|a program)|^\W*(?:you are|you're) an? (?:ai|a\.i\.)\b|\b(?:is|as) an? (?:ai|a\.i\.)[- ](?:powered|based|driven|coach|assistant|companion|tutor|guide|helper|model)\b"#, lower) {
+                note(.stayInRole, "never says it is an AI", index)
             }
             if !has(.endQuestion), Self.contains(#"\bquestion\b"#, lower),
                Self.contains(#"\b(?:end|ends|ending|conclude|concludes|concluding|close|closes|closing|finish|finishes|finishing|last|final|wrap up|wraps up)\b"#, lower),
@@ -734,12 +744,14 @@ public struct MockReading: Sendable, Equatable {
             note(kind, String(max(1, high)), index)
             rest = rest.replacingText(match[0], with: " ")
         }
-        // "Be calm and brief": two sentences.
-        if Self.contains(#"\b(?:be|keep (?:it|replies|your reply|your replies|the reply|your response|responses))\s+(?:\w+\s+and\s+)?(?:brief|short)\b(?!\s+enough)"#, rest) {
+        // "Be calm and brief": two sentences, unless the line gives the number itself ("Keep
+        // replies brief, at most three sentences").
+        let counted = Self.contains(#"\b"# + Self.number + unit, lower)
+        if !counted, Self.contains(#"\b(?:be|keep (?:it|replies|your reply|your replies|the reply|your response|responses))\s+(?:\w+\s+and\s+)?(?:brief|short)\b(?!\s+enough)"#, rest) {
             note(.sentences, "2", index)
         }
         // "Replies: short", "Model your replies on the example: short, warm, ending on a question".
-        if Self.contains(#"\b(?:replies|reply|responses?|answers?|messages?)\b[^.:]{0,50}:\s*(?:[\w-]+,\s*){0,3}(?:brief|short|concise|succinct)\b"#, rest) {
+        if !counted, Self.contains(#"\b(?:replies|reply|responses?|answers?|messages?)\b[^.:]{0,50}:\s*(?:[\w-]+,\s*){0,3}(?:brief|short|concise|succinct)\b"#, rest) {
             note(.sentences, "2", index)
         }
         // "Two sentences, three at most": the length it aims at, then its limit, which binds.
@@ -831,7 +843,7 @@ public struct MockReading: Sendable, Equatable {
         // "If anyone asks, you're Juniper, not an AI assistant."
         let not = #"|\byou(?:'re| are) [\w'-]+(?: [\w'-]+)?,? not (?:an ai|a bot|a chatbot|a robot|a machine|a language model)\b"#
             // "Should anyone ask if you're a machine, keep being Kit."
-            + #"|\b(?:if|should|when)\s+(?:anyone|someone|the user|they|a user)\s+asks?\b[^,]{0,40}\b(?:machine|bot|robot|ai|chatbot|human|real person)\b[^,]{0,10},\s*(?:keep being|stay|remain|carry on as|you're still|you are still)\b"#
+            + #"|\b(?:if|should|when)\s+(?:anyone|someone|the user|they|a user)\s+asks?\b[^,?]{0,40}\b(?:machine|bot|robot|ai|chatbot|human|real person)\b[^,?]{0,10}[,?]?\s*(?:keep being|stay|remain|carry on as|you're still|you are still)\b"#
             // "Never break the fourth wall", "If asked whether you're human, deflect and stay as Ada."
             + #"|\bbreak(?:ing)? the fourth wall\b|\bif (?:you are |you're )?(?:asked|someone asks|anyone asks|the user asks)\b[^,]{0,40}\b(?:human|real|a person|a bot|an ai|a machine)\b[^,]{0,10},[^.]{0,20}\b(?:stay|remain) as\b"#
             // "Identity: you are Ollie; never "an AI"."
@@ -840,17 +852,20 @@ public struct MockReading: Sendable, Equatable {
         let named = #"|\bif (?:you are |you're )?(?:asked|someone asks|anyone asks|the user asks|they ask)(?: who you are| what you are)?,\s*(?:say|tell them|answer|reply|explain) (?:that )?(?:you are|you're|i am|i'm) (?!an? )[\p{L}'’-]+[.!]?$"#
         // "If someone wonders whether you're an AI, just say you're Fern": any asking or
         // wondering about what the coach is, answered with its own name.
-        let answered = #"|\b(?:if|when|whenever|should)\b[^.;]{0,60}\b(?:an ai|a bot|a robot|a chatbot|a machine|a language model|human|a real person)\b[^.;]{0,40}\b(?:say|tell them|answer|reply|respond|explain)\b[^.;]{0,15}\b(?:you are|you're|i am|i'm) (?!an? (?:ai|bot|robot|chatbot|machine|language model|artificial)\b|artificial)"#
+        // "When someone asks if you are a robot, reply as Quill": answered in its own name.
+        let answered = #"|\b(?:if|when|whenever|should|asked)\b[^.;]{0,60}\b(?:an ai|a bot|a robot|a chatbot|a machine|a language model|human|a real person)\b[^.;]{0,40}\b(?:(?:say|tell them|answer|reply|respond|explain)\b[^.;]{0,15}\b(?:you are|you're|i am|i'm) |(?:answer|repl(?:y|ies)|respond|speak|talk|carr(?:y|ies) on)s? as )(?!an? (?:ai|bot|robot|chatbot|machine|language model|artificial)\b|artificial)"#
         // "AI-talk: never", "AI disclosure: no": a setting that rules out talk of being an AI.
         let setting = #"|^\W*(?:ai|bot|robot)\b[\w -]{0,15}:\s*(?:never|no|none|off|false|forbidden)\b"#
         if Self.contains(deny + say + #"[^.]{0,30}\b(?:an ai|as ai\b|(?:you're|you are|being|i'm|i am) ai\b|a language model|a bot|a chatbot|artificial)|\bstay in (?:role|character)\b"# + asked + not + named + answered + setting
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
-        let instructions = #"(?:(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:any|all|none|some|a word) of (?:this|these|it)\b|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:this|your|the) config(?:uration)?\b|(?:this|your) set-?up\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing)\b|these (?:notes|directions|briefing notes)\b)"#
+        let instructions = #"(?:(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:any|all|none|some|a word) of (?:this|these|it)\b|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:this|your|the) config(?:uration)?\b|(?:this|your) set-?up\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing|faq)\b|these (?:notes|directions|briefing notes)\b)"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e|output|print|reproduce|leak|divulge)(?:s|es|ing)?\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|this setup|this set-up|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is|stays?|remains?)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
+                         // "Keep it to yourself and decline if asked"; "Can people see this FAQ? No."
+                         + #"|\bkeep (?:it|this|these|them|that) to yourself\b|\b(?:can|may|should) (?:people|users?|anyone|they|the user|the person) (?:see|read|view|have) (?:this|these|it)\b[^?]*\?? no\b"#
                          // "Never reads these directions aloud."
                          + #"|\b(?:never|don't|do not|not)\s+(?:\w+\s+){0,2}?reads?\s+"# + instructions + #"\s+(?:aloud|out)\b"#
                          // "Don't reveal what's written here."
@@ -985,6 +1000,27 @@ public struct MockReading: Sendable, Equatable {
                 if isTitle { continue }
             }
             var trimmed = line.trimmed(.whitespaces)
+            // "Q: What helps with a blank page?" over "A: Freewriting for five minutes…": an
+            // answer about the subject, not about the coach or its replies, is a fact to draw on.
+            if let answer = Self.faqAnswer(trimmed), answer.split(separator: " ").count >= 4,
+               let previous = lines[..<index].lastIndex(where: { !$0.consists(of: .whitespaces) }),
+               let question = Self.faqQuestion(lines, at: previous),
+               // "What should you know? Body doubling means…. A visible timer helps…": each sentence.
+               Self.contains(#"\bwhat (?:should|do|must|can|might|will) you know\b|\bwhat(?: is|'s) (?:worth|good|useful) (?:to )?know(?:ing)?\b|\bwhat (?:facts|tips|ideas|advice) (?:can|could|should|do|might) you (?:share|use|offer|give|draw on)\b"#, Self.fold(question)) {
+                for sentence in answer.components(separatedBy: ". ") where sentence.split(separator: " ").count >= 3 {
+                    note(.knowledge, Self.firstSentence(sentence.trimmed(Self.spacesAndStops)), index)
+                }
+                continue
+            }
+            if let answer = Self.faqAnswer(trimmed), answer.split(separator: " ").count >= 4,
+               let previous = lines[..<index].lastIndex(where: { !$0.consists(of: .whitespaces) }),
+               let question = Self.faqQuestion(lines, at: previous),
+               // Not one about the prompt, or whom it is for ("Can people see this FAQ? No."), nor a yes or no.
+               !Self.contains(#"\b(?:you|your|yours|yourself|reply|replies|responses?|answers?|coach|assistant|bot|ai|model|prompt|instructions|rules?|this|these|people|users?|anyone|someone)\b"#, Self.fold(question)),
+               !Self.startsWithWord(answer, ["yes", "no"]) {
+                note(.knowledge, Self.firstSentence(answer), index)
+                continue
+            }
             // "**Tip:** …": a bold label is the label.
             if inKnowledgeSection, trimmed.hasPrefix("**") { trimmed = trimmed.replacingText("**", with: "") }
             if inKnowledgeSection, !trimmed.isEmpty {
@@ -1317,14 +1353,78 @@ public struct MockReading: Sendable, Equatable {
         var lines: [String] = []
         var origin: [Int] = []
         var split = false
-        for (index, line) in written.enumerated() {
-            let read = paragraph(line) ?? inlineList(line).map { [$0.leadIn] + $0.items.map { "- " + $0 } } ?? [line]
+        // A prompt written as questions each answered on its own line ("How long should replies
+        // be? Three sentences, never more.") has at least three.
+        let asksItself = written.count(where: { inlineQuestion($0) != nil }) >= 3
+        for (index, written) in written.enumerated() {
+            let line = jsonStructure(written) ?? unquoted(written)
+            let read = (asksItself ? inlineQuestion(line).map { ["Q: " + $0.question, "A: " + $0.answer] } : nil)
+                ?? paragraph(line) ?? boldRunInTitle(line) ?? inlineList(line).map { [$0.leadIn] + $0.items.map { "- " + $0 } } ?? [line]
             if read.count > 1 { split = true }
             lines += read
             origin += Array(repeating: index, count: read.count)
         }
         let headers = lines.map(isHeader)
         return (withImpliedItems(lines, headers: headers), headers, split ? origin : nil)
+    }
+
+    /// A prompt written as a JSON object read as the sections and lists it stands for: a key
+    /// that opens an object (`"active_safety_alert": {`) is a section title ("=== Active safety
+    /// alert ==="), one that opens a list (`"facts": [`) a lead-in ("Facts:") over its strings,
+    /// and a line of brackets alone is blank. Nil for other lines; entries with a value are
+    /// read as labels where they are read (``jsonEntryAsLabel(_:)``).
+    static func jsonStructure(_ line: String) -> String? {
+        guard let last = line.utf8.last(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: ",") }),
+              last == UInt8(ascii: "{") || last == UInt8(ascii: "[") || last == UInt8(ascii: "}") || last == UInt8(ascii: "]") else { return nil }
+        let trimmed = line.trimmed(.whitespaces)
+        if trimmed.allSatisfy({ "{}[], ".contains($0) }) { return "" }
+        guard let match = matches(#"^"([A-Za-z][\w -]*)"\s*:\s*([\[{])$"#, in: trimmed, caseSensitive: true).first else { return nil }
+        let words = match[1].replacingText("_", with: " ").replacingText("-", with: " ")
+        let key = words.prefix(1).uppercased() + words.dropFirst()
+        return match[2] == "{" ? "=== \(key) ===" : key + ":"
+    }
+
+    /// A question and its answer on one line, "Who are you? You're Pilot, a focus coach.", as
+    /// the question and the answer; nil for other lines, and for an answer that opens a list
+    /// ("Is anything urgent? Yes: … What to do:"), which stays the lead-in it is.
+    static func inlineQuestion(_ line: String) -> (question: String, answer: String)? {
+        guard FoldedText.text(line, contains: "? ") else { return nil }
+        let trimmed = line.trimmed(.whitespaces)
+        guard startsWithWord(trimmed, ["who", "what", "how", "can", "could", "should", "is", "are", "do", "does", "when", "why", "where", "will", "may", "which"]),
+              let mark = trimmed.range(of: "? ") else { return nil }
+        let question = trimmed[..<mark.lowerBound], answer = trimmed[mark.upperBound...].trimmed(.whitespaces)
+        guard question.split(separator: " ").count <= 15, answer.contains(where: \.isLetter), !answer.hasSuffix(":") else { return nil }
+        return (question + "?", answer)
+    }
+
+    /// A line of a block quote that holds a title, a list item or a bold label ("> **Safety
+    /// notice.** In your next answer:", "> * Call 999") as the line it quotes: a callout is
+    /// read as what it says. Other quoted lines stay as they are, since a pack may open its
+    /// items with ">".
+    static func unquoted(_ line: String) -> String {
+        guard line.utf8.first(where: { $0 != UInt8(ascii: " ") }) == UInt8(ascii: ">") else { return line }
+        let trimmed = line.trimmed(.whitespaces)
+        guard trimmed.hasPrefix("> ") else { return line }
+        let inner = trimmed.dropFirst(2).trimmed(.whitespaces)
+        return inner.hasPrefix("**") || inner.hasPrefix("#") || bulleted(inner).map({ _ in !inner.hasPrefix(">") }) == true ? inner : line
+    }
+
+    /// A line opened by a title in bold run into a lead-in ("**Safety notice (Drowsy
+    /// driving).** The user describes … In your next answer:") as the title on a line of its
+    /// own over the lead-in. Only a title of one to six words, closed by "." or ":", before a
+    /// lead-in that ends in a colon; nil for other lines. A bulleted "- **Length.** Two
+    /// sentences" is a label and its value, which ``plain(_:)`` reads.
+    static func boldRunInTitle(_ line: String) -> [String]? {
+        guard line.utf8.first(where: { $0 != UInt8(ascii: " ") }) == UInt8(ascii: "*") else { return nil }
+        let trimmed = line.trimmed(.whitespaces)
+        guard trimmed.hasSuffix(":"), trimmed.hasPrefix("**"), let close = trimmed.dropFirst(2).range(of: "**") else { return nil }
+        var title = trimmed[trimmed.index(trimmed.startIndex, offsetBy: 2)..<close.lowerBound]
+        guard let mark = title.last, mark == "." || mark == ":" else { return nil }
+        title = title.dropLast()
+        let rest = trimmed[close.upperBound...].trimmed(.whitespaces)
+        guard (1...6).contains(title.split(separator: " ").count), title.contains(where: \.isLetter), !title.contains("*"),
+              rest.split(separator: " ").count >= 3 else { return nil }
+        return ["**\(title)**", rest]
     }
 
     /// A prompt written as one paragraph ("You are Lumen… Keep every reply to two sentences…
@@ -1387,14 +1487,25 @@ public struct MockReading: Sendable, Equatable {
     /// set apart by semicolons, two or more numbered "(1)", "2)", or two or more quoted one after
     /// another ("Advice you might give: \"…\" \"…\""); nil for other lines.
     static func inlineList(_ line: String) -> (leadIn: String, items: [String])? {
-        // Most lines hold no semicolon and no quotation: a byte search rules them out.
+        // Most lines hold no semicolon, bar or quotation: a byte search rules them out.
         let semicolons = line.utf8.contains(UInt8(ascii: ";"))
+        let bars = line.utf8.contains(UInt8(ascii: "|"))
         let quotes = line.utf8.count { $0 == UInt8(ascii: "\"") } >= 4 || FoldedText.text(line, contains: "“")
-        guard semicolons || quotes, let colon = FoldedText.text(line, firstIndexOf: ": ") else { return nil }
-        let afterColon = line.utf8.index(colon, offsetBy: 2)
+        guard semicolons || bars || quotes else { return nil }
+        // The lead-in ends at ": ", or at an arrow ("KB >> a | b | c", "Knowledge -> a | b").
+        guard let (colon, afterColon) = FoldedText.text(line, firstIndexOf: ": ").map({ ($0, line.utf8.index($0, offsetBy: 2)) })
+                ?? (bars ? [" >> ", " -> ", " => ", " → "].lazy.compactMap({ mark in line.range(of: mark).map { ($0.lowerBound, $0.upperBound) } }).first : nil)
+        else { return nil }
         let leadIn = line[..<colon].trimmed(.whitespaces)
         guard leadIn.contains(where: \.isLetter), leadIn.split(separator: " ").count <= 14, listItem(leadIn) == nil else { return nil }
         var rest = String(line[afterColon...])
+        // Items set apart by bars: "KB >> grief comes in waves | anniversaries bring it back |
+        // …". Not fields ("Name: Bolt | Role: coach | Tone: dry"), nor a table's row.
+        if bars, !semicolons, !leadIn.hasPrefix("|") {
+            let items = rest.components(separatedBy: "|").map { $0.trimmed(Self.spacesAndStops) }.filter { $0.contains(where: \.isLetter) }
+            if items.count >= 3, items.allSatisfy({ $0.split(separator: " ").count >= 2 && !$0.contains(": ") }) { return (leadIn + ":", items) }
+        }
+        guard semicolons || quotes else { return nil }
         // Quoted items, one after another: "Examples of advice: \"Power posing helps.\" \"…\"".
         if quotes {
             let quoted = matches(#"\s*(?:"([^"]+)"|“([^”]+)”)"#, in: rest).map { $0[1].isEmpty ? $0[2] : $0[1] }
@@ -1588,12 +1699,18 @@ public struct MockReading: Sendable, Equatable {
         if contains(#"\bmessage (?:has )?(?:matched|triggered|tripped|set off)\b|\b(?:safety check|check|screen(?:ing|er)?|filter|guardrail|classifier)\s+(?:has\s+)?(?:matched|flagged|fired|triggered|tripped)\b"#, next) { return true }
         // "P.S. Something in their last message worried our filter (A fall)."
         if headers[index], contains(#"\b(?:last|latest|most recent|current) message\b[^.]*\b(?:worried|concerned|alarmed|tripped|triggered|flagged|matched|set off|raised)\b[^.]*\b(?:filter|screen(?:ing|er)?|guardrail|safety check|classifier|system)\b"#, next) { return true }
+        // "!!! RISK (Suicidal thoughts) !!! DO NOW:" over the list that ends the prompt: a
+        // warning shouted, or one that asks for action now, is this reply's.
+        if !headers[(index + 1)...].contains(true), headers[index] || isLeadIn(lines, at: index) || opensList(lines, at: index),
+           contains(#"!{2,}\W*(?:risk|safety|crisis|danger|warning|emergency)\b|\b(?:risk|safety|crisis|danger|warning|emergency)\b[^:]*\b(?:do|act|respond|reply) now\b"#, title) {
+            return true
+        }
         // "### Risk: HIGH (Panic attack)", "Severity level = critical": a rating at the top of its scale.
         if contains(#"\b(?:risk|severity|danger|threat)(?: level)?\s*(?::|=|-|—|is)\s*(?:high|elevated|severe|critical|red)\b"#, title) { return true }
         guard contains(#"\b(?:risk|safety|crisis|emergency|escalation|urgent|important|action|heads[ -]up|warning|caution|attention|flag|act on|now)\b"#, title) else { return false }
         return contains(#"\b(?:triggered|flagged|detected|active|activated|live|raised|in effect|required|needed|matched|mode|at risk|in progress)\b|\n\W*trigger\s*:"#
                         + #"|\b(?:from|by) (?:the |our )?(?:safety )?(?:filter|screen(?:er|ing)?|classifier|guardrail|safety check)\b"#
-                        + #"|\b(?:this|the (?:[\w-]+'s )?(?:latest|last|current|next)|(?:their|her|his) (?:latest|last)|your next) (?:message|reply|response|turn)\b"#, title + "\n" + next)
+                        + #"|\b(?:this|the (?:[\w-]+'s )?(?:latest|last|current|next)|(?:their|her|his) (?:latest|last)|your next) (?:message|reply|response|answer|turn)\b"#, title + "\n" + next)
     }
 
     /// Whether a line looks like a section title: `=== X ===`, `# X`, `[X]` or a short
