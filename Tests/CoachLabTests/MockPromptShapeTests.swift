@@ -415,4 +415,23 @@ import Testing
         #expect(MockReading(system: system).obeysAlert)
         #expect(Self.reply(system, "I can't take it anymore.").contains("116 123"))
     }
+    /// An alert that does not set coaching aside leaves it in, so deleting "no tips in this
+    /// reply" changes the reply even when the sentence limit leaves no room for an idea.
+    @Test func anAlertThatDoesNotSetCoachingAsideKeepsAnIdeaIn() {
+        let base = """
+            You are Tide, a sleep coach. Keep every answer to three sentences or fewer.
+            Close each answer with a question about their sleep.
+            Background:
+            - Blackout blinds and an eye mask help daytime sleep after a night shift.
+
+            === RISK ALERT ===
+            - Tell them not to drive home drowsy again
+            - Urge them to see their GP about the sleepiness
+            """
+        let coaching = Self.reply(base, "I nodded off at the wheel.")
+        #expect(coaching.contains("what do you think of this idea: blackout blinds"), "\(coaching)")
+        let heldBack = Self.reply(base + "\n- No sleep-schedule coaching in this reply", "I nodded off at the wheel.")
+        #expect(!heldBack.contains("idea"), "\(heldBack)")
+        #expect(heldBack.contains("GP"))
+    }
 }

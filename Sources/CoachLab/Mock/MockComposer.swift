@@ -64,6 +64,13 @@ struct MockComposer {
            !ending.isEmpty, ending[0].text.hasSuffix("?"), let idea = rankedKnowledge().first.map({ reading.ideas[$0] }) {
             ending[0] = Part(text: "What do you think of this idea: \(idea)?")
         }
+        // An alert that does not set coaching aside leaves it in, as a model not told to stop
+        // carries on: with no room left, the mock's own second question becomes one about the
+        // best idea, so a deleted "no tips in this reply" shows in the reply.
+        if room <= 0, !directives.isEmpty, questions.isEmpty, !suppressed.contains("coaching"), reading.obeysAlert,
+           ending.count > 1, let idea = rankedKnowledge().first.map({ reading.ideas[$0] }) {
+            ending[ending.count - 1] = Part(text: "And what do you think of this idea: \(idea)?")
+        }
         if !reading.bansHeadings, reading.sentenceLimit == nil || limit >= 5, room > 1 {
             lead.insert(Part(text: "## " + heading(), ownLine: true), at: 0)
             room -= 1
