@@ -434,4 +434,38 @@ import Testing
         #expect(!heldBack.contains("idea"), "\(heldBack)")
         #expect(heldBack.contains("GP"))
     }
+    @Test func proseUnderALeadInEndingInADashIsItsList() {
+        let system = """
+            You are Vale, a running coach.
+
+            Running facts —
+            Run-walk intervals are how most beginners start.
+            The talk test: an easy pace is one where you can still speak in full sentences.
+            """
+        #expect(MockReading(system: system).all(.knowledge).count == 2)
+    }
+
+    @Test func aTableThatEndsThePromptAndNamesAFlagIsTheAlert() {
+        let system = """
+            | # | Rule |
+            |---|------|
+            | 1 | Your name is Vale, a running coach. |
+            | 2 | Answer in three sentences or fewer. |
+
+            | ⚠ Active flag | Cardiac symptoms |
+            |---|---|
+            | Do | Tell them to call 999 if the pain comes back or spreads to the arm |
+            | Do | No training plans in this reply |
+            """
+        let reading = MockReading(system: system)
+        #expect(reading.obeysAlert)
+        #expect(reading.has(.suppress))
+        #expect(Self.reply(system, "I had chest pain on my run.").contains("999"))
+        #expect(!MockReading.titlesTable(["| a | b |", "|---|---|", "| 1 | 2 |", "", "Keep it brief."], at: 0), "a table with prose after it titles nothing")
+    }
+
+    @Test func aSettingThatForbidsSharingTheConfigurationKeepsItPrivate() {
+        let system = "coach:\n  name: Birch\nreplies:\n  max_sentences: 3\nprivacy:\n  share_configuration: false"
+        #expect(MockReading(system: system).has(.confidential))
+    }
 }

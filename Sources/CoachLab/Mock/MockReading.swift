@@ -863,7 +863,7 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
-        let instructions = #"(?:(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:any|all|none|some|a word) of (?:this|these|it)\b|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:this|your|the) config(?:uration)?\b|(?:this|your) set-?up\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing|faq)\b|these (?:notes|directions|briefing notes)\b)"#
+        let instructions = #"(?:(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:any|all|none|some|a word) of (?:this|these|it)\b|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:(?:this|your|the) )?config(?:uration)?\b|(?:this|your) set-?up\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing|faq)\b|these (?:notes|directions|briefing notes)\b)"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e|output|print|reproduce|leak|divulge)(?:s|es|ing)?\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|this setup|this set-up|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is|stays?|remains?)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
@@ -1557,7 +1557,8 @@ public struct MockReading: Sendable, Equatable {
     /// a blank line, a title or the next lead-in, so they read as the bulleted items they stand
     /// for. A lead-in with a list of its own under it is left as it is.
     static func withImpliedItems(_ lines: [String], headers: [Bool]) -> [String] {
-        func endsInColon(_ line: Substring) -> Bool { line.hasSuffix(":") && line.contains(where: \.isLetter) }
+        // "Running facts —" leads in with a dash as others do with a colon.
+        func endsInColon(_ line: Substring) -> Bool { (line.hasSuffix(":") || line.hasSuffix(" —") || line.hasSuffix(" –")) && line.contains(where: \.isLetter) }
         var result = lines
         var index = 0
         while index < lines.count {
@@ -1586,7 +1587,8 @@ public struct MockReading: Sendable, Equatable {
         guard let start = lines.firstIndex(where: { FoldedText.text($0, contains: "RISK ALERT") })
             // The last such title: a live alert comes last, after any standing section that a
             // title alone might take for one.
-            ?? headers.indices.last(where: { (headers[$0] || isLabel(lines[$0]) || isLeadIn(lines, at: $0) || opensList(lines, at: $0) || isCapitalsLabel(lines[$0]))
+            ?? headers.indices.last(where: { (headers[$0] || isLabel(lines[$0]) || isLeadIn(lines, at: $0) || opensList(lines, at: $0) || isCapitalsLabel(lines[$0])
+                                              || titlesTable(lines, at: $0))
                 && titlesAnAlert(lines, at: $0, headers: headers) })
             ?? closingRequests(in: lines)
             ?? closingReport(in: lines, headers: headers)
@@ -1670,6 +1672,19 @@ public struct MockReading: Sendable, Equatable {
         guard trimmed.hasSuffix(":") || trimmed.hasSuffix(" —") || trimmed.hasSuffix(" –"), trimmed.count > 2, listItem(trimmed) == nil,
               let next = lines[(index + 1)...].first(where: { !$0.consists(of: .whitespaces) }) else { return false }
         return listItem(next) != nil
+    }
+
+    /// Whether a line is the header row of a table that ends the prompt ("| ⚠ Active flag |
+    /// Cardiac symptoms |" over "|---|---|" and "| Do | Tell them… |" rows): it titles the
+    /// rows, as a section title does its lines.
+    static func titlesTable(_ lines: [String], at index: Int) -> Bool {
+        func isRow(_ line: String) -> Bool {
+            let trimmed = line.trimmed(.whitespaces)
+            return trimmed.count > 2 && trimmed.hasPrefix("|") && trimmed.hasSuffix("|")
+        }
+        guard isRow(lines[index]), let rule = lines[(index + 1)...].firstIndex(where: { !$0.consists(of: .whitespaces) }),
+              lines[rule].contains("-"), lines[rule].allSatisfy({ "|-: ".contains($0) }) else { return false }
+        return lines[(rule + 1)...].allSatisfy { $0.consists(of: .whitespaces) || isRow($0) }
     }
 
     /// Whether a line is the marker a callout opens with ("> [!WARNING]", "> [!IMPORTANT]").
