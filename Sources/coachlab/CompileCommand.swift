@@ -67,7 +67,11 @@ struct CompileCommand: ParsableCommand {
         case .text: Terminal.out(prompt.system)
         case .json: Terminal.out(prompt.jsonString(), terminator: "")
         case .markdown: Terminal.out(prompt.markdown(), terminator: "")
-        case .mock: Terminal.out(MockReading.explain(prompt, message: inputs.screen ?? "Hello"), terminator: "")
+        case .mock:
+            var plain = inputs
+            plain.screen = nil
+            let alert = prompt.alert(comparedWith: try compiler.compile(plain, fileSystem: .invocation))
+            Terminal.out(MockReading.explain(prompt, message: inputs.screen ?? "Hello", alert: alert), terminator: "")
         }
         for warning in prompt.warnings { Terminal.error("warning: \(warning)") }
     }

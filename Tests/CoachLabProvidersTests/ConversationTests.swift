@@ -52,6 +52,56 @@ import Testing
         #expect(conversation.userMessages.count == 14, "rotation does not forget what the user said")
     }
 
+    /// A pack whose alert no title or wording marks as one: what the flag adds is plain lines.
+    static let plainAlertPack = """
+        pack: {id: kai, name: Kai, version: "1"}
+        persona: {name: Kai, role: coach}
+        rules:
+          - id: harm
+            title: Self-harm
+            category: safety
+            priority: 100
+            content: Self-harm goes to crisis help.
+            guardrail:
+              keywords: [hurt myself]
+              alert:
+                reason: The user may hurt themselves.
+                instructions:
+                  - Ring Samaritans on 116 123 tonight
+                  - Stay with them in the conversation
+        stack:
+          layers:
+            - id: a
+              template: |
+                You are Kai, a coach. Reply in two sentences.
+                {{#risk}}
+                ~ {{rule.title}} ~
+                {{#alert.instructions}}
+                {{.}}
+                {{/alert.instructions}}
+                {{/risk}}
+        """
+
+    @Test func aFlaggedTurnTellsTheMockWhichLinesTheFlagAdded() async throws {
+        let fileSystem = FileSystem.inMemory(["kai/pack.yaml": Self.plainAlertPack])
+        let compiler = try Compiler(pack: PackLoader(fileSystem: fileSystem).load("kai").get())
+        var conversation = Conversation(compiler: compiler, inputs: try ResolvedInputs(CompileInputs(), pack: compiler.pack, fileSystem: fileSystem))
+        let recorder = Recorder()
+        let send: Conversation.Send = { request in
+            await recorder.add(request)
+            return try await MockProvider().complete(request)
+        }
+        let calm = try await conversation.send("I had a long day.", using: send) { _, _ in "" }
+        let flagged = try await conversation.send("Sometimes I want to hurt myself.", using: send) { _, _ in "" }
+        let requests = await recorder.requests
+        #expect(requests[0].alert == nil)
+        #expect(requests[1].alert == "~ Self-harm ~\nRing Samaritans on 116 123 tonight\nStay with them in the conversation")
+        #expect(!calm.text.contains("116 123"))
+        #expect(flagged.text.contains("116 123"), "\(flagged.text)")
+        // Read from its wording alone, the prompt names no alert, so the mock would not follow it.
+        #expect(!MockCoach.reply(system: flagged.system, userMessages: ["Sometimes I want to hurt myself."]).contains("116 123"))
+    }
+
     @Test func aContextOverflowRotatesEarlyAndRetriesOnce() async throws {
         var conversation = try Self.kindred()
         conversation.record(user: "Hello", reply: "Hi. What is on your mind?")

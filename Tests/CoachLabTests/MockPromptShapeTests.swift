@@ -468,4 +468,17 @@ import Testing
         let system = "coach:\n  name: Birch\nreplies:\n  max_sentences: 3\nprivacy:\n  share_configuration: false"
         #expect(MockReading(system: system).has(.confidential))
     }
+    /// The lines a flag added are found from the end, so a line the alert repeats from the
+    /// knowledge above counts where the alert has it; the hint is used when the wording names
+    /// no alert, and its first line is part of it when it asks something.
+    @Test func theLinesAFlagAddedAreTheAlertWhenTheWordingNamesNone() {
+        let written = ["You are Kai.", "- Call 999 if hurt", "", "~ Self-harm ~", "- Call 999 if hurt"]
+        #expect(MockReading.range(of: "~ Self-harm ~\n- Call 999 if hurt", in: written, origin: nil) == 3..<5)
+        #expect(MockReading.range(of: "~ Missing ~", in: written, origin: nil) == nil)
+        let system = "You are Kai, a coach. Reply in two sentences.\nRing Samaritans on 116 123 tonight\nStay with them in the conversation"
+        #expect(!MockReading(system: system).obeysAlert)
+        let hinted = MockReading(system: system, alert: "Ring Samaritans on 116 123 tonight\nStay with them in the conversation")
+        #expect(hinted.obeysAlert)
+        #expect(hinted.all(.directive).map(\.value).first == "Please ring Samaritans on 116 123 tonight.")
+    }
 }

@@ -49,6 +49,22 @@ public struct CompiledPrompt: Sendable, Codable, Equatable {
     /// when none were (see ``UserText``).
     public var neutralised: [UserText.Neutralisation]?
 
+    /// The lines of this prompt that `unflagged` (the same inputs compiled with no flag) does
+    /// not have: what the risk sections rendered, the live alert, however the pack words it.
+    /// Nil when this prompt was not flagged, or the flag added no line. Lines are matched
+    /// from the top, so a line the alert repeats from earlier in the prompt still counts as
+    /// the alert's where it stands.
+    public func alert(comparedWith unflagged: CompiledPrompt) -> String? {
+        guard screening?.isFlagged == true else { return nil }
+        var before: [Substring: Int] = [:]
+        for line in unflagged.system.split(separator: "\n", omittingEmptySubsequences: false) { before[line, default: 0] += 1 }
+        var added: [Substring] = []
+        for line in system.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let count = before[line], count > 0 { before[line] = count - 1 } else if line.contains(where: { !$0.isWhitespace }) { added.append(line) }
+        }
+        return added.isEmpty ? nil : added.joined(separator: "\n")
+    }
+
     /// JSON with sorted keys, pretty-printed, ending in a newline.
     public func jsonString() -> String {
         let encoder = JSONEncoder.sorted(pretty: true)

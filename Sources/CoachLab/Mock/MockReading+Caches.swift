@@ -8,6 +8,18 @@ enum ReadingCache {
     static func reading(_ system: String) -> MockReading {
         shared.value(for: SampledTextKey(system)) { MockReading(system: system) }
     }
+
+    /// Readings given the alert's lines, keyed by both.
+    static let hinted = BoundedCache<HintedKey, MockReading>(bound: 256)
+
+    struct HintedKey: Hashable {
+        var system: SampledTextKey
+        var alert: String
+    }
+
+    static func reading(_ system: String, alert: String) -> MockReading {
+        hinted.value(for: HintedKey(system: SampledTextKey(system), alert: alert)) { MockReading(system: system, alert: alert) }
+    }
 }
 
 /// What each prompt line said (``MockReading/LineReading``), by its text and whether it sits

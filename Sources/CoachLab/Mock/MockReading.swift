@@ -45,6 +45,8 @@ public struct MockReading: Sendable, Equatable {
     let headers: [Bool]
     /// The line range of the RISK ALERT block, when the prompt has one.
     let alertRange: Range<Int>?
+    /// Whether the alert's first line titles it rather than asks something of the reply.
+    let alertTitled: Bool
     /// The four-letter stems of each knowledge item, in ``all(_:)`` order: its own text's, and
     /// those of the lines that title it. They depend on the prompt alone, so they are found
     /// once per reading rather than once per reply.
@@ -80,16 +82,30 @@ public struct MockReading: Sendable, Equatable {
 
     /// The reading of `system`, from a small cache: suites send the same compiled prompt many
     /// times (every turn, repeat and mutant that leaves it unchanged).
-    public static func of(_ system: String) -> MockReading {
-        ReadingCache.reading(system)
+    public static func of(_ system: String, alert: String? = nil) -> MockReading {
+        alert.map { ReadingCache.reading(system, alert: $0) } ?? ReadingCache.reading(system)
     }
 
     /// Reads `system`.
-    public init(system: String) {
+    /// - Parameter alert: The lines the latest message's flag added to the prompt, when the
+    ///   caller knows them (``CompiledPrompt/alert(comparedWith:)``). They are the alert when
+    ///   the prompt's wording names none, or names other lines: a model sees what is new at the
+    ///   end of its prompt whatever it is titled.
+    public init(system: String, alert: String? = nil) {
         self.system = system
         written = system.components(separatedBy: "\n")
         (lines, headers, origin) = Self.readable(written)
-        alertRange = Self.alertRange(in: lines, headers: headers)
+        let found = Self.alertRange(in: lines, headers: headers)
+        if let alert, let added = Self.range(of: alert, in: written, origin: origin), !(found?.overlaps(added) ?? false) {
+            alertRange = added
+            // A title, a label or a lead-in opens it; a first line that asks something is part of it.
+            let first = lines[added.lowerBound].trimmed(.whitespaces)
+            alertTitled = Self.listItem(first) == nil && (headers[added.lowerBound] || first.hasSuffix(":") || Self.isCapitalsLabel(first))
+        } else {
+            alertRange = found
+            let headers = headers
+            alertTitled = found.map { $0.count > 1 || headers[$0.lowerBound] } ?? false
+        }
         // "The parent", or a coach for parents ("a mindfulness coach for busy parents").
         addressesCaregiver = Self.contains(#"\bthe (?:parent|caregiver|carer)s?\b|\b(?:for|helping|supporting) (?:[\w-]+ ){0,2}(?:parents|mums|moms|dads|carers|caregivers)\b|\bparents of\b"#, Self.fold(system))
         read()
@@ -714,6 +730,7 @@ public struct MockReading: Sendable, Equatable {
         origin = nil
         headers = [false]
         alertRange = nil
+        alertTitled = false
         addressesCaregiver = false
     }
 
@@ -1167,7 +1184,7 @@ public struct MockReading: Sendable, Equatable {
         }
         note(.alert, "a RISK ALERT is active", range.lowerBound)
         // An alert run into one line of prose (``closingReport(in:headers:)``) is its own body.
-        let body = range.count == 1 && !headers[range.lowerBound] ? range : range.dropFirst()
+        let body = alertTitled ? range.dropFirst() : range
         for index in body {
             // A list item is one instruction; a line of prose under the title ("Painkiller
             // changes: Their GP should make any change with them. Nothing else belongs in this
@@ -1377,6 +1394,23 @@ public struct MockReading: Sendable, Equatable {
         }
         let headers = lines.map(isHeader)
         return (withImpliedItems(lines, headers: headers), headers, split ? origin : nil)
+    }
+
+    /// Where the lines of `alert` stand in the prompt, as a range of read lines: each found
+    /// from the end, in order; nil when one is missing.
+    static func range(of alert: String, in written: [String], origin: [Int]?) -> Range<Int>? {
+        var position = written.count
+        var first = written.count, last = -1
+        for line in alert.split(separator: "\n").reversed() {
+            guard let index = written[..<position].lastIndex(where: { $0 == line }) else { return nil }
+            if last < 0 { last = index }
+            first = index
+            position = index
+        }
+        guard last >= 0 else { return nil }
+        guard let origin else { return first..<(last + 1) }
+        guard let lower = origin.firstIndex(of: first), let upper = origin.lastIndex(of: last) else { return nil }
+        return lower..<(upper + 1)
     }
 
     /// A prompt written as a JSON object read as the sections and lists it stands for: a key

@@ -90,7 +90,8 @@ public struct Conversation: Sendable {
             rotated = true
         }
         var prompt = carried.map { ContextRotation.carry($0, into: compiled) } ?? compiled
-        var request = ChatRequest(system: prompt.system, messages: history + [ChatMessage(.user, message)], scriptedReply: scriptedReply)
+        let alert = compiled.screening?.isFlagged == true ? compiled.alert(comparedWith: unflagged()) : nil
+        var request = ChatRequest(system: prompt.system, messages: history + [ChatMessage(.user, message)], scriptedReply: scriptedReply, alert: alert)
         let reply: ProviderReply
         do {
             reply = try await send(request)
@@ -102,7 +103,7 @@ public struct Conversation: Sendable {
             rotations += 1
             rotated = true
             prompt = ContextRotation.carry(carried ?? "", into: compiled)
-            request = ChatRequest(system: prompt.system, messages: [ChatMessage(.user, message)], scriptedReply: scriptedReply)
+            request = ChatRequest(system: prompt.system, messages: [ChatMessage(.user, message)], scriptedReply: scriptedReply, alert: alert)
             reply = try await send(request)
         }
         var text = reply.text
@@ -113,6 +114,16 @@ public struct Conversation: Sendable {
         }
         record(user: message, reply: text)
         return Turn(prompt: prompt, system: prompt.system, reply: reply, text: text, removed: removed, rotated: rotated)
+    }
+
+    /// The prompt these inputs give with no message flagged, for what a flag adds to it
+    /// (``CompiledPrompt/alert(comparedWith:)``): from the cache, where every unflagged
+    /// message of the conversation's inputs shares it.
+    private func unflagged() -> CompiledPrompt {
+        if let cache { return cache.prompts.prompt(compiler, resolved: inputs, key: cache.key, message: "") }
+        var plain = inputs
+        plain.screen = nil
+        return compiler.compile(plain)
     }
 
     /// Asks `provider` to summarise the latest messages for a rotated session, as a structured

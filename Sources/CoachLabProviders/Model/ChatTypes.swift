@@ -59,14 +59,19 @@ public struct ChatRequest: Sendable, Hashable {
     public var settings: GenerationSettings
     /// A reply the mock provider must give (a fixture's scripted reply); others ignore it.
     public var scriptedReply: String?
+    /// The lines the latest message's flag added to `system` (``CompiledPrompt/alert(comparedWith:)``):
+    /// the mock provider reads them as the live alert however the pack words it; others
+    /// ignore it, and nothing of it is sent.
+    public var alert: String?
 
     /// Creates a request.
     public init(system: String, messages: [ChatMessage], settings: GenerationSettings = GenerationSettings(model: ""),
-                scriptedReply: String? = nil) {
+                scriptedReply: String? = nil, alert: String? = nil) {
         self.system = system
         self.messages = messages
         self.settings = settings
         self.scriptedReply = scriptedReply
+        self.alert = alert
     }
 }
 
