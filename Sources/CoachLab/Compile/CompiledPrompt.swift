@@ -56,8 +56,24 @@ public struct CompiledPrompt: Sendable, Codable, Equatable {
     /// the alert's where it stands.
     public func alert(comparedWith unflagged: CompiledPrompt) -> String? {
         guard screening?.isFlagged == true else { return nil }
+        // Every case flagged under one prompt asks the same: compared once.
+        let key = AlertKey(flagged: hash, flaggedBytes: system.utf8.count, unflagged: unflagged.hash, unflaggedBytes: unflagged.system.utf8.count)
+        return Self.alerts.value(for: key) { Self.linesAdded(to: system, from: unflagged.system) }
+    }
+
+    private struct AlertKey: Hashable {
+        var flagged: String
+        var flaggedBytes: Int
+        var unflagged: String
+        var unflaggedBytes: Int
+    }
+
+    private static let alerts = BoundedCache<AlertKey, String?>(bound: 256)
+
+    /// The lines of `system` that `unflagged` lacks, matched from the top, blank lines left out.
+    static func linesAdded(to system: String, from unflagged: String) -> String? {
         var before: [Substring: Int] = [:]
-        for line in unflagged.system.split(separator: "\n", omittingEmptySubsequences: false) { before[line, default: 0] += 1 }
+        for line in unflagged.split(separator: "\n", omittingEmptySubsequences: false) { before[line, default: 0] += 1 }
         var added: [Substring] = []
         for line in system.split(separator: "\n", omittingEmptySubsequences: false) {
             if let count = before[line], count > 0 { before[line] = count - 1 } else if line.contains(where: { !$0.isWhitespace }) { added.append(line) }
