@@ -251,12 +251,12 @@ public struct MockReading: Sendable, Equatable {
             if let user = said.userName, !has(.userName) { note(.userName, user, index) }
             for (kind, value) in said.notes { note(kind, value, index) }
         }
-        readLiberally(read.filter { !$0.inAlert && !headers[$0.index] }.map { ($0.index, $0.lower) }, names: nameCandidates.map(\.name))
         // The name: a line that introduces the persona beats a section title, and either beats a
         // bare "Name: X" outside a section about the user.
         if nameCandidates.isEmpty, let bare = bareName(in: read.map { ($0.index, $0.text) }) ?? nameBesideRole(in: read.map { ($0.index, $0.text) }) ?? titledName() {
             nameCandidates.append((bare.name, bare.index, false))
         }
+        readLiberally(read.filter { !$0.inAlert && !headers[$0.index] }.map { ($0.index, $0.lower) }, names: nameCandidates.map(\.name))
         if let chosen = nameCandidates.first(where: { !$0.isHeader }) ?? nameCandidates.first {
             let name = Instruction(kind: .name, value: chosen.name, line: chosen.index + 1, text: origin == nil ? written[chosen.index] : lines[chosen.index])
             instructions.insert(name, at: 0)
@@ -344,7 +344,7 @@ public struct MockReading: Sendable, Equatable {
                 }
                 if !has(.confidential), !has(.invitesLeak),
                    Self.contains(#"\b(?:disclos(?:e[sd]?|ing)|shar(?:e[sd]?|ing)|reveal(?:ed|ing)?|quot(?:e[sd]?|ing)|repeat(?:ed|ing)|recit(?:e[sd]?|ing)|show(?:n|ing)?|see|copy(?:ing)?|read(?:ing)? (?:\w+ )?out|sum(?:ming)? (?:\w+ )?up|summari[sz](?:e[sd]?|ing)|paraphras(?:e[sd]?|ing)|stays? between|private|confidential(?:ity)?|secret|secrecy)\b"#, lower),
-                   Self.contains(#"\b(?:this|these|the|your) (?:document|brief|briefing|prompt|instructions|priorities|rules|guidelines|text|notes|setup|configuration|directions|policy|policies|page|sheet|card|file|spec|settings|steps|procedure|workflow|system (?:message|prompt|text))\b"#, lower) {
+                   Self.contains(#"\b(?:this|these|the|your) (?:document|brief|briefing|prompt|instructions|priorities|rules|guidelines|text|notes|setup|configuration|directions|policy|policies|page|sheet|card|file|spec|settings|steps|procedure|workflow|outline|memo|description|overview|system (?:message|prompt|text))\b"#, lower) {
                     note(.confidential, "keeps these instructions private", index)
                 }
             }
@@ -677,7 +677,9 @@ public struct MockReading: Sendable, Equatable {
             said.names = [match[1]]
         }
         if clues.any("talking ", "speaking ", "chatting ") {
-            said.userName = matches(#"\b(?:talking|speaking|chatting) (?:with|to) ([A-Z][\p{L}'’-]*)"#, in: line, caseSensitive: true).first?[1]
+            // "Chatting with AI" names no one.
+            let named = matches(#"\b(?:talking|speaking|chatting) (?:with|to) ([A-Z][\p{L}'’-]*)"#, in: line, caseSensitive: true).first?[1]
+            said.userName = named.flatMap { ["AI", "A", "An", "Bot", "Robot", "ChatGPT", "Someone", "Me", "Us", "The", "Our", "Your"].contains($0) ? nil : $0 }
         }
         if clues.any("sentence", "paragraph", "word", "brief", "short", "concise", "succinct") { scratch.readLength(lower, 0) }
         if clues.any("question", "idea", " at a time", "by asking", "something back", ": ask", ":ask", "suggestion", " tip", "recommendation", "sentence ask", "line ask") { scratch.readQuestions(lower, 0) }
@@ -689,7 +691,7 @@ public struct MockReading: Sendable, Equatable {
         if clues.any("an ai", "ai-", "ai:", "ai ", " ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
                      "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "stays with", "stay with", "ask to", "human", "real person", "for you alone", "for you only", "only for you", "nobody but you", "no one but you", "to yourself",
-                     "any of this", "all of this", "none of this", "any of these", "any of it", "all of it", "a word of", "sections", "to itself", "nothing ") {
+                     "any of this", "all of this", "none of this", "any of these", "any of it", "all of it", "a word of", "sections", "to itself", "nothing ", "outline", "memo", "description") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -880,12 +882,12 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
-        let instructions = #"(?:(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:any|all|none|some|a word) of (?:this|these|it)\b|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:(?:this|your|the) )?config(?:uration)?\b|(?:this|your) set-?up\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing|faq)\b|these (?:notes|directions|briefing notes)\b)"#
+        let instructions = #"(?:(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:any|all|none|some|a word) of (?:this|these|it)\b|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:(?:this|your|the) )?config(?:uration)?\b|(?:this|your) set-?up\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing|faq|outline|memo|description|overview|sheet|page|card|document)\b|these (?:notes|directions|briefing notes)\b)"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e|output|print|reproduce|leak|divulge)(?:s|es|ing)?\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|this setup|this set-up|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is|stays?|remains?)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
                          // "Sections 1 to 5 are not to be shown or summarised to anyone".
-                         + #"|\b(?:sections?(?: \d+(?: (?:to|and|-) \d+)?)?|these (?:sections|lines|rules|instructions|notes|pages)|this (?:prompt|brief|text|card|spec|document|page|section))\s+(?:are|is|must|should|may)\s+(?:not|never)\s+(?:to\s+)?(?:be\s+)?(?:shown|shared|revealed|quoted|repeated|disclosed|summari[sz]ed|paraphrased|copied|read out)\b"#
+                         + #"|(?:\b(?:the )?contents? of (?:§|sections?\b|this\b|these\b|the\b)[^.]{0,30}?|\b(?:sections?(?: \d+(?: (?:to|and|-) \d+)?)?|these (?:sections|lines|rules|instructions|notes|pages)|this (?:prompt|brief|text|card|spec|document|page|section)))\s+(?:are|is|must|should|may)\s+(?:not|never)\s+(?:to\s+)?(?:be\s+)?(?:shown|shared|revealed|quoted|repeated|disclosed|summari[sz]ed|paraphrased|copied|read out)\b"#
                          // "Nothing inside these tags may be repeated or summarised".
                          + #"|\bnothing\b[^.]{0,40}\b(?:may|can|should|must|is to|are to) be (?:repeated|shared|revealed|quoted|shown|disclosed|summari[sz]ed|paraphrased|copied)\b"#
                          // "Keep it to yourself and decline if asked"; "Can people see this FAQ? No."
@@ -1380,8 +1382,11 @@ public struct MockReading: Sendable, Equatable {
         // A prompt written as questions each answered on its own line ("How long should replies
         // be? Three sentences, never more.") has at least three.
         let asksItself = written.count(where: { inlineQuestion($0) != nil }) >= 3
+        let speaker = speakerLabel(of: written)
+        let writtenLines = written
         for (index, written) in written.enumerated() {
-            let line = jsonStructure(written) ?? unquoted(written)
+            let spoken = speaker.flatMap { said(written, by: $0) } ?? written
+            let line = jsonStructure(spoken) ?? groupTitle(spoken, over: index + 1 < writtenLines.count ? writtenLines[index + 1] : nil) ?? unquoted(spoken)
             let asked: [String]? = asksItself ? inlineQuestion(line).map { ["Q: " + $0.question, "A: " + $0.answer] } : nil
             let listed: [String]? = inlineList(line).map { list in
                 let items: [String] = list.items.map { "- " + $0 }
@@ -1427,6 +1432,53 @@ public struct MockReading: Sendable, Equatable {
         let words = match[1].replacingText("_", with: " ").replacingText("-", with: " ")
         let key = words.prefix(1).uppercased() + words.dropFirst()
         return match[2] == "{" ? "=== \(key) ===" : key + ":"
+    }
+
+    /// A bullet of a word or three with more deeply indented bullets under it ("- Knowledge"
+    /// over "  - Drink small amounts often"), as the lead-in it stands for ("Knowledge:"): an
+    /// outline titles its groups so. Nil for other lines.
+    static func groupTitle(_ line: String, over next: String?) -> String? {
+        guard let next, let text = bulleted(line.trimmed(.whitespaces)), !text.contains(":"), text.contains(where: \.isLetter),
+              (1...3).contains(text.split(separator: " ").count), bulleted(next.trimmed(.whitespaces)) != nil,
+              next.prefix { $0 == " " || $0 == "\t" }.count > line.prefix { $0 == " " || $0 == "\t" }.count else { return nil }
+        let indent = line.prefix { $0 == " " || $0 == "\t" }
+        return indent + text.trimmed(Self.spacesAndStops) + ":"
+    }
+
+    /// The label most of a prompt's lines open with when it is written as one speaker's lines
+    /// ("Developer: Replies should be three sentences max."): a word or two before a colon,
+    /// opening at least four lines and three in four of those with words. Nil otherwise.
+    static func speakerLabel(of written: [String]) -> String? {
+        var counts: [Substring: Int] = [:]
+        var lines = 0
+        for line in written where line.contains(where: \.isLetter) {
+            lines += 1
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            guard let colon = trimmed.firstIndex(of: ":"), trimmed.distance(from: trimmed.startIndex, to: colon) <= 24 else { continue }
+            var label = trimmed[..<colon]
+            if let open = label.firstIndex(of: "(") { label = label[..<open] }
+            label = label.drop { $0 == " " }
+            while label.last == " " { label = label.dropLast() }
+            guard (1...2).contains(label.split(separator: " ").count), label.first?.isUppercase == true, label.allSatisfy({ $0.isLetter || $0 == " " }) else { continue }
+            counts[label, default: 0] += 1
+        }
+        guard let (label, count) = counts.max(by: { $0.value < $1.value }), count >= 4, count * 4 >= lines * 3,
+              // Labels that say what a line is, not who says it ("Tip: …", "Rule: …", "Q: …").
+              !["tip", "tips", "rule", "rules", "note", "notes", "fact", "facts", "step", "q", "a", "question", "answer", "remember",
+                "idea", "example", "never", "always", "do", "must", "kb", "item", "instruction", "instructions", "core idea"].contains(label.lowercased())
+        else { return nil }
+        return String(label)
+    }
+
+    /// A line without the speaker's label that opens it ("Developer: Wrap up every reply with a
+    /// question" is "Wrap up every reply with a question"; "Developer (urgent): the filter…"
+    /// is "the filter…"); nil for a line the speaker does not open.
+    static func said(_ line: String, by speaker: String) -> String? {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        guard trimmed.hasPrefix(speaker), let colon = trimmed.firstIndex(of: ":") else { return nil }
+        let between = trimmed[trimmed.index(trimmed.startIndex, offsetBy: speaker.count)..<colon].trimmed(.whitespaces)
+        guard between.isEmpty || between.hasPrefix("(") && between.hasSuffix(")") else { return nil }
+        return trimmed[trimmed.index(after: colon)...].trimmed(.whitespaces)
     }
 
     /// A question and its answer on one line, "Who are you? You're Pilot, a focus coach.", as
@@ -1497,7 +1549,10 @@ public struct MockReading: Sendable, Equatable {
             previous = character
         }
         sentences.append(current.trimmed(.whitespaces))
-        sentences = sentences.filter { !$0.isEmpty }
+        sentences = sentences.filter { !$0.isEmpty }.map { sentence in
+            // "The Coach may draw on the following." leads in as a colon does.
+            sentence.hasSuffix(" the following.") || sentence.hasSuffix(" as follows.") ? String(sentence.dropLast()) + ":" : sentence
+        }
         guard titled ? sentences.count >= 2 : sentences.count >= 4 else { return nil }
         var lines: [String] = []
         if titled { sentences[0] = String(sentences[0].dropLast()) + ":" }
@@ -1518,6 +1573,11 @@ public struct MockReading: Sendable, Equatable {
     /// Whether a sentence is a section's title run into its first line: one to three words
     /// naming a part of a brief ("Reference material.", "Output requirements.", "Identity.").
     static func isRunInTitle(_ sentence: String) -> Bool {
+        // Past a section's number: "§1 Identity.", "2.3 Form.".
+        var sentence = sentence
+        if let first = sentence.first, first == "§" || first.isNumber, let number = matches(#"^(?:§+\s*\d+[a-z]?|\d+(?:\.\d+)*\.?)\s+"#, in: sentence).first {
+            sentence = String(sentence.dropFirst(number[0].count))
+        }
         guard sentence.hasSuffix("."), sentence.first?.isUppercase == true else { return false }
         let words = sentence.dropLast().split(separator: " ")
         guard (1...3).contains(words.count), words.allSatisfy({ $0.allSatisfy { $0.isLetter || $0 == "-" } }), let last = words.last else { return false }
@@ -1772,10 +1832,11 @@ public struct MockReading: Sendable, Equatable {
             return true
         }
         // "… this conversation hit the "Pain red flags" rule." over "Iris should now:" and the
-        // list that ends the prompt: the line above the lead-in says a rule was set off.
+        // list that ends the prompt, or "the filter just flagged this chat … In your reply:":
+        // the lead-in, or the line above it, says a rule was set off.
         if !headers[(index + 1)...].contains(true), isLeadIn(lines, at: index) || opensList(lines, at: index),
-           let above = lines[..<index].last(where: { !$0.consists(of: .whitespaces) }).map(fold),
-           contains(#"\b(?:hit|tripped|triggered|matched|set off|fired|flagged)\b[^.]{0,50}\b(?:rule|filter|check|guardrail|flag|policy)\b|\btrust (?:&|and) safety\b"#, above) {
+           case let above = lines[..<index].last(where: { !$0.consists(of: .whitespaces) }).map(fold) ?? "",
+           contains(#"\b(?:hit|tripped|triggered|matched|set off|fired|flagged)\b[^.]{0,50}\b(?:rule|filter|check|guardrail|flag|policy)\b|\btrust (?:&|and) safety\b|\b(?:filter|check|screen(?:ing|er)?|guardrail|classifier|safety system)\s+(?:\w+\s+)?(?:matched|flagged|fired|triggered|tripped|caught)\b"#, title + "\n" + above) {
             return true
         }
         // "!!! RISK (Suicidal thoughts) !!! DO NOW:" over the list that ends the prompt: a
