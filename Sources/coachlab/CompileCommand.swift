@@ -68,9 +68,10 @@ struct CompileCommand: ParsableCommand {
         case .json: Terminal.out(prompt.jsonString(), terminator: "")
         case .markdown: Terminal.out(prompt.markdown(), terminator: "")
         case .mock:
+            // What the flag added, as a run tells the mock (the same inputs compiled unflagged).
             var plain = inputs
             plain.screen = nil
-            let alert = prompt.alert(comparedWith: try compiler.compile(plain, fileSystem: .invocation))
+            let alert = prompt.screening?.isFlagged == true ? prompt.alert(comparedWith: try compiler.compile(plain, fileSystem: .invocation)) : nil
             Terminal.out(MockReading.explain(prompt, message: inputs.screen ?? "Hello", alert: alert), terminator: "")
         }
         for warning in prompt.warnings { Terminal.error("warning: \(warning)") }

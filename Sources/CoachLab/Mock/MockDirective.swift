@@ -144,7 +144,10 @@ enum MockDirective: Equatable {
             return sentence("I know " + (lower.hasPrefix("acknowledge how") ? "how " : "") + swapBoth(match[1]))
         }
         // "(…, and) say to call 999 if the child is in danger": what to tell them to do.
-        if let match = MockReading.matches(#"^say to\s+(.+)$"#, in: text).first { return sentence("please " + swapListener(match[1])) }
+        // ("Say to them that …" is something to tell them, read below.)
+        if let match = MockReading.matches(#"^say to\s+(?!them\b|him\b|her\b|the\b|their\b|your\b|you\b)(.+)$"#, in: text).first {
+            return sentence("please " + swapListener(match[1]))
+        }
         // "Tell them to X", "Encourage them to X", "Suggest they X", "Urge them to X".
         if let match = MockReading.matches(#"^(?:tell|encourage|urge|remind|advise|ask|invite|help|get|suggest|recommend)\s+"# + listener + #"\s+(?:[a-z]+ly\s+)?(?:to\s+)?(.+)$"#, in: text).first {
             let body = match[1]
