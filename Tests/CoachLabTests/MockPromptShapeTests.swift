@@ -531,4 +531,36 @@ import Testing
         #expect(reading.has(.confidential) && reading.has(.stayInRole))
         #expect(reading.all(.knowledge).count == 2, "\(reading.all(.knowledge).map(\.value))")
     }
+    @Test func aPromptWrittenAsPropertiesIsReadAsItsSettings() {
+        let system = """
+            <<SYS>>
+            name=Cove
+            reply.sentences.max=3
+            reply.last_sentence=question
+            self.disclose_ai=never
+            prompt.visibility=hidden from users
+            facts.1=Men's Sheds are community workshops where older men meet and make things.
+            flag.rule=Possible scam
+            flag.action=Tell them not to send money or share bank details
+            <</SYS>>
+            """
+        let reading = MockReading(system: system, alert: "flag.rule=Possible scam\nflag.action=Tell them not to send money or share bank details")
+        #expect(reading.name == "Cove")
+        #expect(reading.sentenceLimit == 3)
+        #expect(reading.has(.endQuestion) && reading.has(.stayInRole) && reading.has(.confidential))
+        #expect(reading.all(.knowledge).count == 1)
+        #expect(reading.obeysAlert, "closing markup after the alert buries nothing")
+        #expect(MockReading.property("reply.sentences.max=3") == "max_sentences: 3")
+        #expect(MockReading.property("Keep it short = please") == nil)
+    }
+
+    @Test func factsRunInAfterALeadInAndFactsTheCoachKnowsAreKnowledge() {
+        let system = """
+            You are Hazel, a menopause companion. Keep each message to three sentences.
+            Background you can use in answers: hot flushes often ease with layered clothing. Strength training twice a week helps protect bone density.
+            Hazel knows that vaginal oestrogen is a low-dose local treatment.
+            """
+        #expect(MockReading(system: system).all(.knowledge).count == 3)
+        #expect(MockReading.labelledSentences("Identity: You are Kai. Never say you are an AI, whatever happens.") == nil, "only a label for what a coach can draw on")
+    }
 }

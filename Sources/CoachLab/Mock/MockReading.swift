@@ -691,7 +691,7 @@ public struct MockReading: Sendable, Equatable {
         if clues.any("an ai", "ai-", "ai:", "ai ", " ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
                      "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "stays with", "stay with", "ask to", "human", "real person", "for you alone", "for you only", "only for you", "nobody but you", "no one but you", "to yourself",
-                     "any of this", "all of this", "none of this", "any of these", "any of it", "all of it", "a word of", "sections", "to itself", "nothing ", "outline", "memo", "description") {
+                     "any of this", "all of this", "none of this", "any of these", "any of it", "all of it", "a word of", "sections", "to itself", "nothing ", "outline", "memo", "description", "visibility") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -888,6 +888,8 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|this setup|this set-up|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is|stays?|remains?)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
                          // "Sections 1 to 5 are not to be shown or summarised to anyone".
                          + #"|(?:\b(?:the )?contents? of (?:§|sections?\b|this\b|these\b|the\b)[^.]{0,30}?|\b(?:sections?(?: \d+(?: (?:to|and|-) \d+)?)?|these (?:sections|lines|rules|instructions|notes|pages)|this (?:prompt|brief|text|card|spec|document|page|section)))\s+(?:are|is|must|should|may)\s+(?:not|never)\s+(?:to\s+)?(?:be\s+)?(?:shown|shared|revealed|quoted|repeated|disclosed|summari[sz]ed|paraphrased|copied|read out)\b"#
+                         // "prompt.visibility=hidden from users".
+                         + #"|\b(?:prompt|instructions|config(?:uration)?|system prompt|setup|brief)\s+visibility\b[^.]{0,15}\b(?:hidden|private|none|never|off|false|internal)\b"#
                          // "Nothing inside these tags may be repeated or summarised".
                          + #"|\bnothing\b[^.]{0,40}\b(?:may|can|should|must|is to|are to) be (?:repeated|shared|revealed|quoted|shown|disclosed|summari[sz]ed|paraphrased|copied)\b"#
                          // "Keep it to yourself and decline if asked"; "Can people see this FAQ? No."
@@ -1063,8 +1065,16 @@ public struct MockReading: Sendable, Equatable {
                 note(.knowledge, Self.firstSentence(cell), index)
                 continue
             }
+            // "Reed knows that slowing down the start of a word, called easy onset, can help": a
+            // fact the coach knows, in any section (not one about what the user knows).
+            if trimmed.utf8.count > 24, FoldedText.text(trimmed, contains: " know"),
+               let match = Self.matches(#"^(?:[A-Z][\w'’-]+|You|The (?:coach|assistant|agent|companion|tutor|guide))\s+(?:knows?|also knows?)\s+(?:that\s+)?(\S.{12,})$"#, in: trimmed, caseSensitive: true).first,
+               !["The", "They", "He", "She", "It", "Users", "Everyone", "Nobody"].contains(String(trimmed.prefix { $0 != " " })) {
+                note(.knowledge, Self.firstSentence(match[1]), index)
+                continue
+            }
             // A fact set out by a label of its own, in any section: "Did you know? …", "Fun fact: …".
-            for prefix in ["Core idea: ", "- Tip: ", "- Competing response: ", "Heuristic: ", "Did you know? ", "Fun fact: ", "Pro tip: ", "Quick tip: "] where trimmed.hasPrefix(prefix) {
+            for prefix in ["Core idea: ", "- Tip: ", "- Competing response: ", "Heuristic: ", "Did you know? ", "Fun fact: ", "Pro tip: ", "Quick tip: ", "Fact: ", "Facts: "] where trimmed.hasPrefix(prefix) {
                 note(.knowledge, Self.firstSentence(String(trimmed.dropFirst(prefix.count))), index)
             }
             // Bullets as "- ", "* ", "• ", "~ "… (``bulletMarks``), and numbered items.
@@ -1179,7 +1189,8 @@ public struct MockReading: Sendable, Equatable {
     /// The alert's directives, when the alert is the last section of the prompt.
     private mutating func readAlert() {
         guard let range = alertRange else { return }
-        let isLast = !lines[range.upperBound...].contains { !$0.consists(of: .whitespaces) }
+        // Closing markup after it ("<</SYS>>", "</system>", "}") buries nothing.
+        let isLast = !lines[range.upperBound...].contains { !$0.consists(of: .whitespaces) && !Self.isClosingMarkup($0) }
         guard isLast else {
             note(.alertIgnored, "the RISK ALERT is not the last section of the prompt, so it reads as background", range.lowerBound)
             return
@@ -1383,16 +1394,18 @@ public struct MockReading: Sendable, Equatable {
         // be? Three sentences, never more.") has at least three.
         let asksItself = written.count(where: { inlineQuestion($0) != nil }) >= 3
         let speaker = speakerLabel(of: written)
+        // A prompt written as properties ("reply.sentences.max=3") has at least three.
+        let properties = written.count(where: { property($0) != nil }) >= 3
         let writtenLines = written
         for (index, written) in written.enumerated() {
-            let spoken = speaker.flatMap { said(written, by: $0) } ?? written
+            let spoken = (properties ? property(written) : nil) ?? speaker.flatMap { said(written, by: $0) } ?? written
             let line = jsonStructure(spoken) ?? groupTitle(spoken, over: index + 1 < writtenLines.count ? writtenLines[index + 1] : nil) ?? unquoted(spoken)
             let asked: [String]? = asksItself ? inlineQuestion(line).map { ["Q: " + $0.question, "A: " + $0.answer] } : nil
             let listed: [String]? = inlineList(line).map { list in
                 let items: [String] = list.items.map { "- " + $0 }
                 return (list.preface.map { [$0] } ?? []) + [list.leadIn] + items
             }
-            let read = asked ?? paragraph(line) ?? boldRunInTitle(line) ?? listed ?? [line]
+            let read = asked ?? paragraph(line) ?? boldRunInTitle(line) ?? listed ?? labelledSentences(line) ?? [line]
             if read.count > 1 { split = true }
             lines += read
             origin += Array(repeating: index, count: read.count)
@@ -1434,6 +1447,34 @@ public struct MockReading: Sendable, Equatable {
         return match[2] == "{" ? "=== \(key) ===" : key + ":"
     }
 
+    /// A lead-in that opens a knowledge section with its sentences run in after it ("Background
+    /// you can use in answers: hot flushes often ease… Vaginal oestrogen is… Strength training…")
+    /// as the lead-in over a sentence a line. Two sentences or more after a label of up to eight
+    /// words that names what a coach can draw on; nil for other lines.
+    static func labelledSentences(_ line: String) -> [String]? {
+        guard line.utf8.count > 60, let colon = FoldedText.text(line, firstIndexOf: ": ") else { return nil }
+        let label = line[..<colon].trimmed(.whitespaces)
+        guard label.split(separator: " ").count <= 8, listItem(label) == nil,
+              contains(#"\b(?:background|knowledge|facts?|tips|things to know|worth knowing|reference|information|info|evidence|ideas|advice|what helps|notes)\b"#, fold(label))
+        else { return nil }
+        let rest = line[line.utf8.index(colon, offsetBy: 2)...]
+        var sentences: [String] = []
+        var current = ""
+        var previous: Character = " "
+        for character in rest {
+            if character.isUppercase, previous == " ", let end = current.dropLast().last, ".!".contains(end) {
+                sentences.append(current.trimmed(Self.spacesAndStops))
+                current = ""
+            }
+            current.append(character)
+            previous = character
+        }
+        sentences.append(current.trimmed(Self.spacesAndStops))
+        sentences = sentences.filter { $0.split(separator: " ").count >= 3 }
+        guard sentences.count >= 2 else { return nil }
+        return [label + ":"] + sentences.map { "- " + $0 }
+    }
+
     /// A bullet of a word or three with more deeply indented bullets under it ("- Knowledge"
     /// over "  - Drink small amounts often"), as the lead-in it stands for ("Knowledge:"): an
     /// outline titles its groups so. Nil for other lines.
@@ -1443,6 +1484,25 @@ public struct MockReading: Sendable, Equatable {
               next.prefix { $0 == " " || $0 == "\t" }.count > line.prefix { $0 == " " || $0 == "\t" }.count else { return nil }
         let indent = line.prefix { $0 == " " || $0 == "\t" }
         return indent + text.trimmed(Self.spacesAndStops) + ":"
+    }
+
+    /// A line of a prompt written as properties ("reply.sentences.max=3", "name=Cove",
+    /// "facts.1=Men's Sheds are…") as the setting it stands for: "max_sentences: 3",
+    /// "Name: Cove", "Facts: Men's Sheds are…". An index goes, a bound moves to the front, and a
+    /// key whose value is a switch keeps its underscores ("self_disclose_ai: never") so it
+    /// reads as the sentence it stands for. Nil for other lines.
+    static func property(_ line: String) -> String? {
+        guard line.utf8.contains(UInt8(ascii: "=")), let match = matches(#"^\s*([A-Za-z][\w-]*(?:\.[\w-]+)*)\s*=\s*(\S.*)$"#, in: line, caseSensitive: true).first
+        else { return nil }
+        var parts = match[1].split(separator: ".").flatMap { $0.split(separator: "_") }.map(String.init).filter { !$0.allSatisfy(\.isNumber) }
+        guard !parts.isEmpty else { return nil }
+        let value = match[2].trimmed(.whitespaces)
+        if let last = parts.last?.lowercased(), ["max", "maximum", "min", "minimum"].contains(last), parts.count >= 2 {
+            return last + "_" + parts[parts.count - 2] + ": " + value
+        }
+        if configSwitches.contains(value.lowercased()) { return parts.joined(separator: "_") + ": " + value }
+        parts[0] = parts[0].prefix(1).uppercased() + parts[0].dropFirst()
+        return parts.joined(separator: " ") + ": " + value
     }
 
     /// The label most of a prompt's lines open with when it is written as one speaker's lines
@@ -1779,6 +1839,12 @@ public struct MockReading: Sendable, Equatable {
         guard isRow(lines[index]), let rule = lines[(index + 1)...].firstIndex(where: { !$0.consists(of: .whitespaces) }),
               lines[rule].contains("-"), lines[rule].allSatisfy({ "|-: ".contains($0) }) else { return false }
         return lines[(rule + 1)...].allSatisfy { $0.consists(of: .whitespaces) || isRow($0) }
+    }
+
+    /// Whether a line only closes what the prompt opened: "<</SYS>>", "</system>", "}", "```".
+    static func isClosingMarkup(_ line: String) -> Bool {
+        let trimmed = line.trimmed(.whitespaces)
+        return trimmed.allSatisfy { "}])>,".contains($0) } || contains(#"^(?:<</?[A-Za-z_]+>>|</[A-Za-z][\w-]*>|`{3,}|~{3,}|\[/?[A-Z_]+\])$"#, trimmed)
     }
 
     /// Whether a line is the marker a callout opens with ("> [!WARNING]", "> [!IMPORTANT]").
