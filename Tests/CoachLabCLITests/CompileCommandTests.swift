@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 @Suite struct CompileCommandTests {
     static let flagged = ["compile", "personas/betterone", "--topic", "goal-setting", "--intent", "next_step",
@@ -29,34 +30,7 @@ import Testing
     @Test func theMockViewReadsWhatTheFlagAdded() async throws {
         let directory = try CLI.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory + "/kai", withIntermediateDirectories: true)
-        try """
-            pack: {id: kai, name: Kai, version: "1"}
-            persona: {name: Kai, role: coach}
-            rules:
-              - id: harm
-                title: Self-harm
-                category: safety
-                priority: 100
-                content: Self-harm goes to crisis help.
-                guardrail:
-                  keywords: [hurt myself]
-                  alert:
-                    reason: The user may hurt themselves.
-                    instructions:
-                      - Ring Samaritans on 116 123 tonight
-                      - Stay with them in the conversation
-            stack:
-              layers:
-                - id: a
-                  template: |
-                    You are Kai, a coach. Reply in two sentences.
-                    {{#risk}}
-                    ~ {{rule.title}} ~
-                    {{#alert.instructions}}
-                    {{.}}
-                    {{/alert.instructions}}
-                    {{/risk}}
-            """.write(toFile: directory + "/kai/pack.yaml", atomically: true, encoding: .utf8)
+        try TestPacks.plainAlert.write(toFile: directory + "/kai/pack.yaml", atomically: true, encoding: .utf8)
         let flagged = try await CLI.run(["compile", "kai", "--format", "mock", "--screen", "I want to hurt myself"], in: directory)
         #expect(flagged.status == 0, "\(flagged.stderr)")
         #expect(flagged.stdout.contains("alert = a RISK ALERT is active"), "\(flagged.stdout)")

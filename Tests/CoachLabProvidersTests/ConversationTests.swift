@@ -2,6 +2,7 @@ import CoachLab
 import CoachLabProviders
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 /// The one conversation engine eval and chat share, tested as a value: no sockets, the
 /// provider is a closure.
@@ -52,38 +53,8 @@ import Testing
         #expect(conversation.userMessages.count == 14, "rotation does not forget what the user said")
     }
 
-    /// A pack whose alert no title or wording marks as one: what the flag adds is plain lines.
-    static let plainAlertPack = """
-        pack: {id: kai, name: Kai, version: "1"}
-        persona: {name: Kai, role: coach}
-        rules:
-          - id: harm
-            title: Self-harm
-            category: safety
-            priority: 100
-            content: Self-harm goes to crisis help.
-            guardrail:
-              keywords: [hurt myself]
-              alert:
-                reason: The user may hurt themselves.
-                instructions:
-                  - Ring Samaritans on 116 123 tonight
-                  - Stay with them in the conversation
-        stack:
-          layers:
-            - id: a
-              template: |
-                You are Kai, a coach. Reply in two sentences.
-                {{#risk}}
-                ~ {{rule.title}} ~
-                {{#alert.instructions}}
-                {{.}}
-                {{/alert.instructions}}
-                {{/risk}}
-        """
-
     @Test func aFlaggedTurnTellsTheMockWhichLinesTheFlagAdded() async throws {
-        let fileSystem = FileSystem.inMemory(["kai/pack.yaml": Self.plainAlertPack])
+        let fileSystem = FileSystem.inMemory(["kai/pack.yaml": TestPacks.plainAlert])
         let compiler = try Compiler(pack: PackLoader(fileSystem: fileSystem).load("kai").get())
         var conversation = Conversation(compiler: compiler, inputs: try ResolvedInputs(CompileInputs(), pack: compiler.pack, fileSystem: fileSystem))
         let recorder = Recorder()
