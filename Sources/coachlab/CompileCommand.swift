@@ -67,14 +67,18 @@ struct CompileCommand: ParsableCommand {
         case .text: Terminal.out(prompt.system)
         case .json: Terminal.out(prompt.jsonString(), terminator: "")
         case .markdown: Terminal.out(prompt.markdown(), terminator: "")
-        case .mock:
-            // What the flag added, as a run tells the mock (the same inputs compiled unflagged).
-            var plain = inputs
-            plain.screen = nil
-            let alert = prompt.screening?.isFlagged == true ? prompt.alert(comparedWith: try compiler.compile(plain, fileSystem: .invocation)) : nil
-            Terminal.out(MockReading.explain(prompt, message: inputs.screen ?? "Hello", alert: alert), terminator: "")
+        case .mock: Terminal.out(try mockView(of: prompt, compiler: compiler, inputs: inputs), terminator: "")
         }
         for warning in prompt.warnings { Terminal.error("warning: \(warning)") }
+    }
+
+    /// What the mock read and its reply, told what the flag added as a run tells it: the same
+    /// inputs compiled unflagged, compared with the prompt (``CompiledPrompt/alert(comparedWith:)``).
+    private func mockView(of prompt: CompiledPrompt, compiler: Compiler, inputs: CompileInputs) throws -> String {
+        var plain = inputs
+        plain.screen = nil
+        let alert = prompt.screening?.isFlagged == true ? prompt.alert(comparedWith: try compiler.compile(plain, fileSystem: .invocation)) : nil
+        return MockReading.explain(prompt, message: inputs.screen ?? "Hello", alert: alert)
     }
 
     /// The body a provider of `kind` would receive; the URL goes to stderr.
