@@ -45,7 +45,7 @@ enum MockDirective: Equatable {
     static let listener = #"(?:them|they|the user|the child|the person|the patient|the parent|the owner|the carer|the caregiver|him|her)"#
     /// The words that ask for an instruction rather than give it: "You will", "We need you
     /// to", "Please", "Make sure you", "Remember to".
-    static let requestPreamble = #"^(?:please\s+|(?:must|always)\s*:?\s+(?!not\b|never\b)|(?:do|action|required|to ?do)\s*:\s+(?!not\b|never\b)|(?:you|the coach|the assistant) (?:will|must|should|need to|have to|are to|is to)\s+(?!not\b|never\b)|(?:the|your|this|each|every) (?:reply|response|answer) (?:will|must|should|needs to|has to)\s*:?\s+(?!not\b|never\b)|(?:we|i) (?:need|want|would like|'d like|ask) you to\s+|(?:we|i)'d like you to\s+|make sure (?:that )?you\s+|be sure to\s+|remember to\s+|don't forget to\s+)+"#
+    static let requestPreamble = #"^(?:please\s+|(?:must|always)\s*:?\s+(?!not\b|never\b)|(?:do|action|required|to ?do)\s*:\s+(?!not\b|never\b)|(?:you|the coach|the assistant) (?:will|must|should|need to|have to|are to|is to)\s+(?!not\b|never\b)|(?:the|your|this|each|every) (?:reply|response|answer) (?:will|must|should|needs to|has to)\s*:?\s+(?!not\b|never\b)|(?:we|i) (?:need|want|would like|'d like|ask) you to\s+|(?:we|i)'d like you to\s+|make sure (?:that )?you\s+|be sure to\s+|remember to:?\s+|don't forget to\s+)+"#
     /// "Ask (them) (directly) whether …".
     static let askedHow = #"(?:\s+"# + listener + #")?(?:\s+(?:directly|gently|calmly|clearly|kindly))?"#
 
@@ -63,7 +63,7 @@ enum MockDirective: Equatable {
             .replacingMatches(ofPattern: #"^(?!(?:if|when|whenever|for|after|once|should)\b)[^;]*?,\s*(?:so\s+|and\s+)?(?:(?:in|for) (?:this|your next) (?:reply|response|message),?\s+)?please\s+"#, with: "", caseSensitive: false)
             .replacingMatches(ofPattern: requestPreamble, with: "", caseSensitive: false)
         var lower = MockReading.fold(text)
-        if MockReading.contains(#"^(?:stop|pause|halt|set aside) (?:the |all )?(?:coaching|teaching|lesson|exercise|session plan)"#, lower) { return .suppress("coaching") }
+        if MockReading.contains(#"^(?:stop|pause|halt|set aside) (?:the |all |any )?(?:[\w-]+ )?(?:coaching|teaching|lessons?|exercises?|session plan|practice)"#, lower) { return .suppress("coaching") }
         // "Keep the reply to this one instruction": nothing else goes in it.
         if MockReading.contains(#"^keep (?:the|your|this) (?:reply|response|answer) (?:to|focused on|on)\b"#, lower) { return .suppress("coaching") }
         // "Put the coursework aside for this reply", "Set the plan aside", "Park the revision for now".
@@ -188,7 +188,7 @@ enum MockDirective: Equatable {
         let namesContact = MockReading.contains(#"\d|\b(?:line|helpline|hotline|service|charity|number)\b"#, lower)
         if !namesContact, MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite(text) }
         // "Provide the number of a crisis line", "Share the 988 lifeline".
-        if let match = MockReading.matches(#"^(?:provide|share|include|name|(?:give|offer)(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w'’-]+\s+){0,3}?(?:number|line|contact|details|link|hotline|helpline|resources?)\b|\s+\D{0,40}?\b\d{3,}))\s+(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:provide|share|include|name|(?:give|offer)(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w'’-]+\s+){0,3}?(?:number|line|contact|details|link|hotline|helpline|resources?)\b|\s+.{0,40}?\b\d{3,}))\s+(.+)$"#, in: text).first {
             // "Give Samaritans on 116 123": a service named with its number is one to reach.
             var object = swapListener(match[1])
             let named = !MockReading.contains(#"^(?:the|a|an|your|our|this|that)\b|\b(?:number|line|contact|details|link|resources?)\b"#, MockReading.fold(object))

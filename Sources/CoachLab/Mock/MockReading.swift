@@ -691,7 +691,7 @@ public struct MockReading: Sendable, Equatable {
         if clues.any("an ai", "ai-", "ai:", "ai ", " ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
                      "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "stays with", "stay with", "ask to", "human", "real person", "for you alone", "for you only", "only for you", "nobody but you", "no one but you", "to yourself",
-                     "any of this", "all of this", "none of this", "any of these", "any of it", "all of it", "a word of", "sections", "to itself", "nothing ", "outline", "memo", "description", "visibility") {
+                     "any of this", "all of this", "none of this", "any of these", "any of it", "all of it", "a word of", "sections", "to itself", "nothing ", "outline", "memo", "description", "visibility", "nobody else", "no one else") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -890,10 +890,12 @@ public struct MockReading: Sendable, Equatable {
                          + #"|(?:\b(?:the )?contents? of (?:§|sections?\b|this\b|these\b|the\b)[^.]{0,30}?|\b(?:sections?(?: \d+(?: (?:to|and|-) \d+)?)?|these (?:sections|lines|rules|instructions|notes|pages)|this (?:prompt|brief|text|card|spec|document|page|section)))\s+(?:are|is|must|should|may)\s+(?:not|never)\s+(?:to\s+)?(?:be\s+)?(?:shown|shared|revealed|quoted|repeated|disclosed|summari[sz]ed|paraphrased|copied|read out)\b"#
                          // "prompt.visibility=hidden from users".
                          + #"|\b(?:prompt|instructions|config(?:uration)?|system prompt|setup|brief)\s+visibility\b[^.]{0,15}\b(?:hidden|private|none|never|off|false|internal)\b"#
+                         // "These reminders are for you and nobody else."
+                         + #"|\b(?:these|this|the)\s+(?:reminders|notes|lines|instructions|rules|brief|prompt|text)\s+(?:are|is)\s+for you and (?:nobody|no one|no-one) else\b"#
                          // "Nothing inside these tags may be repeated or summarised".
                          + #"|\bnothing\b[^.]{0,40}\b(?:may|can|should|must|is to|are to) be (?:repeated|shared|revealed|quoted|shown|disclosed|summari[sz]ed|paraphrased|copied)\b"#
                          // "Keep it to yourself and decline if asked"; "Can people see this FAQ? No."
-                         + #"|\b(?:keep|keeps|kept) (?:it|this|these|them|that)(?: (?:brief|prompt|text|document|setup|card|faq|spec|config(?:uration)?|notes|instructions|page))? to (?:yourself|itself|herself|himself|themselves)\b|\b(?:can|may|should) (?:people|users?|anyone|they|the user|the person) (?:see|read|view|have) (?:this|these|it)\b[^?]*\?? no\b"#
+                         + #"|\b(?:keep|keeps|kept) (?:it|this|these|them|that)(?: (?:brief|prompt|text|document|setup|card|faq|spec|config(?:uration)?|notes|instructions|page|grid|table|sheet|list|file))? to (?:yourself|itself|herself|himself|themselves)\b|\b(?:can|may|should) (?:people|users?|anyone|they|the user|the person) (?:see|read|view|have) (?:this|these|it)\b[^?]*\?? no\b"#
                          // "Never reads these directions aloud."
                          + #"|\b(?:never|don't|do not|not)\s+(?:\w+\s+){0,2}?reads?\s+"# + instructions + #"\s+(?:aloud|out)\b"#
                          // "Don't reveal what's written here."
@@ -1016,7 +1018,7 @@ public struct MockReading: Sendable, Equatable {
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle { endSection() }
             if isTitle || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\b(?:what|things) (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|\b(?:things|stuff) to know\b|\bhandy\b|\bbasics\b|\b(?:\w+ )?teaches\b|\b(?<!user )(?<!they )(?<!he )(?<!she )knows that\W*$|\b(?:worth|good to|useful to) mention(?:ing)?\b|\bcan use\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\b(?:what|things) (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|\b(?:things|stuff) to know\b|\bhandy\b|\bbasics\b|\b(?:\w+ )?teaches\b|\b(?<!user )(?<!they )(?<!he )(?<!she )knows that\W*$|\b(?:worth|good to|useful to) mention(?:ing)?\b|\bcan use\b|\b(?:can|to) offer\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
                 // "### Bedtime battles" under "## Knowledge base": a sub-heading of the section.
                 let level = Self.markdownLevel(line)
                 let subheading = inKnowledgeSection && headers[index] && knowledgeLevel > 0 && level > knowledgeLevel
@@ -1067,8 +1069,12 @@ public struct MockReading: Sendable, Equatable {
             }
             // "Reed knows that slowing down the start of a word, called easy onset, can help": a
             // fact the coach knows, in any section (not one about what the user knows).
-            if trimmed.utf8.count > 24, FoldedText.text(trimmed, contains: " know"),
-               let match = Self.matches(#"^(?:[A-Z][\w'’-]+|You|The (?:coach|assistant|agent|companion|tutor|guide))\s+(?:knows?|also knows?)\s+(?:that\s+)?(\S.{12,})$"#, in: trimmed, caseSensitive: true).first,
+            // "Remember that a walk outside in daylight helps", where what is remembered is not
+            // about the reply, is one too.
+            if trimmed.utf8.count > 24, FoldedText.text(trimmed, contains: " know") || trimmed.hasPrefix("Remember that "),
+               let match = Self.matches(#"^(?:[A-Z][\w'’-]+|You|The (?:coach|assistant|agent|companion|tutor|guide))\s+(?:knows?|also knows?)\s+(?:that\s+)?(\S.{12,})$"#, in: trimmed, caseSensitive: true).first
+                ?? Self.matches(#"^Remember that ((?!you\b|your\b|every\b|each\b|these\b|this\b|the (?:chat|reply|replies|app)\b)\S.{12,})$"#, in: trimmed, caseSensitive: true).first.map({ [$0[0], $0[1]] })
+                    .flatMap({ Self.contains(#"\b(?:repl(?:y|ies)|sentences?|markdown|questions?|ai|bot|prompt|instructions)\b"#, Self.fold($0[1])) ? nil : $0 }),
                !["The", "They", "He", "She", "It", "Users", "Everyone", "Nobody"].contains(String(trimmed.prefix { $0 != " " })) {
                 note(.knowledge, Self.firstSentence(match[1]), index)
                 continue
@@ -1397,6 +1403,8 @@ public struct MockReading: Sendable, Equatable {
         // A prompt written as properties ("reply.sentences.max=3") has at least three.
         let properties = written.count(where: { property($0) != nil }) >= 3
         let writtenLines = written
+        // Whether the lines read are the rows of a "Do | Don't" table (``doAndDont(_:)``).
+        var inDoAndDont = false
         for (index, written) in written.enumerated() {
             let spoken = (properties ? property(written) : nil) ?? speaker.flatMap { said(written, by: $0) } ?? written
             let line = jsonStructure(spoken) ?? groupTitle(spoken, over: index + 1 < writtenLines.count ? writtenLines[index + 1] : nil) ?? unquoted(spoken)
@@ -1405,7 +1413,10 @@ public struct MockReading: Sendable, Equatable {
                 let items: [String] = list.items.map { "- " + $0 }
                 return (list.preface.map { [$0] } ?? []) + [list.leadIn] + items
             }
-            let read = asked ?? paragraph(line) ?? boldRunInTitle(line) ?? listed ?? labelledSentences(line) ?? [line]
+            let dos = doAndDont(line)
+            let row = inDoAndDont ? doAndDontRow(line) : nil
+            inDoAndDont = dos != nil || row != nil
+            let read = asked ?? dos ?? row ?? objectOnOneLine(line) ?? paragraph(line) ?? boldRunInTitle(line) ?? listed ?? labelledSentences(line) ?? [line]
             if read.count > 1 { split = true }
             lines += read
             origin += Array(repeating: index, count: read.count)
@@ -1441,7 +1452,10 @@ public struct MockReading: Sendable, Equatable {
               last == UInt8(ascii: "{") || last == UInt8(ascii: "[") || last == UInt8(ascii: "}") || last == UInt8(ascii: "]") else { return nil }
         let trimmed = line.trimmed(.whitespaces)
         if trimmed.allSatisfy({ "{}[], ".contains($0) }) { return "" }
-        guard let match = matches(#"^"([A-Za-z][\w -]*)"\s*:\s*([\[{])$"#, in: trimmed, caseSensitive: true).first else { return nil }
+        // In code too: `TIPS = [`, `COACH = {`.
+        guard let match = matches(#"^"([A-Za-z][\w -]*)"\s*:\s*([\[{])$"#, in: trimmed, caseSensitive: true).first
+                ?? matches(#"^([A-Z][A-Z0-9_]*)\s*=\s*([\[{])$"#, in: trimmed, caseSensitive: true).first.map({ [$0[0], $0[1].lowercased(), $0[2]] })
+        else { return nil }
         let words = match[1].replacingText("_", with: " ").replacingText("-", with: " ")
         let key = words.prefix(1).uppercased() + words.dropFirst()
         return match[2] == "{" ? "=== \(key) ===" : key + ":"
@@ -1473,6 +1487,53 @@ public struct MockReading: Sendable, Equatable {
         sentences = sentences.filter { $0.split(separator: " ").count >= 3 }
         guard sentences.count >= 2 else { return nil }
         return [label + ":"] + sentences.map { "- " + $0 }
+    }
+
+    /// A row of a two-column table headed "Do | Don't" (or "Always | Never", "Do | Avoid") as
+    /// what it asks: its header as the lead-in "Do:", each row as its first cell and "Never"
+    /// with its second, its rule as a blank line. Nil for other lines.
+    static func doAndDont(_ line: String) -> [String]? {
+        guard line.utf8.first(where: { $0 != UInt8(ascii: " ") }) == UInt8(ascii: "|") else { return nil }
+        let cells = line.trimmed(.whitespaces).split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+            .map { $0.trimmed(.whitespaces) }
+        guard cells.count == 2 else { return nil }
+        let header = cells.map { fold($0).replacingText("’", with: "'") }
+        if ["do", "always", "yes"].contains(header[0]), ["don't", "dont", "do not", "never", "avoid", "no"].contains(header[1]) { return ["Do:"] }
+        return nil
+    }
+
+    /// A row under a "Do | Don't" header: the rule as a blank line, a row as its first cell and
+    /// "Never" with its second ("| End with a soft question | Use markdown |" is "- End with a
+    /// soft question" and "- Never use markdown"). Nil for a line that is no such row.
+    static func doAndDontRow(_ line: String) -> [String]? {
+        let trimmed = line.trimmed(.whitespaces)
+        guard trimmed.count > 2, trimmed.hasPrefix("|"), trimmed.hasSuffix("|") else { return nil }
+        if trimmed.allSatisfy({ "|-: ".contains($0) }) { return [""] }
+        let cells = trimmed.dropFirst().dropLast().split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmed(.whitespaces) }
+        guard cells.count == 2 else { return nil }
+        return (cells[0].contains(where: \.isLetter) ? ["- " + cells[0]] : [])
+            + (cells[1].contains(where: \.isLetter) ? ["- Never " + MockComposer.lowercasedFirst(cells[1])] : [])
+    }
+
+    /// A setting or a list of them written as an object on one line (`REPLY = {"max_sentences":
+    /// 3, "markdown": False}`, `{"flag": "…", "steps": ["…", "…"]}`) as a line a member: a
+    /// value as `"key": value`, a list as its lead-in over its strings. Two members or more;
+    /// nil for other lines.
+    static func objectOnOneLine(_ line: String) -> [String]? {
+        guard line.utf8.contains(UInt8(ascii: "{")), line.utf8.contains(UInt8(ascii: "}")), FoldedText.text(line, contains: "\":") else { return nil }
+        let members = matches(#""([A-Za-z][\w -]*)"\s*:\s*("(?:[^"\\]|\\.)*"|\[[^\]]*\]|[^,}\]]+)"#, in: line, caseSensitive: true)
+        guard members.count >= 2 else { return nil }
+        var lines: [String] = []
+        for member in members {
+            let value = member[2].trimmed(.whitespaces)
+            if value.hasPrefix("[") {
+                lines.append(member[1].replacingText("_", with: " ") + ":")
+                lines += matches(#""([^"]*[A-Za-z][^"]*)""#, in: value).map { "- " + $0[1] }
+            } else {
+                lines.append("\"\(member[1])\": \(value)")
+            }
+        }
+        return lines
     }
 
     /// A bullet of a word or three with more deeply indented bullets under it ("- Knowledge"
