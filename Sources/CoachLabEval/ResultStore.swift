@@ -201,10 +201,16 @@ public final class ResultStore: Sendable {
     /// Closes the store and removes its file, and the folders made for it, when opening it
     /// made the file and it holds no run: a command that refuses its input after opening the
     /// store (it opens first, so that the migrations run while it plans) leaves nothing behind.
-    /// A store that was there before, or that any process has started a run in, is kept.
+    /// A store that was there before, that any process has started a run in, or that another
+    /// connection still has open (a shard that opened the new store at the same moment and is
+    /// still planning), is kept.
     public func discardIfNew() {
         let isEmpty = { (db: Database) in try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM run) + (SELECT COUNT(*) FROM guardrailLog)") == 0 }
-        guard let made, (try? migration.wait()) != nil, (try? queue.read(isEmpty)) == true, (try? close()) != nil else { return }
+        guard let made, (try? migration.wait()) != nil, (try? queue.read(isEmpty)) == true else { return }
+        // Leaving WAL needs the only connection: one still in WAL is not alone with the store.
+        leaveWAL()
+        let mode = try? queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        guard mode?.lowercased() == "delete", (try? close()) != nil else { return }
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(made.location + suffix) }
         // `rmdir` removes a folder only when it is empty.
         for folder in made.folders { rmdir(folder) }

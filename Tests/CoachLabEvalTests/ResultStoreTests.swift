@@ -95,6 +95,20 @@ struct Stop: Error {}
         #expect(try reopened.runs().isEmpty, "and it is still open")
     }
 
+    /// Two shards that open a new store at the same moment both see it made: the one that
+    /// refuses its input must not remove it while the other, still planning, has it open.
+    @Test func aNewStoreAnotherConnectionHasOpenIsKept() throws {
+        let folder = try Scratch.folder("discard-shared")
+        let refusing = try ResultStore(path: "runs.sqlite", on: .rooted(at: folder), clock: Date.init)
+        let planning = try ResultStore(path: "runs.sqlite", on: .rooted(at: folder), clock: Date.init)
+        _ = try planning.runs()
+        refusing.discardIfNew()
+        #expect(FileManager.default.fileExists(atPath: folder + "/runs.sqlite"))
+        let run = try planning.startRun(suites: [], providers: [], repeats: nil)
+        #expect(try ResultStore(readingFrom: folder + "/runs.sqlite").runs().map(\.id) == [run])
+        try planning.close()
+    }
+
     @Test func aStoppedRunResumesToTheSameResultsWithoutRedoingFinishedCases() async throws {
         let suites = try EvalSupport.suites().filter { ["kindred", "luna", "betterone-rollout"].contains($0.suite.id) }
 
