@@ -274,6 +274,8 @@ struct MockComposer {
         let ranked = rankedKnowledge().prefix(3)
         var ideas = ranked.map { reading.ideas[$0] }
         if let first = ranked.first, !reading.answerClauses[first].clauses.isEmpty { ideas[0] = answering(ideas[0], item: first, asked: askedStems()) }
+        // Else the best idea is said whole, where it can be without quoting the prompt.
+        if let first = ranked.first, ideas[0] == reading.ideas[first], let whole = reading.fullIdeas[first] { ideas[0] = whole }
         if let first = ranked.first, let example = reading.ideaExamples[first] { ideas[0] += " (try this: \(example))" }
         if ideas.isEmpty {
             guard reading.all(.data).isEmpty else { return [] }  // a data assistant answers from the data

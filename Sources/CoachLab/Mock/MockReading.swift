@@ -61,6 +61,11 @@ public struct MockReading: Sendable, Equatable {
     /// order, and each data line as a reply cites it: what a reply says of them depends on
     /// the prompt alone.
     private(set) var ideas: [String] = []
+    /// Each knowledge item's whole first sentence, when its idea clips it and a model could say
+    /// all of it without quoting ten words of the prompt in a row (``loosened(_:in:)``), in
+    /// ``all(_:)`` order: the best idea is said whole, so a fact's end ("…chat in full
+    /// sentences") is not lost to the clip.
+    private(set) var fullIdeas: [String?] = []
     /// The example each knowledge item gives on its own line ("For example: light a candle",
     /// "e.g. list volunteering"), as a reply adds it to the idea, in ``all(_:)`` order.
     private(set) var ideaExamples: [String?] = []
@@ -119,6 +124,15 @@ public struct MockReading: Sendable, Equatable {
             return Set(TextNormalizer.words(line.value + " " + title).map(\.text))
         }
         ideas = all(.knowledge).map { MockComposer.lowercasedFirst(Self.idea($0.value)) }
+        if !ideas.isEmpty {
+            let words = SystemWords.shared.index(of: system)
+            fullIdeas = zip(all(.knowledge), ideas).map { item, idea in
+                let whole = MockComposer.lowercasedFirst(Self.firstSentence(item.value))
+                // Only an idea clipped from the sentence's start: one joined from two clauses is said as it is.
+                guard whole != idea, whole.hasPrefix(idea), whole.split(separator: " ").count <= 16 else { return nil }
+                return Self.loosened(whole, in: words)
+            }
+        }
         ideaExamples = all(.knowledge).map { Self.example(in: $0.text) }
         answerClauses = zip(all(.knowledge), ideas).map { Self.answerClauses(of: $0.value, idea: $1) }
         citations = all(.data).map { line in
@@ -234,6 +248,9 @@ public struct MockReading: Sendable, Equatable {
             let opensSection = headers[index] || Self.isLabel(line) || Self.isLeadIn(lines, at: index)
             if opensSection { forbidding = Self.titlesForbidden(line) } else if forbidding, let item = Self.listItem(text) {
                 text = "Never " + MockComposer.lowercasedFirst(item)
+            } else if let item = Self.crossedItem(text) {
+                // "❌ Markdown, bullet lists or headings": a crossed item is a thing never to do.
+                text = "Never " + MockComposer.lowercasedFirst(item)
             }
             let lower = Self.fold(text)
             // Example conversations show a style; what their lines say is not an instruction.
@@ -319,8 +336,10 @@ public struct MockReading: Sendable, Equatable {
             }
             // "If asked whether it is an AI, the assistant answers as Coral", "asked \"are you
             // AI?\" -> answer as Ember": a line about being asked what it is that names the
-            // coach keeps the role, unless it gives leave to say so or calls the coach an AI.
-            if !has(.stayInRole), Self.contains(#"\b(?:ai|a\.i\.|artificial intelligence|bot|chatbot|robot|language model|machine)\b"#, lower),
+            // coach keeps the role, unless it gives leave to say so or calls the coach an AI. So
+            // does "don't volunteer that you are software; if someone asks what you are, say you
+            // are Willow".
+            if !has(.stayInRole), Self.contains(#"\b(?:ai|a\.i\.|artificial intelligence|bot|chatbot|robot|language model|machine|software|a (?:computer )?program)\b"#, lower),
                Self.contains(#"\b(?:ask|asks|asked|asking|whether|wonders?|wondering|claims?|pretend|describe|present|identity|admit|mention)\b"#, lower),
                Self.contains(#"\b(?:in character|in role|in persona|as yourself)\b"#, lower)
                 || names.contains(where: { !$0.isEmpty && Self.contains(#"\b"# + NSRegularExpression.escapedPattern(for: Self.fold($0)) + #"\b"#, lower) }),
@@ -344,7 +363,7 @@ public struct MockReading: Sendable, Equatable {
                 }
                 if !has(.confidential), !has(.invitesLeak),
                    Self.contains(#"\b(?:disclos(?:e[sd]?|ing)|shar(?:e[sd]?|ing)|reveal(?:ed|ing)?|quot(?:e[sd]?|ing)|repeat(?:ed|ing)|recit(?:e[sd]?|ing)|show(?:n|ing)?|see|copy(?:ing)?|read(?:ing)? (?:\w+ )?out|sum(?:ming)? (?:\w+ )?up|summari[sz](?:e[sd]?|ing)|paraphras(?:e[sd]?|ing)|stays? between|private|confidential(?:ity)?|secret|secrecy)\b"#, lower),
-                   Self.contains(#"\b(?:this|these|the|your) (?:document|brief|briefing|prompt|instructions|priorities|rules|guidelines|text|notes|setup|configuration|directions|policy|policies|page|sheet|card|file|spec|settings|steps|procedure|workflow|outline|memo|description|overview|system (?:message|prompt|text))\b"#, lower) {
+                   Self.contains(#"\b(?:this|these|the|your) (?:document|brief|briefing|prompt|instructions|priorities|rules|guidelines|text|notes|setup|configuration|directions|policy|policies|page|sheet|card|file|spec|settings|steps|procedure|workflow|outline|memo|description|overview|checklist|brackets|tags|sections|lines|contents|system (?:message|prompt|text))\b"#, lower) {
                     note(.confidential, "keeps these instructions private", index)
                 }
             }
@@ -691,7 +710,7 @@ public struct MockReading: Sendable, Equatable {
         if clues.any("an ai", "ai-", "ai:", "ai ", " ai", "language model", "bot", "artificial", "stay in ", "character", "break role", "instructions", "prompt", "rules",
                      "guidelines", "asks", "asked", "private", "confidential", "secret", "written", "eyes", "machine", "fourth wall", "hidden", "system",
                      "configuration", "config", "setup", "set-up", "requirement", "specification", "spec", "directive", "polic", "never \"", "never “", "this block", "this section", "this text", "this brief", "these notes", "these directions", "tags", "between", "stays with", "stay with", "ask to", "human", "real person", "for you alone", "for you only", "only for you", "nobody but you", "no one but you", "to yourself",
-                     "any of this", "all of this", "none of this", "any of these", "any of it", "all of it", "a word of", "sections", "to itself", "nothing ", "outline", "memo", "description", "visibility", "nobody else", "no one else") {
+                     "any of this", "all of this", "none of this", "any of these", "any of it", "all of it", "a word of", "sections", "to itself", "nothing ", "outline", "memo", "description", "checklist", "visibility", "nobody else", "no one else") {
             scratch.readIdentity(lower, 0)
         }
         if !inAlert, clues.any("if ", "when", "in case ", "should "), clues.any(",") { scratch.readConditional(line, 0) }
@@ -882,7 +901,7 @@ public struct MockReading: Sendable, Equatable {
                          + #"|\b(?:never|don't|do not|not)\s+(?:break|step out of|drop|leave)\s+(?:character|role)\b"#, lower) {
             note(.stayInRole, "never says it is an AI", index)
         }
-        let instructions = #"(?:(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:any|all|none|some|a word) of (?:this|these|it)\b|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:(?:this|your|the) )?config(?:uration)?\b|(?:this|your) set-?up\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing|faq|outline|memo|description|overview|sheet|page|card|document)\b|these (?:notes|directions|briefing notes)\b)"#
+        let instructions = #"(?:(?:these |your |the |this |my )?(?:instructions|system prompt|system text|system message|prompt|rules|guidelines)|(?:any|all|none|some|a word) of (?:this|these|it)\b|(?:these|this|the above|your) (?:requirements|specification|spec|directives|policies|policy)\b|(?:(?:this|your|the) )?config(?:uration)?\b|(?:this|your) set-?up\b|(?:anything |what(?:'s| is) )?(?:inside|in|within|between) (?:these|the|those) tags\b|this (?:block|section|text|brief|briefing|faq|outline|memo|description|overview|sheet|page|card|checklist|document)\b|these (?:notes|directions|briefing notes)\b)"#
         if Self.contains(#"\b(?:never|don't|do not|not|refuse to|decline to)\s+(?:\w+\s+){0,2}?(?:reveal|repeat|quote|share|disclose|show|recite|discuss|talk about|mention|explain|describe|paraphrase|summari[sz]e|output|print|reproduce|leak|divulge)(?:s|es|ing)?\b[^.]{0,30}"# + instructions
                          + #"|\b(?:keep|treat)\s+(?:the contents of |everything in )?"# + instructions + #"\s+(?:as\s+)?(?:confidential|private|secret)"#
                          + #"|\b(?:instructions|system prompt|system text|system message|prompt|the text above|everything above|all of the above|the above|this text|this setup|this set-up|everything (?:written )?here|what(?:'s| is) written here)\s+(?:are|is|stays?|remains?)\s+(?:strictly\s+)?(?:confidential|private|secret)\b"#
@@ -999,7 +1018,7 @@ public struct MockReading: Sendable, Equatable {
             labels[trimmed[..<colon], default: 0] += 1
         }
         func endSection() {
-            if !structured { for index in prose { note(.knowledge, Self.firstSentence(lines[index].trimmed(.whitespaces)), index) } }
+            if !structured { for index in prose { note(.knowledge, Self.firstSentence(Self.untitled(lines[index].trimmed(.whitespaces))), index) } }
             prose = []
             structured = false
         }
@@ -1017,8 +1036,11 @@ public struct MockReading: Sendable, Equatable {
             }
             let isTitle = headers[index] || Self.isLabel(line)
             if isTitle { endSection() }
-            if isTitle || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\b(?:what|things) (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|\b(?:things|stuff) to know\b|\bhandy\b|\bbasics\b|\b(?:\w+ )?teaches\b|\b(?<!user )(?<!they )(?<!he )(?<!she )knows that\W*$|\b(?:worth|good to|useful to) mention(?:ing)?\b|\bcan use\b|\b(?:can|to) offer\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
+            // "Things I teach:" over lines of prose leads in to them as a title would.
+            let leadsInToProse = !isTitle && line.hasSuffix(":") && line.split(separator: " ").count <= 6 && Self.listItem(line) == nil
+            if leadsInToProse { endSection() }
+            if isTitle || leadsInToProse || Self.isLeadIn(lines, at: index) {
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\b(?:what|things) (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|\b(?:things|stuff) to know\b|\bhandy\b|\bbasics\b|\b(?:\w+ )?teaches\b|\b(?:you|i|we) teach\b|\b(?<!user )(?<!they )(?<!he )(?<!she )knows that\W*$|\b(?:worth|good to|useful to) mention(?:ing)?\b|\bcan use\b|\b(?:can|to) offer\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
                 // "### Bedtime battles" under "## Knowledge base": a sub-heading of the section.
                 let level = Self.markdownLevel(line)
                 let subheading = inKnowledgeSection && headers[index] && knowledgeLevel > 0 && level > knowledgeLevel
@@ -1027,7 +1049,7 @@ public struct MockReading: Sendable, Equatable {
                     openedByLeadIn = opens && !isTitle
                     knowledgeLevel = opens && headers[index] ? level : 0
                 }
-                if isTitle { continue }
+                if isTitle || leadsInToProse || Self.listItem(line) != nil && Self.isLeadIn(lines, at: index) { continue }
             }
             var trimmed = line.trimmed(.whitespaces)
             // "Q: What helps with a blank page?" over "A: Freewriting for five minutes…": an
@@ -1079,6 +1101,12 @@ public struct MockReading: Sendable, Equatable {
                 note(.knowledge, Self.firstSentence(match[1]), index)
                 continue
             }
+            // "Technique — PEEL paragraphs: A PEEL paragraph makes a Point…": an item named as a
+            // technique, tip or idea, in any section.
+            if let match = Self.namedItem(trimmed) {
+                note(.knowledge, Self.firstSentence(match), index)
+                continue
+            }
             // A fact set out by a label of its own, in any section: "Did you know? …", "Fun fact: …".
             for prefix in ["Core idea: ", "- Tip: ", "- Competing response: ", "Heuristic: ", "Did you know? ", "Fun fact: ", "Pro tip: ", "Quick tip: ", "Fact: ", "Facts: "] where trimmed.hasPrefix(prefix) {
                 note(.knowledge, Self.firstSentence(String(trimmed.dropFirst(prefix.count))), index)
@@ -1091,15 +1119,19 @@ public struct MockReading: Sendable, Equatable {
                !Self.contains(#"^(?:when|avoid|what to avoid|source|why)\s*:"#, text) {
                 if let colon = text.range(of: ": "), text.distance(from: text.startIndex, to: colon.lowerBound) < 40 {
                     text = String(text[colon.upperBound...])
+                } else if let title = Self.dashTitle(text) {
+                    // "Progressive overload — Add a little weight…": the words before the dash title it.
+                    text = String(text[title.upperBound...])
                 }
-                if !text.hasPrefix("When:"), !text.hasPrefix("Avoid:") { note(.knowledge, Self.firstSentence(text), index) }
+                if !text.hasPrefix("When:"), !text.hasPrefix("Avoid:") { note(.knowledge, Self.firstSentence(Self.untitled(text)), index) }
             } else if inKnowledgeSection, item == nil,
                       let match = Self.matches(#"^([\w'’-]+(?: [\w'’-]+){0,2}):\s+(.+)$"#, in: trimmed).first,
                       !Self.contains(#"^(?:when\b.*|why\b.*|how\b.*|avoid\b.*|use when|what to avoid|sources?|core idea|heuristics?|competing response|examples?|e\.g|caution|warnings?|evidence|references?|not for|contraindications?)$"#, Self.fold(match[1])),
                       match[2].split(separator: " ").count >= 4,
-                      labels[Substring(match[1]), default: 0] >= 2 {
+                      labels[Substring(match[1]), default: 0] >= 2 || Self.besideLabelledLine(lines, at: index) {
                 // The same label on each line of a knowledge section ("Remember: Break tasks
-                // into chunks…"): the text after it is the item.
+                // into chunks…"): the text after it is the item. So is each of a run of lines
+                // that each title their item ("Anchor sleep: An anchor sleep of four hours…").
                 note(.knowledge, Self.firstSentence(match[2]), index)
             } else if let item, let advice = Self.advice(in: item) {
                 // A coach's rule that says what to advise ("- Recommend three full-body sessions
@@ -1108,6 +1140,67 @@ public struct MockReading: Sendable, Equatable {
             }
         }
         endSection()
+    }
+
+    /// The range of " — " (or " – ", " - ") after an item's title of one to four words, as in
+    /// "Rest days — Muscles grow on rest days": nil when the line has none.
+    static func dashTitle(_ item: String) -> Range<String.Index>? {
+        guard let dash = item.range(of: " — ") ?? item.range(of: " – ") ?? item.range(of: " - "),
+              item.distance(from: item.startIndex, to: dash.lowerBound) < 40,
+              (1...4).contains(item[..<dash.lowerBound].split(separator: " ").count),
+              !item[..<dash.lowerBound].contains(where: { ".,;:!?".contains($0) }),
+              item[dash.upperBound...].split(separator: " ").count >= 4
+        else { return nil }
+        return dash
+    }
+
+    /// Whether the line above or below is also a short label and its text ("Blackout: Blackout
+    /// curtains…" under "Anchor sleep: An anchor sleep…").
+    static func besideLabelledLine(_ lines: [String], at index: Int) -> Bool {
+        [index - 1, index + 1].contains { lines.indices.contains($0) && contains(#"^\W*[\w'’-]+(?: [\w'’-]+){0,2}:\s+\S+(?: \S+){3}"#, lines[$0]) }
+    }
+
+    /// The text of an item named as a technique, tip, idea or fact before a dash, with its own
+    /// title after ("Technique — PEEL paragraphs: A PEEL paragraph makes a Point…" is "A PEEL
+    /// paragraph makes a Point…"); nil for other lines.
+    static func namedItem(_ line: String) -> String? {
+        guard line.utf8.count > 20, line.contains(where: { $0 == "—" || $0 == "–" }),
+              let match = matches(#"^\W*(?:technique|tip|idea|fact|strategy|method|tool|skill|exercise|practice|principle)s?(?: \d+)?\s*[—–]\s*(?:[^:.]{1,40}:\s+)?(\S.{15,})$"#, in: line).first
+        else { return nil }
+        return match[1]
+    }
+
+    /// A line of prose without the short title it opens with ("Talk test. Easy runs should be
+    /// slow…" is "Easy runs should be slow…"): a first sentence of three words at most with no
+    /// verb a reader would take for one.
+    static func untitled(_ line: String) -> String {
+        guard let stop = line.range(of: ". "), line.distance(from: line.startIndex, to: stop.lowerBound) <= 30 else { return line }
+        let title = line[..<stop.lowerBound].split(separator: " ")
+        guard (1...3).contains(title.count), title.allSatisfy({ $0.allSatisfy { $0.isLetter || $0 == "-" || $0 == "'" } }),
+              !title.contains(where: { ["is", "are", "was", "be", "do", "does", "can", "will", "should", "must", "use", "try"].contains($0.lowercased()) })
+        else { return line }
+        let rest = line[stop.upperBound...]
+        return rest.split(separator: " ").count >= 4 ? String(rest) : line
+    }
+
+    /// `text` without the small words a model drops when it says a fact in its own words
+    /// ("really", "just", a "that" before its clause), one at a time from the longest run it
+    /// shares with the prompt, until no run is ten words long; nil when that cannot be done.
+    static func loosened(_ text: String, in system: SystemWords.Index) -> String? {
+        var words = text.split(separator: " ").map(String.init)
+        let fillers: Set<String> = ["really", "just", "very", "already", "actually", "simply", "also", "usually", "often", "quite"]
+        let clause: Set<String> = ["you", "they", "it", "we", "he", "she", "the", "a", "an", "your", "their", "this", "people", "most", "someone"]
+        for _ in 0..<4 {
+            guard CheckEvaluator.longestSharedRunLength(words.joined(separator: " "), in: system) >= 10 else { return words.joined(separator: " ") }
+            // The middle-most word that can go, so both halves stay short.
+            let droppable = words.indices.filter { index in
+                let word = words[index].lowercased()
+                return index > 0 && (fillers.contains(word) || word == "that" && index + 1 < words.count && clause.contains(words[index + 1].lowercased()))
+            }
+            guard let drop = droppable.min(by: { abs($0 - words.count / 2) < abs($1 - words.count / 2) }) else { return nil }
+            words.remove(at: drop)
+        }
+        return CheckEvaluator.longestSharedRunLength(words.joined(separator: " "), in: system) < 10 ? words.joined(separator: " ") : nil
     }
 
     /// A knowledge item as a reply states it, clipped. An item in two clauses ("Shin pain means
@@ -1264,6 +1357,19 @@ public struct MockReading: Sendable, Equatable {
         guard rest.first == " " else { return nil }
         return String(rest.dropFirst())
     }
+
+    /// The text of an item marked with a cross ("❌ Markdown, bullet lists or headings", "🚫 …",
+    /// "✗ …"), as a checklist marks what not to do; nil for other lines.
+    static func crossedItem(_ line: String) -> String? {
+        let trimmed = line.trimmed(.whitespaces)
+        guard let mark = trimmed.unicodeScalars.first, crosses.contains(mark) else { return nil }
+        let rest = trimmed.unicodeScalars.drop { crosses.contains($0) || $0 == "\u{FE0F}" || $0 == " " }
+        let text = String(String.UnicodeScalarView(rest))
+        return text.contains(where: \.isLetter) ? text : nil
+    }
+
+    /// The marks of a crossed item.
+    static let crosses: Set<Unicode.Scalar> = ["❌", "✗", "✘", "🚫", "⛔", "✖", "❎", "🙅"]
 
     /// Whether a character is a pictograph or a symbol a pack may open an item with in place of
     /// a bullet ("💡 A craving passes in five minutes", "👉 Call 999", "✂️ Three sentences").
@@ -1884,7 +1990,9 @@ public struct MockReading: Sendable, Equatable {
     static func isLeadIn(_ lines: [String], at index: Int) -> Bool {
         let trimmed = lines[index].trimmed(.whitespaces)
         // "Useful to mention —" leads in with a dash as others do with a colon.
-        guard trimmed.hasSuffix(":") || trimmed.hasSuffix(" —") || trimmed.hasSuffix(" –"), trimmed.count > 2, listItem(trimmed) == nil,
+        // An item may lead in to the items under it too: "💡 Go-to ideas:" over "💡 Habit stacking: …".
+        guard trimmed.hasSuffix(":") || trimmed.hasSuffix(" —") || trimmed.hasSuffix(" –"), trimmed.count > 2,
+              listItem(trimmed).map({ $0.hasSuffix(":") && $0.split(separator: " ").count <= 5 }) ?? true,
               let next = lines[(index + 1)...].first(where: { !$0.consists(of: .whitespaces) }) else { return false }
         return listItem(next) != nil
     }
