@@ -6,7 +6,7 @@ import Foundation
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
-        abstract: "Scaffold a new app: a pack, two fixtures, a suite, a labelled guardrail set and a providers entry.",
+        abstract: "Scaffold a new app: a pack, six fixtures, a suite, a labelled guardrail set and a providers entry.",
         discussion: """
         Writes personas/APP (persona, a guarded crisis rule with its alert, a style rule, a topic \
         with knowledge, and a stack whose last layer carries the RISK ALERT), fixtures/APP, \

@@ -110,12 +110,12 @@ import Testing
         #expect(created.stdout.contains("wrote \(directory)/personas/sleep-coach/pack.yaml"))
         let lint = try await CLI.run(["lint"], in: directory)
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
-        #expect((lint.stdout + lint.stderr).contains("linted 1 pack, 2 fixtures, 2 suites and 1 guardrail datasets"))
+        #expect((lint.stdout + lint.stderr).contains("linted 1 pack, 6 fixtures, 2 suites and 1 guardrail datasets"))
         let crisis = try await CLI.run(["compile", "personas/sleep-coach", "--variant", "crisis"], in: directory)
         #expect(crisis.status == 0 && crisis.stdout.contains("RISK ALERT: Crisis and self-harm."), "\(crisis.stdout)\(crisis.stderr)")
         let eval = try await CLI.run(["eval", "--store", directory + "/s.sqlite"], in: directory)
         #expect(eval.status == 0, "\(eval.stdout)\(eval.stderr)")
-        #expect(eval.stdout.contains("14 cases: 14 passed"))
+        #expect(eval.stdout.contains("21 cases: 21 passed"))
         let guardrails = try await CLI.run(["guard", "--dataset", "fixtures/guardrails/sleep-coach.yaml", "--fail-under", "recall=1", "--fail-under", "precision=1"],
                                      in: directory)
         #expect(guardrails.status == 0, "\(guardrails.stdout)\(guardrails.stderr)")
@@ -217,13 +217,13 @@ import Testing
         let (directory, process, stdout, stderr) = try await Self.watchNewApp(exitAfter: 3)
         defer { if process.isRunning { process.terminate() } }
         #expect(await stderr.wait(for: "watching"), "\(stderr.text)")
-        #expect(stdout.text.contains("ran all 14 fixtures: 14 of 14 cases passed"))
+        #expect(stdout.text.contains("ran all 21 fixtures: 21 of 21 cases passed"))
 
         // 1. The persona's voice: one layer in every variant, and every fixture's prompt.
         let pack = directory + "/personas/nova/pack.yaml"
         try (try String(contentsOfFile: pack, encoding: .utf8))
             .replacingOccurrences(of: "Plain, friendly and brief", with: "Plain, friendly and very brief").write(toFile: pack, atomically: true, encoding: .utf8)
-        #expect(await stdout.wait(for: "ran 14 of 14 fixtures"), "\(stdout.text)")
+        #expect(await stdout.wait(for: "ran 21 of 21 fixtures"), "\(stdout.text)")
         #expect(stdout.text.contains("layer persona changed (82 → 83 tokens)"))
         #expect(stdout.text.contains("layer crisis: persona changed"))
 
@@ -231,7 +231,7 @@ import Testing
         let fixture = directory + "/fixtures/nova/crisis.yaml"
         try (try String(contentsOfFile: fixture, encoding: .utf8))
             .replacingOccurrences(of: "I don't want to be alive anymore.", with: "I want to die.").write(toFile: fixture, atomically: true, encoding: .utf8)
-        #expect(await stdout.wait(for: "ran 1 of 14 fixtures: 1 of 1 cases passed"), "\(stdout.text)")
+        #expect(await stdout.wait(for: "ran 1 of 21 fixtures: 1 of 1 cases passed"), "\(stdout.text)")
         #expect(stdout.text.contains("no layer of any variant changed"))
 
         // 3. A broken save: the diagnostics, and the watch goes on.
