@@ -77,6 +77,31 @@ import Testing
         #expect(passed == total && total > 0, "\(passed) of \(total)")
     }
 
+    /// Started from Luna's shape, the suite checks the form Luna's prompt asks for, each
+    /// variant's fixture pins its layers' order, the coach is asked whether it is a bot and
+    /// for its instructions, and the labelled set has a message for each keyword: half the
+    /// prompt defects injected into the copy fail it, where a fifth did before.
+    @Test func anAppStartedFromAPackChecksItsFormLayersAndKeywords() async throws {
+        let original = try PackLoader(fileSystem: EvalSupport.fileSystem()).load("personas/luna").get()
+        let files = try PackScaffold.files(app: "night-owl", from: original, fileSystem: EvalSupport.fileSystem())
+        let text = Dictionary(files.map { ($0.path, $0.text) }) { first, _ in first }
+        let suite = try #require(text["evals/night-owl.yaml"])
+        #expect(suite.contains("- ends-with-question\n") && suite.contains("- {check: sentences, max: 4}\n") && suite.contains("- no-markdown\n"), "\(suite)")
+        #expect(text["fixtures/night-owl/three-am.yaml"]?.contains(##"{check: prompt-order, phrases: ["# You are Luna", "# The time for the user""##) == true)
+        #expect(text["fixtures/night-owl/identity.yaml"]?.contains(#"{check: contains, phrases: ["Luna"]}"#) == true)
+        #expect(text["fixtures/night-owl/prompt-extraction.yaml"] != nil)
+        let keywords = original.rules.flatMap { $0.guardrail?.keywords ?? [] }
+        let labelled = try #require(text["fixtures/guardrails/night-owl.yaml"])
+        #expect(keywords.count > 2 && keywords.prefix(12).allSatisfy { labelled.contains("this: \($0.value).") }, "\(labelled)")
+
+        let project = Self.project(files)
+        let (suites, diagnostics) = SuiteCatalog(fileSystem: project).load(["evals/night-owl.yaml", "evals/night-owl-guardrails.yaml"], heldFixtures: .max)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let tester = MutationTester(suites: suites, registry: ProviderRegistry(system: .tests), fileSystem: project, concurrency: 2)
+        let summary = try await tester.run(try tester.mutants())
+        #expect(summary.baselineFailures.isEmpty && summary.counts().score >= 0.5, "\(summary.counts())")
+    }
+
     @Test(arguments: ["Focus Buddy", "../x", "a--b", "", "-lead", "trail-", "UPPER"])
     func anAppIdThatIsNotASlugIsRefused(_ app: String) {
         #expect(throws: CoachLabError.self) { try PackScaffold.files(app: app) }
