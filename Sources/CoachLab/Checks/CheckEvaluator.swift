@@ -22,7 +22,7 @@ public enum CheckEvaluator {
         "samaritans", "physiotherapist", "physio", "dietitian", "dietician", "midwife", "dentist", "social worker",
         "debt adviser", "debt advisor", "debt advice", "legal aid", "poison control", "urgent care", "pediatrician",
         "paediatrician", "health visitor", "vet", "vets", "veterinarian", "veterinary", "prescriber",
-        "a&e", "nhs 111", "hospital", "ambulance", "paramedic", "professionals", "police", "teacher",
+        "a&e", "nhs 111", "111", "hospital", "ambulance", "paramedic", "professionals", "police", "teacher",
     ]
 
     /// Words that show crisis help was offered.

@@ -321,7 +321,7 @@ public struct MockReading: Sendable, Equatable {
     /// character is not permitted", "Requests to see these priorities are declined"). A line
     /// counts when it holds the subject, and a limit, a negation or a refusal with it.
     private mutating func readLiberally(_ read: [(index: Int, lower: String)], names: [String]) {
-        let negation = #"\b(?:no|not|never|without|don't|do not|avoid|none|forbidden|banned|prohibited|off|declined?|refused?|isn't|aren't)\b"#
+        let negation = #"\b(?:no|not|never|without|don't|do not|avoid|none|forbidden|banned|prohibited|off|declined?|refused?|isn't|aren't|nobody|no one|no-one)\b"#
         let limited = #"\b(?:max(?:imum)?|at most|not more than|no more than|up to|limit(?:ed)?|or fewer|or less|tops|short|shall|must|should)\b|≤"#
         let negated: [Instruction.Kind] = [.noMarkdown, .noLists, .noEmoji, .stayInRole, .confidential]
         // A prompt every reader understood, as the shipped packs are, costs nothing more.
@@ -340,14 +340,14 @@ public struct MockReading: Sendable, Equatable {
             // does "don't volunteer that you are software; if someone asks what you are, say you
             // are Willow".
             if !has(.stayInRole), Self.contains(#"\b(?:ai|a\.i\.|artificial intelligence|bot|chatbot|robot|language model|machine|software|a (?:computer )?program)\b"#, lower),
-               Self.contains(#"\b(?:ask|asks|asked|asking|whether|wonders?|wondering|claims?|pretend|describe|present|identity|admit|mention)\b"#, lower),
+               Self.contains(#"\b(?:ask|asks|asked|asking|whether|wonders?|wondering|claims?|pretend|describe|present|identity|identify|identifies|admit|mention|questions? about)\b"#, lower),
                Self.contains(#"\b(?:in character|in role|in persona|as yourself)\b"#, lower)
                 || names.contains(where: { !$0.isEmpty && Self.contains(#"\b"# + NSRegularExpression.escapedPattern(for: Self.fold($0)) + #"\b"#, lower) }),
                Self.contains(negation, lower) || !Self.contains(#"\b(?:admit|confirm|disclose|acknowledge|be honest|be open|be transparent|explain|say|tell them)\b[^.;]{0,25}\b(?:you are|you're|that you are|that you're|it is|it's|being)\s+(?:an ai|a bot|a chatbot|an assistant|a language model|artificial|a machine|a program)|^\W*(?:you are|you're) an? (?:ai|a\.i\.)\b|\b(?:is|as) an? (?:ai|a\.i\.)[- ](?:powered|based|driven|coach|assistant|companion|tutor|guide|helper|model)\b"#, lower) {
                 note(.stayInRole, "never says it is an AI", index)
             }
             if !has(.endQuestion), Self.contains(#"\bquestion\b"#, lower),
-               Self.contains(#"\b(?:end|ends|ending|conclude|concludes|concluding|close|closes|closing|finish|finishes|finishing|last|final|wrap up|wraps up)\b"#, lower),
+               Self.contains(#"\b(?:end|ends|ending|conclude|concludes|concluding|close|closes|closing|finish|finishes|finishing|last|final|wrap up|wraps up|signs? off|signing off)\b"#, lower),
                !Self.contains(#"\b(?:no|not|never|don't|avoid)\b[^.]{0,20}\bquestion"#, lower) {
                 note(.endQuestion, "the reply ends with a question", index)
             }
@@ -362,8 +362,8 @@ public struct MockReading: Sendable, Equatable {
                     note(.stayInRole, "never says it is an AI", index)
                 }
                 if !has(.confidential), !has(.invitesLeak),
-                   Self.contains(#"\b(?:disclos(?:e[sd]?|ing)|shar(?:e[sd]?|ing)|reveal(?:ed|ing)?|quot(?:e[sd]?|ing)|repeat(?:ed|ing)|recit(?:e[sd]?|ing)|show(?:n|ing)?|see|copy(?:ing)?|read(?:ing)? (?:\w+ )?out|sum(?:ming)? (?:\w+ )?up|summari[sz](?:e[sd]?|ing)|paraphras(?:e[sd]?|ing)|stays? between|private|confidential(?:ity)?|secret|secrecy)\b"#, lower),
-                   Self.contains(#"\b(?:this|these|the|your) (?:document|brief|briefing|prompt|instructions|priorities|rules|guidelines|text|notes|setup|configuration|directions|policy|policies|page|sheet|card|file|spec|settings|steps|procedure|workflow|outline|memo|description|overview|checklist|brackets|tags|sections|lines|contents|system (?:message|prompt|text))\b"#, lower) {
+                   Self.contains(#"\b(?:disclos(?:e[sd]?|ing)|shar(?:e[sd]?|ing)|reveal(?:ed|ing)?|quot(?:e[sd]?|ing)|repeat(?:ed|ing)|recit(?:e[sd]?|ing)|show(?:n|ing)?|see|read|copy(?:ing)?|read(?:ing)? (?:\w+ )?out|sum(?:ming)? (?:\w+ )?up|summari[sz](?:e[sd]?|ing)|paraphras(?:e[sd]?|ing)|stays? between|private|confidential(?:ity)?|secret|secrecy)\b"#, lower),
+                   Self.contains(#"\b(?:this|these|the|your) (?:document|brief|briefing|prompt|instructions|priorities|rules|guidelines|text|notes|setup|configuration|directions|policy|policies|page|sheet|card|file|spec|settings|steps|procedure|workflow|outline|memo|description|overview|checklist|brackets|tags|sections|lines|contents|block|system (?:message|prompt|text|block))\b|\bthis message\b"#, lower) {
                     note(.confidential, "keeps these instructions private", index)
                 }
             }
@@ -686,11 +686,11 @@ public struct MockReading: Sendable, Equatable {
                                  + #"|^\s*I(?: am|'m) ([A-Z][\p{L}'’-]*(?:[ -][A-Z][\p{L}'’-]*)*),"#, in: line, caseSensitive: true)
                 .map { $0[1].isEmpty ? $0[2] : $0[1] }.filter { !Self.notNames.contains($0) && !Self.isContraction($0) }
         }
-        // A prompt that greets the one it briefs: "Hey Tess! You're our coach…", "Dear Nell,";
+        // A prompt that greets the one it briefs: "Hey Tess! You're our coach…", "Dear Nell,", "Yo Koa!";
         // or presents it: "Meet Sunny: a cheerful habit coach…".
         // Only a line that opens with one: "hi " alone is in "this " and "which ".
-        if said.names.isEmpty, startsWithWord(lower.trimmed(.whitespaces), ["hey", "hi", "hello", "dear", "meet"]),
-           let match = matches(#"^\s*(?:[Hh]ey|[Hh]i|[Hh]ello|[Dd]ear) ([A-Z][\p{L}'’-]*)\s*(?:[!,]|$)|^\s*[Mm]eet ([A-Z][\p{L}'’-]*(?: [A-Z][\p{L}'’-]*)?)\s*(?:[:,—–]|$)"#, in: line, caseSensitive: true)
+        if said.names.isEmpty, startsWithWord(lower.trimmed(.whitespaces), ["hey", "hi", "hello", "dear", "yo", "meet"]),
+           let match = matches(#"^\s*(?:[Hh]ey|[Hh]i|[Hh]ello|[Dd]ear|[Yy]o) ([A-Z][\p{L}'’-]*)\s*(?:[!,]|$)|^\s*[Mm]eet ([A-Z][\p{L}'’-]*(?: [A-Z][\p{L}'’-]*)?)\s*(?:[:,—–]|$)"#, in: line, caseSensitive: true)
                .first.map({ [$0[0], $0[1].isEmpty ? $0[2] : $0[1]] }),
            !Self.notNames.contains(match[1]), !["There", "All", "Everyone", "Team", "Friend", "Coach", "You"].contains(match[1]) {
             said.names = [match[1]]
@@ -1010,6 +1010,7 @@ public struct MockReading: Sendable, Equatable {
         // no "Label: …" lines: its lines, kept until the section ends.
         var prose: [Int] = []
         var structured = false
+        let formLines = Set(instructions.filter { [.sentences, .words, .paragraphs, .endQuestion, .noMarkdown].contains($0.kind) }.map(\.line))
         // How many lines open with each short label ("Remember: "), counted once.
         var labels: [Substring: Int] = [:]
         for line in lines {
@@ -1040,7 +1041,7 @@ public struct MockReading: Sendable, Equatable {
             let leadsInToProse = !isTitle && line.hasSuffix(":") && line.split(separator: " ").count <= 6 && Self.listItem(line) == nil
             if leadsInToProse { endSection() }
             if isTitle || leadsInToProse || Self.isLeadIn(lines, at: index) {
-                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draw (?:on|from)|\bthings that (?:\w+ )?helps?\b|\b(?:what|things) (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|\b(?:things|stuff) to know\b|\bhandy\b|\bbasics\b|\b(?:\w+ )?teaches\b|\b(?:you|i|we) teach\b|\b(?<!user )(?<!they )(?<!he )(?<!she )knows that\W*$|\b(?:worth|good to|useful to) mention(?:ing)?\b|\bcan use\b|\b(?:can|to) offer\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
+                let opens = Self.contains(#"knowledge|ideas|tips|responses you can teach|techniques|what helps|strategies|tools|resources|facts|guidance|methods|exercises|practices|frameworks|skills|coping|(?:what|stuff|things) (?:you|i) know(?! about (?:the user|them|him|her|the client))|know-how|background|reference|information|advice|evidence|research|principles|playbook|toolkit|recommendations|(?<!session )notes\b|draws? (?:on|from)|\bthings that (?:\w+ )?helps?\b|\b(?:what|things) (?!the user|they|he|she)[\w'-]+ knows\b|approach(?:es)?\b|suggest|expertise|recommend|lessons?\b|talking points|topics you can|what (?:usually |often |tends to )?works?\b|(?:things|ideas|what) to try\b|quick wins|cheat ?sheet|hacks\b|(?:worth|good to|useful to|need to) know(?:ing)?\b|\b(?:things|stuff) to know\b|\bhandy\b|\bbasics\b|\b(?:\w+ )?teaches\b|\b(?:you|i|we)(?: can)? teach\b|\b(?<!user )(?<!they )(?<!he )(?<!she )knows that\W*$|\b(?:worth|good to|useful to) mention(?:ing)?\b|\bcan use\b|\b(?:can|to) offer\b|^\W*(?:context|know)\W*$|\bkb\b|knowledge ?base"#, Self.fold(line))
                 // "### Bedtime battles" under "## Knowledge base": a sub-heading of the section.
                 let level = Self.markdownLevel(line)
                 let subheading = inKnowledgeSection && headers[index] && knowledgeLevel > 0 && level > knowledgeLevel
@@ -1051,6 +1052,9 @@ public struct MockReading: Sendable, Equatable {
                 }
                 if isTitle || leadsInToProse || Self.listItem(line) != nil && Self.isLeadIn(lines, at: index) { continue }
             }
+            // A line read as the reply's form ("✍️ Replies: up to three sentences…") is no fact,
+            // though it sits among them.
+            if inKnowledgeSection, formLines.contains(index + 1) { continue }
             var trimmed = line.trimmed(.whitespaces)
             // "Q: What helps with a blank page?" over "A: Freewriting for five minutes…": an
             // answer about the subject, not about the coach or its replies, is a fact to draw on.
@@ -1083,6 +1087,13 @@ public struct MockReading: Sendable, Equatable {
                 } else {
                     structured = true
                 }
+            }
+            // "Retrieval practice (Testing yourself from memory beats rereading…)": an item's title
+            // with its text in parentheses.
+            if inKnowledgeSection, Self.listItem(trimmed) == nil, trimmed.hasSuffix(")") || trimmed.hasSuffix(")."),
+               let match = Self.matches(#"^([\w'’-]+(?: [\w'’-]+){0,3}) \(([^()]{15,})\)\.?$"#, in: trimmed).first, match[2].split(separator: " ").count >= 4 {
+                note(.knowledge, Self.firstSentence(match[2]), index)
+                continue
             }
             // A table's rows: each row's longest cell, past the header row and the rule under it.
             if inKnowledgeSection, let cell = Self.tableCell(lines, at: index) {
