@@ -733,4 +733,11 @@ import Testing
             """
         #expect(MockReading(system: narrative).all(.knowledge).count == 1)
     }
+
+    /// "Name" asks for a contact only when it names one: "Gently name what you noticed" is
+    /// not read as "You can reach what you noticed".
+    @Test func namingWhatYouNoticedIsNoContact() {
+        #expect(MockDirective.read("Gently name what you noticed without judgement") == nil)
+        #expect(MockDirective.read("Name the Beat helpline, 0808 801 0677") == .say("Here is the Beat helpline, 0808 801 0677."))
+    }
 }
