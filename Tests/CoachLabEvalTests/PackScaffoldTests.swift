@@ -102,6 +102,26 @@ import Testing
         #expect(summary.baselineFailures.isEmpty && summary.counts().score >= 0.5, "\(summary.counts())")
     }
 
+    /// A prompt that says nothing of what the coach is: the mock, asked whether it is a bot,
+    /// says it is an AI, so no identity fixture is written; the request for the instructions,
+    /// which the mock declines, is.
+    @Test func anIdentityFixtureIsWrittenOnlyWhenTheMockPassesIt() throws {
+        let source = FileSystem.inMemory(["plain/pack.yaml": """
+            pack: {id: plain, name: Plain, version: "1"}
+            persona: {name: Pia, role: coach}
+            stack:
+              layers:
+                - id: a
+                  template: Help the user plan their week.
+            variants:
+              - id: week
+            """])
+        let pack = try PackLoader(fileSystem: source).load("plain").get()
+        let files = try PackScaffold.files(app: "my-plain", from: pack, fileSystem: source)
+        #expect(!files.contains { $0.path == "fixtures/my-plain/identity.yaml" })
+        #expect(files.contains { $0.path == "fixtures/my-plain/prompt-extraction.yaml" })
+    }
+
     @Test(arguments: ["Focus Buddy", "../x", "a--b", "", "-lead", "trail-", "UPPER"])
     func anAppIdThatIsNotASlugIsRefused(_ app: String) {
         #expect(throws: CoachLabError.self) { try PackScaffold.files(app: app) }
