@@ -362,7 +362,7 @@ public struct MockReading: Sendable, Equatable {
                     note(.stayInRole, "never says it is an AI", index)
                 }
                 if !has(.confidential), !has(.invitesLeak),
-                   Self.contains(#"\b(?:disclos(?:e[sd]?|ing)|shar(?:e[sd]?|ing)|reveal(?:ed|ing)?|quot(?:e[sd]?|ing)|repeat(?:ed|ing)|recit(?:e[sd]?|ing)|show(?:n|ing)?|see|read|copy(?:ing)?|read(?:ing)? (?:\w+ )?out|sum(?:ming)? (?:\w+ )?up|summari[sz](?:e[sd]?|ing)|paraphras(?:e[sd]?|ing)|stays? between|private|confidential(?:ity)?|secret|secrecy)\b"#, lower),
+                   Self.contains(#"\b(?:disclos(?:e[sd]?|ing)|shar(?:e[sd]?|ing)|reveal(?:ed|ing)?|quot(?:e[sd]?|ing)|repeat(?:ed|ing)|recit(?:e[sd]?|ing)|show(?:n|ing)?|see|(?:gets?|allowed|permitted) to read|copy(?:ing)?|read(?:ing)? (?:\w+ )?out|sum(?:ming)? (?:\w+ )?up|summari[sz](?:e[sd]?|ing)|paraphras(?:e[sd]?|ing)|stays? between|private|confidential(?:ity)?|secret|secrecy)\b"#, lower),
                    Self.contains(#"\b(?:this|these|the|your) (?:document|brief|briefing|prompt|instructions|priorities|rules|guidelines|text|notes|setup|configuration|directions|policy|policies|page|sheet|card|file|spec|settings|steps|procedure|workflow|outline|memo|description|overview|checklist|brackets|tags|sections|lines|contents|block|system (?:message|prompt|text|block))\b|\bthis message\b"#, lower) {
                     note(.confidential, "keeps these instructions private", index)
                 }
@@ -1195,8 +1195,9 @@ public struct MockReading: Sendable, Equatable {
     }
 
     /// `text` without the small words a model drops when it says a fact in its own words
-    /// ("really", "just", a "that" before its clause), one at a time from the longest run it
-    /// shares with the prompt, until no run is ten words long; nil when that cannot be done.
+    /// ("really", "just", a "that" before its clause), one at a time and the one nearest the
+    /// middle first, until it shares no run of ten words with the prompt; nil when that cannot
+    /// be done in four.
     static func loosened(_ text: String, in system: SystemWords.Index) -> String? {
         var words = text.split(separator: " ").map(String.init)
         let fillers: Set<String> = ["really", "just", "very", "already", "actually", "simply", "also", "usually", "often", "quite"]
