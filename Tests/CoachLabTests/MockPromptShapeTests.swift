@@ -716,6 +716,8 @@ import Testing
             """
         let iris = MockReading(system: spec)
         #expect(iris.has(.stayInRole) && iris.has(.confidential), "\(iris.instructions)")
+        // Reading the rules is not keeping them: only "gets to read" speaks of who may.
+        #expect(!MockReading(system: "You are Ada, a coach.\nRead these rules carefully and don't skip any of them.").has(.confidential))
     }
 
     @Test func aFormLineAmongFactsIsNoFactAndACoachDrawsOnWhatFollows() {
