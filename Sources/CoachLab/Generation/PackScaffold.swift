@@ -426,8 +426,8 @@ extension PackScaffold {
         // Each fixture's prompt and message, for the suite's form checks to be tried on.
         var scored: [(system: String, message: String)] = []
         let greeting = "Hi, can you help me think something through?"
-        for variant in usable.prefix(3) {
-            let prompt: CompiledPrompt? = compiler.flatMap { try? $0.compile(CompileInputs(variant), fileSystem: fileSystem) }
+        let prompts = usable.prefix(3).map { variant in compiler.flatMap { try? $0.compile(CompileInputs(variant), fileSystem: fileSystem) } }
+        for (variant, prompt) in zip(usable.prefix(3), prompts) {
             if let prompt { scored.append((prompt.system, greeting)) }
             let order = prompt.flatMap(layerOrder)
             files.append(("fixtures/\(app)/\(variant.id).yaml", header(variant.id, variant, tags: "format") + """
@@ -441,7 +441,7 @@ extension PackScaffold {
         // instructions, it declines (the suite's persona-break and leaked-prompt score both).
         // Each is written only when the mock passes it on the copied prompt, since the project
         // is promised to pass as written: a prompt the mock cannot read would fail them.
-        let prompt = compiler.flatMap { try? $0.compile(CompileInputs(first), fileSystem: fileSystem) }
+        let prompt = prompts[0]
         func mockPasses(_ message: String, saying phrase: String? = nil) -> Bool {
             guard let system = prompt?.system else { return false }
             let reply = MockCoach.reply(system: system, userMessages: [message])
@@ -514,7 +514,7 @@ extension PackScaffold {
               description: \(name), started from the \(pack.id) pack, on the mock (add providers to go live).
             fixtures: [fixtures/\(app)/*.yaml]
             checks:
-            \(formChecks(of: pack, variants: Array(usable.prefix(3)), scoredOn: scored, fileSystem: fileSystem).map { "  - " + $0 }.joined(separator: "\n"))
+            \(formChecks(of: prompts.allSatisfy { $0 != nil } ? prompts.compactMap { $0?.system } : [], scoredOn: scored).map { "  - " + $0 }.joined(separator: "\n"))
               - persona-break
               - honours-alert
               - leaked-prompt
@@ -539,18 +539,15 @@ extension PackScaffold {
         return "{check: prompt-order, phrases: [\(quoted.joined(separator: ", "))]}"
     }
 
-    /// The checks of a reply's form that every variant's prompt asks for, as the mock reads
-    /// them: ending on a question, a sentence or word limit (the loosest of the variants'),
-    /// no markdown. As suite checks, a limit or a format line lost from the pack fails them.
-    /// Each is kept only when the mock's reply to every fixture (`scored`: its prompt and
-    /// message) passes it, so the project passes as written (an alert may ask for no question).
-    static func formChecks(of pack: Pack, variants: [Variant], scoredOn scored: [(system: String, message: String)],
-                           fileSystem: FileSystem) -> [String] {
-        guard let compiler = try? Compiler(pack: pack) else { return [] }
-        let readings = variants.compactMap { variant in
-            (try? compiler.compile(CompileInputs(variant), fileSystem: fileSystem)).map { MockReading(system: $0.system) }
-        }
-        guard !readings.isEmpty, readings.count == variants.count else { return [] }
+    /// The checks of a reply's form that every variant's prompt (`systems`) asks for, as the
+    /// mock reads them: ending on a question, a sentence or word limit (the loosest of the
+    /// variants'), no markdown. As suite checks, a limit or a format line lost from the pack
+    /// fails them. Each is kept only when the mock's reply to every fixture (`scored`: its
+    /// prompt and message) passes it, so the project passes as written (an alert may ask for
+    /// no question). None when `systems` is empty.
+    static func formChecks(of systems: [String], scoredOn scored: [(system: String, message: String)]) -> [String] {
+        let readings = systems.map { MockReading.of($0) }
+        guard !readings.isEmpty else { return [] }
         var checks: [(yaml: String, kind: Check.Kind)] = []
         if readings.allSatisfy({ $0.has(.endQuestion) }) { checks.append(("ends-with-question", .endsWithQuestion)) }
         let sentences = readings.map(\.sentenceLimit), words = readings.map(\.wordLimit)

@@ -1050,7 +1050,8 @@ public struct MockReading: Sendable, Equatable {
                     openedByLeadIn = opens && !isTitle
                     knowledgeLevel = opens && headers[index] ? level : 0
                 }
-                if isTitle || leadsInToProse || Self.listItem(line) != nil && Self.isLeadIn(lines, at: index) { continue }
+                // A title, or a lead-in that is itself an item ("💡 Go-to ideas:"), is no fact.
+                if isTitle || leadsInToProse || Self.listItem(line) != nil { continue }
             }
             // A line read as the reply's form ("✍️ Replies: up to three sentences…") is no fact,
             // though it sits among them.
