@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // The pure core: content model, YAML loading with diagnostics, stacks, the compiler,
@@ -47,7 +49,10 @@ let package = Package(
         .target(
             name: "CoachLabEval",
             dependencies: ["CoachLab", "CoachLabProviders", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
+                           .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                           // Script checks run in a process group of their own, with an environment they are given.
+                           .product(name: "Subprocess", package: "swift-subprocess", condition: .when(platforms: [.linux, .macOS])),
+                           .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux]))]
         ),
         // serve-mock: one local server speaking every provider's wire protocol.
         .target(

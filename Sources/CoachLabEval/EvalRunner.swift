@@ -435,7 +435,7 @@ public struct EvalRunner: Sendable {
                         let input = ScriptCheck.Input(check: check.id, suite: evalCase.suite, fixture: fixture.id, provider: evalCase.provider,
                                                       turn: number, user: user, reply: text, transcript: transcript, system: system,
                                                       inputs: ScriptCheck.Input.inputs(inputs, pack: fixture.pack))
-                        checks.append(await ScriptCheck.evaluate(check, input: input, on: fileSystem))
+                        checks.append(await ScriptCheck.evaluate(check, input: input, on: fileSystem, environment: registry.system.variables))
                     } else {
                         checks.append(CheckEvaluator.evaluate(check, subject))
                     }

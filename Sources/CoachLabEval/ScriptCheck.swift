@@ -1,5 +1,14 @@
 import CoachLab
 import Foundation
+import Synchronization
+#if canImport(Subprocess)
+import Subprocess
+#if canImport(Darwin)
+import System
+#else
+import SystemPackage
+#endif
+#endif
 
 /// Runs a `script` check: an executable gets the case as JSON on standard input and answers
 /// `{"pass": true|false, "score": 0-1, "reason": "…"}` on standard output.
@@ -70,11 +79,32 @@ public enum ScriptCheck {
     /// The most a script may write before it is stopped.
     static let maximumOutput = 1 << 20
 
+    /// The variables every script gets, when set: where programs are, the home folder, the
+    /// locale, the time zone and the temporary folder. Nothing else of the environment reaches
+    /// it unless its check names it (`env:`), so no API key does by accident.
+    public static let inheritedVariables: Set<String> = ["PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR"]
+
+    /// The environment a script runs with: ``inheritedVariables``, every `LC_*`, and the
+    /// variables `named`, taken from `environment`.
+    public static func environment(for named: [String], from environment: [String: String]) -> [String: String] {
+        environment.filter { name, _ in inheritedVariables.contains(name) || name.hasPrefix("LC_") || named.contains(name) }
+    }
+
     /// Runs the check's script on `input`.
-    /// - Parameter fileSystem: The project's files: a relative script path is taken from its
-    ///   folder, where the script also runs (``FileSystem/directory``); none, the process's
-    ///   working folder.
-    public static func evaluate(_ check: Check, input: Input, on fileSystem: FileSystem? = nil) async -> CheckResult {
+    /// - Parameters:
+    ///   - fileSystem: The project's files: a relative script path is taken from its folder,
+    ///     where the script also runs (``FileSystem/directory``); none, the process's working folder.
+    ///   - environment: The environment the script's variables are taken from, and whose secrets
+    ///     (``SecretRedactor/environment(_:adding:)``) are removed from everything it says.
+    public static func evaluate(_ check: Check, input: Input, on fileSystem: FileSystem? = nil,
+                                environment: [String: String] = ProcessInfo.processInfo.environment) async -> CheckResult {
+        let redactor = SecretRedactor.environment(environment)
+        var result = await unredacted(check, input: input, on: fileSystem, environment: environment)
+        result.reason = redactor.redact(result.reason)
+        return result
+    }
+
+    private static func unredacted(_ check: Check, input: Input, on fileSystem: FileSystem?, environment: [String: String]) async -> CheckResult {
         guard let script = check.kind.as(CheckKinds.Script.self) else {
             return check.result(false, "script error: not a script check")
         }
@@ -93,14 +123,15 @@ public enum ScriptCheck {
         }
         let stdin: Data
         do { stdin = try JSONEncoder.sorted().encode(input) } catch { return failure("could not be given the case: \(error)") }
-        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        return failure("cannot run here: script checks need a platform that starts processes (macOS or Linux)")
-        #else
+        #if canImport(Subprocess)
         let outcome: Outcome
         do {
-            outcome = try await run(path: location, arguments: arguments, stdin: stdin, timeout: timeout, directory: fileSystem?.directory)
+            outcome = try await run(path: location, arguments: arguments, stdin: stdin, timeout: timeout, directory: fileSystem?.directory,
+                                    environment: Self.environment(for: script.environment, from: environment))
+        } catch let error as SubprocessError where error.code == .outputLimitExceeded {
+            return failure("printed more than \(maximumOutput / 1024 / 1024) MiB and was stopped")
         } catch {
-            return failure("could not start: \(error.localizedDescription)")
+            return failure("could not start: \(error)")
         }
         if outcome.timedOut { return failure(String(format: "did not answer within %g s (timeout)", timeout)) }
         let lastErrorLine = String(decoding: outcome.stderr, as: UTF8.self).split(whereSeparator: \.isNewline).last.map(String.init)
@@ -108,11 +139,13 @@ public enum ScriptCheck {
             return failure("exited with status \(outcome.status)" + (lastErrorLine.map { ": \($0)" } ?? ""))
         }
         return parse(outcome.stdout, check: check, path: path)
+        #else
+        return failure("cannot run here: script checks need a platform that starts processes (macOS or Linux)")
         #endif
     }
 
     /// Reads `{"pass": …, "score": …, "reason": …}`.
-    static func parse(_ output: Data, check: Check, path: String) -> CheckResult {
+    static func parse(_ output: [UInt8], check: Check, path: String) -> CheckResult {
         let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let shown = text.count > 120 ? String(text.prefix(119)) + "…" : text
         let expected = #"{"pass": true|false, "score": 0-1, "reason": "…"}"#
@@ -143,86 +176,114 @@ public enum ScriptCheck {
 
     struct Outcome {
         var status: Int32
-        var stdout: Data
-        var stderr: Data
+        var stdout: [UInt8]
+        var stderr: [UInt8]
         var timedOut: Bool
     }
 
-    #if !(os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
-    /// Runs an executable to completion or timeout, with its output read as it comes so a
-    /// chatty script never blocks on a full pipe; in `directory`, or this process's working
-    /// folder when nil.
-    static func run(path: String, arguments: [String], stdin: Data, timeout: Double, directory: String? = nil) async throws -> Outcome {
+    #if canImport(Subprocess)
+    /// Runs an executable to completion or timeout, in `directory` (this process's working
+    /// folder when nil) with exactly `environment`.
+    ///
+    /// The script leads a session of its own, so its process group holds every process it
+    /// starts: when it is done, or its time is up, the whole group is killed, and a child left
+    /// running (`sleep 120 &`) goes with it instead of holding the output open.
+    static func run(path: String, arguments: [String], stdin: Data, timeout: Double, directory: String? = nil,
+                    environment: [String: String]) async throws -> Outcome {
         _ = ignoreBrokenPipes
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        // A script written a moment ago can be briefly busy ("text file busy") while another
-        // process started in between still holds it open for writing; that passes.
-        for attempt in 1...5 {
-            do {
-                try process.run()
-                break
-            } catch where attempt < 5 && FileManager.default.isExecutableFile(atPath: path) {
-                try await Task.sleep(nanoseconds: 20_000_000 * UInt64(attempt))
+        let options = { var options = PlatformOptions(); options.createSession = true; return options }()
+        let leader = Leader()
+        let input = try caseFile(stdin)
+        let running = Task {
+            let result = try await Subprocess.run(
+                .path(FilePath(path)), arguments: Arguments(arguments),
+                environment: .custom(Dictionary(uniqueKeysWithValues: environment.compactMap { name, value in
+                    Environment.Key(rawValue: name).map { ($0, value) }
+                })),
+                workingDirectory: directory.map { FilePath($0) }, platformOptions: options,
+                input: .fileDescriptor(input, closeAfterSpawningProcess: true), output: .bytes(limit: maximumOutput), error: .bytes(limit: maximumOutput)
+            ) { execution in
+                leader.id.withLock { $0 = execution.processIdentifier.value }
             }
-        }
-        let io = DispatchGroup()
-        let stdout = Collected(), stderr = Collected()
-        // Blocking reads, writes and waits get threads of their own: on the shared queues, a few
-        // of them can hold every worker a small machine has, and the timeout would wait too.
-        for (handle, collected) in [(output.fileHandleForReading, stdout), (errors.fileHandleForReading, stderr)] {
-            io.enter()
-            Thread.detachNewThread {
-                read(handle, into: collected, stopping: process)
-                io.leave()
+            let status: Int32 = switch result.terminationStatus {
+            case .exited(let code): code
+            case .signaled(let signal): 128 + signal
             }
+            return Outcome(status: status, stdout: result.standardOutput, stderr: result.standardError, timedOut: false)
         }
-        Thread.detachNewThread {
-            // A script that never reads its input must not hang the writer: the write fails
-            // with EPIPE once it exits, which is ignored.
-            try? input.fileHandleForWriting.write(contentsOf: stdin)
-            try? input.fileHandleForWriting.close()
+        // When time is up the whole group is killed, so its pipes close and the run ends by
+        // itself (the run is never cancelled: the process library expects to close its own pipes).
+        let timer = Task {
+            try await Task.sleep(for: .seconds(timeout))
+            leader.expire()
         }
-        let timedOut = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                if finished.wait(timeout: .now() + timeout) == .timedOut {
-                    process.terminate()
-                    // Foundation reports the end only once the script's pipes close, which a
-                    // child it started can delay; the verdict does not wait for that.
-                    if finished.wait(timeout: .now() + 1) == .timedOut { kill(process.processIdentifier, SIGKILL) }
-                    continuation.resume(returning: true)
-                } else {
-                    continuation.resume(returning: false)
-                }
-            }
+        defer {
+            timer.cancel()
+            leader.killGroup()
         }
-        // The pipes close when the script exits, unless a child it started still holds them
-        // (`sleep` in a shell script): after a timeout, what was read so far is enough.
-        if !timedOut {
-            await withCheckedContinuation { continuation in io.notify(queue: .global()) { continuation.resume() } }
-        }
-        return Outcome(status: timedOut ? -1 : process.terminationStatus, stdout: stdout.data, stderr: stderr.data, timedOut: timedOut)
+        // A process that left the session still holds the pipes: two seconds after the kill,
+        // the verdict stops waiting for it.
+        let finished = await Self.first(of: running, within: timeout + 2)
+        if leader.expired { return Outcome(status: -1, stdout: [], stderr: [], timedOut: true) }
+        guard let finished else { return Outcome(status: -1, stdout: [], stderr: [], timedOut: true) }
+        return try finished.get()
     }
 
-    /// One pipe's output so far.
-    private final class Collected: @unchecked Sendable {
-        private let lock = NSLock()
-        private var collected = Data()
-        var data: Data { lock.withLock { collected } }
-        /// Appends up to the output limit; false once it is reached.
-        func append(_ chunk: Data) -> Bool {
-            lock.withLock {
-                if collected.count < ScriptCheck.maximumOutput { collected.append(chunk.prefix(ScriptCheck.maximumOutput - collected.count)) }
-                return collected.count < ScriptCheck.maximumOutput
+    /// The case, in a file with no name that the script reads as its standard input: a pipe
+    /// would fail to write to a script that exits without reading it.
+    private static func caseFile(_ data: Data) throws -> FileDescriptor {
+        var template = Array((NSTemporaryDirectory() + "/coachlab-case-XXXXXX").utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        unlink(template)
+        let file = FileDescriptor(rawValue: descriptor)
+        do {
+            _ = try file.writeAll(data)
+            _ = try file.seek(offset: 0, from: .start)
+        } catch {
+            try? file.close()
+            throw error
+        }
+        return file
+    }
+
+    /// The task's result, or nil when it takes longer than `seconds`.
+    private static func first<T: Sendable>(of task: Task<T, any Error>, within seconds: Double) async -> Result<T, any Error>? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>?, Never>) in
+            let answer = FirstAnswer(continuation)
+            Task { answer.give(await task.result) }
+            Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                answer.give(nil)
             }
+        }
+    }
+
+    /// A continuation resumed by whichever answer comes first.
+    private final class FirstAnswer<T: Sendable>: Sendable {
+        private let continuation: Mutex<CheckedContinuation<T, Never>?>
+
+        init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = Mutex(continuation) }
+
+        func give(_ value: T) { continuation.withLock { $0.take() }?.resume(returning: value) }
+    }
+
+    /// The script's process id, which is also its session's and process group's.
+    private final class Leader: Sendable {
+        let id = Mutex<pid_t?>(nil)
+        private let timedOut = Mutex(false)
+
+        /// Whether its time ran out.
+        var expired: Bool { timedOut.withLock { $0 } }
+
+        /// Marks its time out and kills its group.
+        func expire() {
+            timedOut.withLock { $0 = true }
+            killGroup()
+        }
+
+        func killGroup() {
+            if let group = id.withLock({ $0 }) { kill(-group, SIGKILL) }
         }
     }
 
@@ -230,13 +291,5 @@ public enum ScriptCheck {
     /// process; with it ignored, the write fails with EPIPE instead, which is expected. (Linux
     /// has no per-descriptor way to say this for pipes.)
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
-
-    private static func read(_ handle: FileHandle, into collected: Collected, stopping process: Process) {
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { return }
-            if !collected.append(chunk), process.isRunning { process.terminate() }
-        }
-    }
     #endif
 }

@@ -131,4 +131,58 @@ import CoachLabTestSupport
         let result = await Self.run(try Self.script(#"echo '{"pass": true}'"#))
         #expect(result.passed && result.reason == "the script passed it")
     }
+
+    /// Finding 1 of the secrets issue: a script got the parent's whole environment, and what it
+    /// said went unredacted into every report.
+    @Test func aScriptGetsNoKeyUnlessItsCheckNamesOneAndNothingItSaysLeaksOne() async throws {
+        let environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
+                           "OPENAI_API_KEY": "sk-live-0123456789abcdef", "GITHUB_TOKEN": "ghp_abcdefghij0123456789",
+                           "HOUSE_STYLE": "plain"]
+        let path = try Self.script(#"echo "{\"pass\": true, \"reason\": \"openai=${OPENAI_API_KEY:-unset} github=${GITHUB_TOKEN:-unset} style=${HOUSE_STYLE:-unset} lang=${LANG:-unset}\"}""#)
+        let bare = await ScriptCheck.evaluate(Check(id: "house", kind: .script(path: path, arguments: [], timeout: 5)), input: Self.input,
+                                              environment: environment)
+        #expect(bare.reason == "openai=unset github=unset style=unset lang=C.UTF-8", "\(bare.reason)")
+        let named = await ScriptCheck.evaluate(Check(id: "house", kind: .script(path: path, arguments: [], timeout: 5,
+                                                                                 environment: ["OPENAI_API_KEY", "HOUSE_STYLE"])),
+                                               input: Self.input, environment: environment)
+        // Named, the key reaches the script; what the script says of it is still redacted.
+        #expect(named.reason == "openai=[redacted] github=unset style=plain lang=C.UTF-8", "\(named.reason)")
+        // The usual traceback of a script that calls a model with a bad key.
+        let traceback = try Self.script(#"echo "openai.AuthenticationError: 401 Incorrect API key provided: $OPENAI_API_KEY" >&2; exit 1"#)
+        let failed = await ScriptCheck.evaluate(Check(id: "house", kind: .script(path: traceback, arguments: [], timeout: 5,
+                                                                                  environment: ["OPENAI_API_KEY"])),
+                                                input: Self.input, environment: environment)
+        #expect(failed.reason.hasSuffix("Incorrect API key provided: [redacted]") && !failed.reason.contains("0123456789abcdef"), "\(failed.reason)")
+    }
+
+    @Test func aCheckNamesItsVariablesAsAList() throws {
+        var diagnostics: [Diagnostic] = []
+        let yaml = try YAMLDocument.parse("- {check: script, script: checks/x.py, env: [OPENAI_API_KEY]}\n- {check: script, script: x, env: ['BAD NAME']}\n",
+                                          file: "s.yaml")
+        let checks = (yaml.items ?? []).compactMap { CheckParser.parse($0, into: &diagnostics) }
+        #expect(checks.map(\.kind) == [.script(path: "checks/x.py", arguments: [], timeout: 10, environment: ["OPENAI_API_KEY"])])
+        #expect(diagnostics.map(\.message) == ["'BAD NAME' is not an environment variable's name (letters, digits and _)"])
+    }
+
+    /// Finding 7: a timed-out script was killed, but a child it started went on running.
+    @Test func aTimedOutScriptTakesEveryProcessItStartedWithIt() async throws {
+        let folder = try Scratch.folder("children")
+        let marker = folder + "/child.pid"
+        let path = try Self.script("sleep 120 &\necho $! > \(marker)\nsleep 120")
+        let result = await Self.run(path, timeout: 0.5)
+        #expect(result.reason.contains("did not answer within 0.5 s"), "\(result.reason)")
+        let child = try #require(Int32(try String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Killed and reaped by init: give it a moment, then it must be gone.
+        var alive = true
+        for _ in 0..<50 where alive {
+            alive = kill(child, 0) == 0 && !Self.isZombie(child)
+            if alive { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(!alive, "the script's child \(child) is still running")
+    }
+
+    /// A process that has exited but whose parent has not yet collected it.
+    static func isZombie(_ pid: Int32) -> Bool {
+        (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first == "Z"
+    }
 }

@@ -7,19 +7,31 @@ extension CheckKinds {
         public var arguments: [String]
         /// Seconds it may take.
         public var timeout: Double
+        /// The environment variables it is given besides `PATH`, `HOME`, the locale's, `TZ` and
+        /// `TMPDIR`: nothing else of the environment, and so no key, reaches it unless named here.
+        public var environment: [String]
 
-        public static let names = [CheckName("script", takes: "script (an executable path), args, timeout", needsParameters: true)]
+        public static let names = [CheckName("script", takes: "script (an executable path), args, timeout, env", needsParameters: true)]
         public static let fields = [
             FieldSpec("script", .string, "the executable, relative to the directory coachlab runs in."),
             FieldSpec("args", .list(.string), "arguments after the path."),
             FieldSpec("timeout", .number, "seconds it may take. Default 10."),
+            FieldSpec("env", .list(.string), "environment variables passed to it by name; it gets only PATH, HOME, the locale, TZ, TMPDIR and these."),
         ]
 
         public static func read(_ reading: inout CheckReading) -> Script? {
             guard let path = reading.value.located("script")?.value, !path.isEmpty else { return reading.missing("'script': the executable to run") }
             let timeout = reading.value.number("timeout") ?? 10
             guard timeout > 0 else { return reading.error("timeout must be above 0 seconds", at: reading.value["timeout"]?.location) }
-            return Script(path: path, arguments: reading.value.locatedList("args").map(\.value), timeout: timeout)
+            var environment: [String] = []
+            for name in reading.value.locatedList("env") {
+                guard !name.value.isEmpty, name.value.unicodeScalars.allSatisfy({ $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) }),
+                      !("0"..."9").contains(name.value.unicodeScalars.first!) else {
+                    return reading.error("'\(name.value)' is not an environment variable's name (letters, digits and _)", at: name.location)
+                }
+                environment.append(name.value)
+            }
+            return Script(path: path, arguments: reading.value.locatedList("args").map(\.value), timeout: timeout, environment: environment)
         }
 
         public func evaluate(_ subject: CheckSubject, as check: Check) -> CheckResult {
@@ -30,7 +42,7 @@ extension CheckKinds {
 
 extension Check.Kind {
     /// An executable scores the case.
-    public static func script(path: String, arguments: [String], timeout: Double) -> Check.Kind {
-        Check.Kind(CheckKinds.Script(path: path, arguments: arguments, timeout: timeout))
+    public static func script(path: String, arguments: [String], timeout: Double, environment: [String] = []) -> Check.Kind {
+        Check.Kind(CheckKinds.Script(path: path, arguments: arguments, timeout: timeout, environment: environment))
     }
 }
