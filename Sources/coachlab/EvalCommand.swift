@@ -111,7 +111,8 @@ struct EvalCommand: AsyncParsableCommand {
     /// Where answers come from besides the providers: cassettes (recorded or replayed: exact,
     /// so no cache), else the response cache for live runs.
     var sources: (transport: (any HTTPTransport)?, cache: ResponseCache?) {
-        let transport: (any HTTPTransport)? = record ? CassetteTransport.recording(to: cassettes, through: Invocation.current.transport, fileSystem: .invocation)
+        let transport: (any HTTPTransport)? = record ? CassetteTransport.recording(to: cassettes, through: Invocation.current.transport, fileSystem: .invocation,
+                                                                                     redactor: .environment(Invocation.current.system.variables))
             : replay ? CassetteTransport.replaying(from: cassettes, fileSystem: .invocation) : nil
         return (transport, transport == nil ? cache.cache() : nil)
     }

@@ -212,6 +212,31 @@ import CoachLabTestSupport
     }
 }
 
+extension CassetteKeyTests {
+    /// Finding 2 of the secrets issue: `--record` kept the raw stream, whose deltas spell a key
+    /// echoed one character per event; cassettes are committed.
+    @Test func anAnswerThatSpellsAKeyAcrossItsEventsIsNeverRecorded() async throws {
+        let disk = FileSystem.inMemory([:])
+        let secret = "sk-proj-SECRETVALUE0123456789abcdef"
+        let stream = secret.map { #"data: {"choices":[{"index":0,"delta":{"content":"\#($0)"}}]}"# + "\n\n" }.joined() + "data: [DONE]\n\n"
+        let recorder = CassetteTransport.recording(to: "cassettes", through: StaticTransport(body: stream), fileSystem: disk)
+        let spec = Self.spec(body: #"{"model":"m","stream":true}"#, key: secret)
+        await #expect(throws: ProviderError.self) { _ = try await recorder.send(spec, timeout: 5, provider: "p") }
+        #expect(!disk.exists(recorder.path(for: spec, provider: "p")))
+        // A key of the environment's that the request does not carry counts too.
+        let other = "ghp_0123456789abcdefghij"
+        let echo = other.map { #"data: {"choices":[{"index":0,"delta":{"content":"\#($0)"}}]}"# + "\n\n" }.joined()
+        let guarded = CassetteTransport.recording(to: "cassettes", through: StaticTransport(body: echo), fileSystem: disk,
+                                                  redactor: SecretRedactor(secrets: [other]))
+        await #expect(throws: ProviderError.self) { _ = try await guarded.send(spec, timeout: 5, provider: "p") }
+        // An ordinary stream is recorded.
+        let plain = CassetteTransport.recording(to: "cassettes", through: StaticTransport(body: #"data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}"# + "\n\n"),
+                                                fileSystem: disk, redactor: SecretRedactor(secrets: [other]))
+        _ = try await plain.send(spec, timeout: 5, provider: "p")
+        #expect(disk.exists(plain.path(for: spec, provider: "p")))
+    }
+}
+
 /// Answers every request with one body.
 struct StaticTransport: HTTPTransport {
     var body: String

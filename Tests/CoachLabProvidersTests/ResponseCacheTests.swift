@@ -131,6 +131,100 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
         for data in written { #expect(!String(decoding: data, as: UTF8.self).contains(Self.key)) }
     }
 
+    /// Every file under the cache folder, as text.
+    static func stored(_ disk: FileSystem) throws -> [String] {
+        guard disk.exists("cache") else { return [] }
+        return try disk.list("cache").flatMap { folder in
+            try disk.list("cache/" + folder).map { String(decoding: try disk.read("cache/\(folder)/\($0)"), as: UTF8.self) }
+        }
+    }
+
+    /// An OpenAI stream that sends `text` one character per event.
+    static func characterStream(_ text: String) -> String {
+        text.map { character -> String in
+            let piece = String(decoding: try! JSONSerialization.data(withJSONObject: ["choices": [["index": 0, "delta": ["content": String(character)]]]]),
+                               as: UTF8.self)
+            return "data: \(piece)\n\n"
+        }.joined() + #"data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"# + "\n\ndata: [DONE]\n\n"
+    }
+
+    /// Finding 2 of the secrets issue: a key streamed back a character per event was kept in
+    /// the cache entry's raw body, where joining the deltas spells it.
+    @Test func aKeyEchoedACharacterPerEventIsNeverStored() async throws {
+        let disk = FileSystem.inMemory([:])
+        let cache = Self.cache(disk)
+        let provider = Self.provider(CountingTransport(bodies: [Self.characterStream("Your key is \(Self.key).")]), cache: cache)
+        var text = ""
+        for try await event in provider.stream(Self.request) { if case .delta(let piece) = event { text += piece } }
+        #expect(text == "Your key is [redacted].")
+        #expect(try Self.stored(disk).isEmpty)
+        #expect(cache.statistics.withheld == 1)
+        #expect(cache.statistics.line(directory: "cache")?.contains("1 answer repeats a key and was not stored") == true)
+    }
+
+    /// A 7-character key echoed bare: the scrubbing dropped parts under 8 characters, while the
+    /// redactor hides 4 and more.
+    @Test func aShortKeyEchoedBareIsNeverStored() async throws {
+        let disk = FileSystem.inMemory([:])
+        var provider = HTTPProvider(id: "openai-test", wire: OpenAIWire(legacyMaxTokens: false), baseURL: "http://127.0.0.1:1/v1",
+                                    apiKey: "sk-a1b2", defaults: GenerationSettings(model: "m"),
+                                    system: .tests(transport: CountingTransport(bodies: [Self.reply("You sent sk-a1b2.")])), retry: .none)
+        provider.cache = Self.cache(disk)
+        let reply = try await provider.complete(Self.request)
+        #expect(reply.text == "You sent [redacted].")
+        let stored = try Self.stored(disk)
+        #expect(stored.count == 1 && stored.allSatisfy { !$0.contains("sk-a1b2") && $0.contains("You sent [scrubbed].") }, "\(stored)")
+    }
+
+    /// A cache entry with its stored response body replaced, the envelope left intact.
+    static func replaceBody(of file: String, on disk: FileSystem, with body: String) throws {
+        guard case .object(var entry) = try JSONValue.parse(try disk.read(file)), case .object(var response)? = entry["response"] else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        response["body"] = .string(body)
+        entry["response"] = .object(response)
+        try disk.write(JSONValue.object(entry).text, to: file)
+    }
+
+    /// Finding 9: an entry whose envelope reads but whose body no longer decodes errored its
+    /// case for the whole time to live, without saying the cache was the cause.
+    @Test func anEntryThatNoLongerDecodesIsRemovedAndAskedAgain() async throws {
+        let disk = FileSystem.inMemory([:])
+        let cache = Self.cache(disk)
+        let transport = CountingTransport(bodies: [Self.reply("Stored."), Self.reply("Fresh.")])
+        let provider = Self.provider(transport, cache: cache)
+        _ = try await provider.complete(Self.request)
+        // A hand edit (or a stricter decoder after an upgrade): the envelope is intact.
+        let file = try #require(cache.entries().first?.path)
+        try Self.replaceBody(of: file, on: disk, with: #"{"choices": "not a list"}"#)
+        let reply = try await provider.complete(Self.request)
+        #expect(reply.text == "Fresh." && !reply.cached)
+        #expect(transport.requests == 2)
+        #expect(cache.statistics.unreadable == 1)
+        #expect(cache.statistics.line(directory: "cache")?.contains("1 stored answer no longer decoded, so it was removed and asked again") == true)
+        // The fresh answer replaced it, and is read next time.
+        #expect(try await provider.complete(Self.request).cached)
+    }
+
+    @Test func aStreamedEntryThatNoLongerDecodesIsAskedAgain() async throws {
+        let disk = FileSystem.inMemory([:])
+        let cache = Self.cache(disk)
+        let events = #"data: {"choices":[{"index":0,"delta":{"content":"Hi."},"finish_reason":"stop"}]}"# + "\n\ndata: [DONE]\n\n"
+        let transport = CountingTransport(bodies: [events, events])
+        let provider = Self.provider(transport, cache: cache)
+        for try await _ in provider.stream(Self.request) {}
+        let file = try #require(cache.entries().first?.path)
+        try Self.replaceBody(of: file, on: disk, with: "data: {\"choices\": 7}\n\n")
+        var text = ""
+        var finished: ProviderReply?
+        for try await event in provider.stream(Self.request) {
+            if case .delta(let piece) = event { text += piece }
+            if case .finished(let reply) = event { finished = reply }
+        }
+        #expect(text == "Hi." && finished?.cached == false)
+        #expect(transport.requests == 2 && cache.statistics.unreadable == 1)
+    }
+
     @Test func clearingRemovesOnlyTheCachesOwnFiles() async throws {
         // On disk: the live file system's removals, and a folder left empty goes too.
         let folder = Scratch.path("cache")

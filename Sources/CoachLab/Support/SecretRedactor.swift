@@ -52,6 +52,34 @@ public struct SecretRedactor: Sendable {
         return result
     }
 
+    /// Whether `body` holds a secret in a form a reader can put back together: as it is, or
+    /// spelled across the string values of a JSON document, or of an event stream's `data:`
+    /// events, joined in order field by field (array positions aside). A key a server echoes
+    /// one character per streamed event is whole again in `choices.delta.content`.
+    public func isExposed(in body: String) -> Bool {
+        guard !secrets.isEmpty, !body.isEmpty else { return false }
+        if redact(body) != body { return true }
+        var documents: [JSONValue] = []
+        if let whole = try? JSONValue.parse(Data(body.utf8)) {
+            documents = [whole]
+        } else {
+            for line in body.split(whereSeparator: \.isNewline) where line.hasPrefix("data:") {
+                if let event = try? JSONValue.parse(Data(line.dropFirst(5).utf8)) { documents.append(event) }
+            }
+        }
+        var fields: [String: String] = [:]
+        func walk(_ value: JSONValue, _ path: String) {
+            switch value {
+            case .string(let text): fields[path, default: ""] += text
+            case .array(let items): for item in items { walk(item, path) }
+            case .object(let members): for (key, member) in members { walk(member, path + "." + key) }
+            case .null, .bool, .number: break
+            }
+        }
+        for document in documents { walk(document, "") }
+        return fields.values.contains { redact($0) != $0 }
+    }
+
     /// A redactor for a stream of pieces: a secret split across pieces is still caught,
     /// because the last `longest - 1` characters are held back until more arrives.
     public struct Stream: Sendable {

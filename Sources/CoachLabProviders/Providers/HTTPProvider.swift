@@ -79,18 +79,29 @@ public struct HTTPProvider: ChatProvider {
         let spec = wire.request(request, model: request.settings.model, stream: false, baseURL: baseURL, apiKey: apiKey)
         let clock = ContinuousClock()
         let start = clock.now
+        let timeout = request.settings.timeout ?? Self.defaultTimeout
         return try await retrying { attempt in
-            let (response, cached) = try await send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout)
-            let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
-            try Self.refuseRedirect(response, provider: id)
-            guard (200..<300).contains(response.status) else {
-                throw wire.error(status: response.status, headers: response.headers, body: body, provider: id, now: now())
+            func answer(_ response: HTTPResponse, cached: Bool) async throws -> ProviderReply {
+                let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
+                try Self.refuseRedirect(response, provider: id)
+                guard (200..<300).contains(response.status) else {
+                    throw wire.error(status: response.status, headers: response.headers, body: body, provider: id, now: now())
+                }
+                let decoded = try wire.decodeReply(body, provider: id)
+                if !cached { cache?.store(spec, provider: id, status: response.status, headers: response.headers, body: Array(body), redactor: redactor) }
+                var reply = reply(decoded, request: request, latency: (clock.now - start).seconds, timeToFirstToken: nil, attempts: attempt)
+                reply.cached = cached
+                return reply
             }
-            let decoded = try wire.decodeReply(body, provider: id)
-            if !cached { cache?.store(spec, provider: id, status: response.status, headers: response.headers, body: Array(body)) }
-            var reply = reply(decoded, request: request, latency: (clock.now - start).seconds, timeToFirstToken: nil, attempts: attempt)
-            reply.cached = cached
-            return reply
+            let (response, cached) = try await send(spec, timeout: timeout)
+            do {
+                return try await answer(response, cached: cached)
+            } catch where cached && !(error is CancellationError) {
+                // A stored answer that no longer decodes is not this request's fault: remove
+                // it and ask the provider.
+                cache?.discard(spec, provider: id)
+                return try await answer(try await transport.send(spec, timeout: timeout, provider: id), cached: false)
+            }
         }
     }
 
@@ -116,55 +127,71 @@ public struct HTTPProvider: ChatProvider {
         // Whether the attempt under way has sent text on: a retry after that tells the reader to
         // start again.
         var yielded = false
+        let timeout = request.settings.timeout ?? Self.defaultTimeout
         try await retrying(beforeRetry: { if yielded { continuation.yield(.restarted(reason: $0)) } }) { attempt in
             yielded = false
             let attemptStart = clock.now
-            let (response, cached) = try await send(spec, timeout: request.settings.timeout ?? Self.defaultTimeout)
-            try Self.refuseRedirect(response, provider: id)
-            guard (200..<300).contains(response.status) else {
-                let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
-                throw wire.error(status: response.status, headers: response.headers, body: body, provider: id, now: now())
-            }
-            var parser = SSEParser()
-            var decoder = wire.streamDecoder(provider: id)
-            var secrets = SecretRedactor.Stream(redactor)
-            var firstToken: Double?
-            var received = 0
-            var raw: [UInt8] = []
-            func emit(_ text: String) {
-                guard !text.isEmpty else { return }
-                continuation.yield(.delta(text))
-                yielded = true
-            }
-            func handle(_ events: [SSEEvent]) throws {
-                for event in events where !decoder.isDone {
-                    for piece in try decoder.consume(event) {
-                        if firstToken == nil { firstToken = (clock.now - attemptStart).seconds }
-                        emit(secrets.feed(piece))
+            func consume(_ response: HTTPResponse, cached: Bool) async throws {
+                try Self.refuseRedirect(response, provider: id)
+                guard (200..<300).contains(response.status) else {
+                    let body = try await Self.collect(response.body, provider: id, limit: maximumResponseBytes)
+                    throw wire.error(status: response.status, headers: response.headers, body: body, provider: id, now: now())
+                }
+                var parser = SSEParser()
+                var decoder = wire.streamDecoder(provider: id)
+                var secrets = SecretRedactor.Stream(redactor)
+                var firstToken: Double?
+                var received = 0
+                var raw: [UInt8] = []
+                func emit(_ text: String) {
+                    guard !text.isEmpty else { return }
+                    continuation.yield(.delta(text))
+                    yielded = true
+                }
+                func handle(_ events: [SSEEvent]) throws {
+                    for event in events where !decoder.isDone {
+                        for piece in try decoder.consume(event) {
+                            if firstToken == nil { firstToken = (clock.now - attemptStart).seconds }
+                            emit(secrets.feed(piece))
+                        }
                     }
                 }
-            }
-            for try await chunk in response.body {
-                received += chunk.count
-                if received > maximumResponseBytes {
-                    throw ProviderError(.malformedResponse, provider: id,
-                                        message: "the streamed response exceeds \(maximumResponseBytes) bytes (maxResponseBytes)")
+                for try await chunk in response.body {
+                    received += chunk.count
+                    if received > maximumResponseBytes {
+                        throw ProviderError(.malformedResponse, provider: id,
+                                            message: "the streamed response exceeds \(maximumResponseBytes) bytes (maxResponseBytes)")
+                    }
+                    if cache != nil, !cached { raw += chunk }
+                    try handle(parser.feed(chunk))
+                    if decoder.isDone { break }
                 }
-                if cache != nil, !cached { raw += chunk }
-                try handle(parser.feed(chunk))
-                if decoder.isDone { break }
+                if !decoder.isDone { try handle(parser.finish()) }
+                guard decoder.isDone || decoder.endsOnClose else {
+                    throw ProviderError(.streamInterrupted, provider: id, message: "the stream closed before its end event")
+                }
+                emit(secrets.finish())
+                let summary = decoder.summary
+                if !cached { cache?.store(spec, provider: id, status: response.status, headers: response.headers, body: raw, redactor: redactor) }
+                var finished = reply(summary, request: request, latency: (clock.now - start).seconds,
+                                     timeToFirstToken: firstToken, attempts: attempt)
+                finished.cached = cached
+                continuation.yield(.finished(finished))
             }
-            if !decoder.isDone { try handle(parser.finish()) }
-            guard decoder.isDone || decoder.endsOnClose else {
-                throw ProviderError(.streamInterrupted, provider: id, message: "the stream closed before its end event")
+            let (response, cached) = try await send(spec, timeout: timeout)
+            do {
+                try await consume(response, cached: cached)
+            } catch where cached && !(error is CancellationError) {
+                // A stored answer that no longer decodes: remove it, tell the reader to start
+                // again if it had text, and ask the provider.
+                cache?.discard(spec, provider: id)
+                if yielded {
+                    continuation.yield(.restarted(reason: ProviderError(.malformedResponse, provider: id,
+                                                                        message: "a cached answer no longer decodes; asking the provider")))
+                }
+                yielded = false
+                try await consume(try await transport.send(spec, timeout: timeout, provider: id), cached: false)
             }
-            emit(secrets.finish())
-            let summary = decoder.summary
-            if !cached { cache?.store(spec, provider: id, status: response.status, headers: response.headers, body: raw) }
-            var finished = reply(summary, request: request, latency: (clock.now - start).seconds,
-                                 timeToFirstToken: firstToken, attempts: attempt)
-            finished.cached = cached
-            continuation.yield(.finished(finished))
         }
     }
 

@@ -20,10 +20,18 @@ public struct CassetteTransport: HTTPTransport {
     /// Where the cassettes are read and written.
     private let fileSystem: FileSystem
     private let live: (any HTTPTransport)?
+    /// Secrets besides the request's own keys that a recorded answer may not repeat.
+    private var redactor = SecretRedactor(secrets: [])
 
-    /// A recording transport over `live`, writing to `directory` of `fileSystem`.
-    public static func recording(to directory: String, through live: any HTTPTransport, fileSystem: FileSystem) -> CassetteTransport {
-        CassetteTransport(mode: .record, directory: directory, fileSystem: fileSystem, live: live)
+    /// A recording transport over `live`, writing to `directory` of `fileSystem`. An answer
+    /// that repeats a key, of the request's or of `redactor`'s, in any form a reader could put
+    /// back together (``SecretRedactor/isExposed(in:)``), is never written: the request fails
+    /// with a configuration error that says so.
+    public static func recording(to directory: String, through live: any HTTPTransport, fileSystem: FileSystem,
+                                 redactor: SecretRedactor = SecretRedactor(secrets: [])) -> CassetteTransport {
+        var transport = CassetteTransport(mode: .record, directory: directory, fileSystem: fileSystem, live: live)
+        transport.redactor = redactor
+        return transport
     }
 
     /// A replaying transport, reading `directory` of `fileSystem`: no network.
@@ -77,7 +85,15 @@ public struct CassetteTransport: HTTPTransport {
             for try await chunk in response.body { body += chunk }
             // Only successful exchanges are kept: a 429 or 500 must be retried live, not replayed.
             if (200..<300).contains(response.status) {
-                try write(Cassette(spec: spec, provider: provider, status: response.status, headers: response.headers, body: body), to: file)
+                let cassette = Cassette(spec: spec, provider: provider, status: response.status, headers: response.headers, body: body,
+                                        secrets: redactor.secrets)
+                // Scrubbing replaces a key written out whole; one spelled across the events of
+                // a stream survives it, and such an answer is never written.
+                if cassette.exposes(redactor.secrets + Self.secretValues(spec)) {
+                    throw ProviderError(.configuration, provider: provider,
+                                        message: "the answer spells out an API key across its streamed events, so it was not recorded: a cassette is meant to be committed (record this case against a server that does not echo keys)")
+                }
+                try write(cassette, to: file)
             }
             return HTTPResponse(status: response.status, headers: response.headers, body: Self.stream(body))
         }
@@ -102,8 +118,11 @@ public struct CassetteTransport: HTTPTransport {
 
     static func secretValues(_ spec: HTTPRequestSpec) -> [String] {
         spec.headers.filter { secretHeaders.contains($0.name.lowercased()) }.flatMap { header -> [String] in
-            // "Bearer sk-…" also hides the bare key, wherever it was echoed.
-            let parts = header.value.split(separator: " ").map(String.init).filter { $0.count >= 8 }
+            // "Bearer sk-…" also hides the bare key, wherever it was echoed, however short a
+            // key the redactor would hide (the scheme's own word is not a secret).
+            let schemes: Set<String> = ["bearer", "basic", "token", "digest"]
+            let parts = header.value.split(separator: " ").map(String.init)
+                .filter { $0.count >= SecretRedactor.minimumLength && !schemes.contains($0.lowercased()) }
             return [header.value] + parts
         }
     }
@@ -151,8 +170,9 @@ struct Cassette: Codable {
     /// When a response cache stored it (ISO 8601); nil in a committed cassette.
     var savedAt: String?
 
-    init(spec: HTTPRequestSpec, provider: String, status: Int, headers: [HTTPHeader], body: [UInt8]) {
-        let secrets = CassetteTransport.secretValues(spec)
+    /// The exchange with the request's keys, and `secrets`, scrubbed from everything written.
+    init(spec: HTTPRequestSpec, provider: String, status: Int, headers: [HTTPHeader], body: [UInt8], secrets extra: [String] = []) {
+        let secrets = CassetteTransport.secretValues(spec) + extra.filter { $0.count >= SecretRedactor.minimumLength }
         let scrub = { (text: String) in CassetteTransport.scrub(text, secrets) }
         self.provider = provider
         key = CassetteTransport.key(for: spec, provider: provider)
@@ -167,5 +187,13 @@ struct Cassette: Codable {
         // cookies would only make every re-recording a diff.
         let kept = headers.filter { $0.name.lowercased() == "content-type" }.map { ($0.name.lowercased(), $0.value) }
         response = Response(status: status, headers: Dictionary(kept) { first, _ in first }, body: scrub(String(decoding: body, as: UTF8.self)))
+    }
+}
+
+extension Cassette {
+    /// Whether the scrubbed response still holds one of `secrets` in a form a reader can put
+    /// back together (``SecretRedactor/isExposed(in:)``).
+    func exposes(_ secrets: [String]) -> Bool {
+        SecretRedactor(secrets: secrets).isExposed(in: response.body)
     }
 }

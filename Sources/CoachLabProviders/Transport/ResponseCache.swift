@@ -61,12 +61,18 @@ public struct ResponseCache: Sendable {
         public var bypassed = 0
         /// Entries written.
         public var stored = 0
+        /// Answers not written because they repeat a key (``SecretRedactor/isExposed(in:)``).
+        public var withheld = 0
+        /// Entries that no longer decoded into a reply, removed and asked again.
+        public var unreadable = 0
 
         /// The line a run prints about the cache in `directory`, or nil when the run used none.
         public func line(directory: String) -> String? {
             guard hits + misses + bypassed > 0 else { return nil }
             return "response cache (\(directory)): \(hits) answers read, \(misses + bypassed) requests sent"
                 + (bypassed > 0 ? " (\(bypassed) by repeated cases, which never read it)" : "")
+                + (unreadable > 0 ? "; \(unreadable) stored \(unreadable == 1 ? "answer" : "answers") no longer decoded, so \(unreadable == 1 ? "it was" : "they were") removed and asked again" : "")
+                + (withheld > 0 ? "; \(withheld) \(withheld == 1 ? "answer repeats" : "answers repeat") a key and \(withheld == 1 ? "was" : "were") not stored" : "")
         }
     }
 
@@ -96,9 +102,16 @@ public struct ResponseCache: Sendable {
     }
 
     /// Stores an answer that decoded. A cache that cannot be written costs money, not
-    /// correctness, so a failure here never fails the request.
-    func store(_ spec: HTTPRequestSpec, provider: String, status: Int, headers: [HTTPHeader], body: [UInt8]) {
-        var entry = Cassette(spec: spec, provider: provider, status: status, headers: headers, body: body)
+    /// correctness, so a failure here never fails the request. The request's keys and
+    /// `redactor`'s secrets are scrubbed from the entry, and an answer that still spells one out
+    /// (across a stream's events: ``SecretRedactor/isExposed(in:)``) is not stored at all.
+    func store(_ spec: HTTPRequestSpec, provider: String, status: Int, headers: [HTTPHeader], body: [UInt8],
+               redactor: SecretRedactor = SecretRedactor(secrets: [])) {
+        var entry = Cassette(spec: spec, provider: provider, status: status, headers: headers, body: body, secrets: redactor.secrets)
+        guard !entry.exposes(redactor.secrets + CassetteTransport.secretValues(spec)) else {
+            counters.update { $0.withheld += 1 }
+            return
+        }
         entry.savedAt = Self.stamp(now())
         let file = path(for: spec, provider: provider)
         do {
@@ -107,6 +120,13 @@ public struct ResponseCache: Sendable {
         } catch {
             return
         }
+    }
+
+    /// Removes a request's entry, which was read but no longer decodes into a reply (a
+    /// stricter decoder after an upgrade, a hand edit), so the request is asked again.
+    func discard(_ spec: HTTPRequestSpec, provider: String) {
+        try? fileSystem.remove(path(for: spec, provider: provider))
+        counters.update { $0.unreadable += 1 }
     }
 
     // MARK: Inspecting and clearing
