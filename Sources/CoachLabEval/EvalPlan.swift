@@ -122,10 +122,16 @@ public struct EvalPlan: Sendable {
         // making each one.
         let everything = kept.isEmpty && retried == nil && filter == nil && shard == nil
         let total = suites.reduce(0) { $0 + (everything ? runner.caseCount(of: $1) : runner.cases(of: $1).lazy.filter(include).count) }
-        let run = try request.continuation?.run
-            ?? store.startRun(suites: request.suites.isEmpty ? suites.map(\.suite.file) : request.suites, providers: request.providers,
-                              repeats: request.repeats, prices: PriceSheet(registry: registry, ids: providers),
-                              baseURL: request.baseURL, apiKeyEnv: request.apiKeyVariable, settings: request.settings)
+        let run: String
+        if let continued = request.continuation?.run {
+            try store.reopenRun(continued)
+            run = continued
+        } else {
+            run = try store.startRun(suites: request.suites.isEmpty ? suites.map(\.suite.file) : request.suites, providers: request.providers,
+                                     repeats: request.repeats, prices: PriceSheet(registry: registry, ids: providers),
+                                     baseURL: request.baseURL, apiKeyEnv: request.apiKeyVariable, settings: request.settings,
+                                     planned: total)
+        }
         return EvalPlan(run: run, suites: suites, runner: runner, include: include, total: total, kept: kept.count,
                         providers: providers, request: request, registry: registry, warnings: warnings)
     }

@@ -401,6 +401,11 @@ public final class ResultStore: Sendable {
             // is shared by every message that compiles to it, so its screening is one of theirs.
             try db.alter(table: "turnResult") { t in t.add(column: "screening", .text) }
         }
+        migrator.registerMigration("v10: planned cases", foreignKeyChecks: .immediate) { db in
+            // How many cases a run set out to run, so a report can say a run that was killed
+            // part-way is incomplete.
+            try db.alter(table: "run") { t in t.add(column: "planned", .integer) }
+        }
         return migrator
     }
 
@@ -413,6 +418,8 @@ public final class ResultStore: Sendable {
         public var providers: [String]
         public var repeats: Int?
         public var status: String
+        /// The cases it set out to run; nil for runs stored before this was kept.
+        public var planned: Int?
         public var cases: Int
         public var passed: Int
         public var failed: Int
@@ -430,22 +437,30 @@ public final class ResultStore: Sendable {
     /// Starts a run and returns its id: `id` when given, else time-ordered with a random suffix.
     public func startRun(suites: [String], providers: [String], repeats: Int?, prices: PriceSheet? = nil,
                          baseURL: String? = nil, apiKeyEnv: String? = nil, settings: ProviderOverrides = ProviderOverrides(),
-                         id given: String? = nil) throws -> String {
+                         planned: Int? = nil, id given: String? = nil) throws -> String {
         let stamp = Self.timestamp(clock())
         // "2026-11-29T20:24:36" becomes "20261129-202436".
         let id = given ?? String(stamp.prefix(19).compactMap { $0 == ":" || $0 == "-" ? nil : $0 == "T" ? "-" : $0 })
             + "-" + String(UInt32.random(in: 0..<0xFFFF_FFFF), radix: 36)
         let version = try write { db in
             try db.execute(sql: """
-                INSERT INTO run (id, startedAt, suites, providers, repeats, status, prices, baseURL, apiKeyEnv, settings)
-                VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)
+                INSERT INTO run (id, startedAt, suites, providers, repeats, status, prices, baseURL, apiKeyEnv, settings, planned)
+                VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)
                 """, arguments: [id, stamp, JSONValue.array(suites.map(JSONValue.string)).text,
                                  JSONValue.array(providers.map(JSONValue.string)).text, repeats, prices?.json, baseURL, apiKeyEnv,
-                                 settings.isEmpty ? nil : String(decoding: try JSONEncoder.sorted().encode(settings), as: UTF8.self)])
+                                 settings.isEmpty ? nil : String(decoding: try JSONEncoder.sorted().encode(settings), as: UTF8.self), planned])
             return try Self.dataVersion(db)
         }
         tallies.begin(id, dataVersion: version)
         return id
+    }
+
+    /// Marks a continued run (`--resume`, `--retry-errors`) running again until it ends, so a
+    /// continuation killed part-way is not left marked finished.
+    public func reopenRun(_ id: String) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE run SET status = 'running', finishedAt = NULL WHERE id = ?", arguments: [id])
+        }
     }
 
     /// Marks a run finished or interrupted.
@@ -801,7 +816,8 @@ public final class ResultStore: Sendable {
                     (try? JSONValue.parse(Data((row[column] as String? ?? "[]").utf8)))?.array?.compactMap(\.string) ?? []
                 }
                 return RunInfo(id: row["id"], startedAt: row["startedAt"], finishedAt: row["finishedAt"], suites: list("suites"),
-                               providers: list("providers"), repeats: row["repeats"], status: row["status"], cases: row["cases"] ?? 0,
+                               providers: list("providers"), repeats: row["repeats"], status: row["status"], planned: row["planned"],
+                               cases: row["cases"] ?? 0,
                                passed: row["passed"] ?? 0, failed: row["failed"] ?? 0, errors: row["errors"] ?? 0,
                                prices: (row["prices"] as String?).flatMap(PriceSheet.init(json:)),
                                baseURL: row["baseURL"], apiKeyEnv: row["apiKeyEnv"],

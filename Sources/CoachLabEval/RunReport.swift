@@ -44,6 +44,10 @@ public struct RunReport: Sendable {
     }
 
     public let run: String
+    /// `running` (still going, or killed part-way), `interrupted` or `finished`.
+    public let status: String
+    /// The cases the run set out to run, when the store knows.
+    public let planned: Int?
     public let suites: [SuiteSummary]
     public let totals: Totals
     /// The cases that failed or errored, with every detail, in (suite, id) order.
@@ -68,6 +72,9 @@ public struct RunReport: Sendable {
     public init(run: String, suites: [Suite], store: ResultStore) throws {
         let counts = try store.suiteCounts(run: run)
         self.run = run
+        let info = try store.run(run)
+        status = info?.status ?? "finished"
+        planned = info?.planned
         self.store = store
         prices = try store.prices(run: run)
         notPassing = try store.results(run: run, outcomes: [.fail, .error])
@@ -96,7 +103,24 @@ public struct RunReport: Sendable {
         let store = try ResultStore(clock: { Date(timeIntervalSince1970: 0) })
         _ = try store.startRun(suites: suites.map(\.file), providers: [], repeats: nil, id: run)
         try store.record(results, run: run)
+        try store.finishRun(run, status: "finished")
         try self.init(run: run, suites: suites, store: store)
+    }
+
+    /// Whether the run ran to its end: finished, with every planned case's result. A run killed
+    /// part-way stays `running` in the store; one stopped with Ctrl-C is `interrupted`.
+    public var isComplete: Bool { status == "finished" && (planned.map { totals.cases >= $0 } ?? true) }
+
+    /// One sentence on a run that did not run to its end, or nil for one that did.
+    public var incompleteNote: String? {
+        guard !isComplete else { return nil }
+        let how = switch status {
+        case "interrupted": "was interrupted"
+        case "finished": "finished without every planned case"
+        default: "did not finish (it was stopped part-way, or is still running)"
+        }
+        let counted = planned.map { "\(totals.cases) of \($0) planned cases have results" } ?? "\(totals.cases) cases have results"
+        return "This run \(how): \(counted). The figures cover only those, and no suite is marked as held."
     }
 
     /// Calls `body` with every case, in (suite, id) order, a batch at a time.

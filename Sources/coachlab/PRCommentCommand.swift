@@ -12,9 +12,13 @@ struct PRCommentCommand: AsyncParsableCommand {
         discussion: """
         The comment has each suite's pass rate, the regressions and fixes against a baseline, the \
         compiled prompts that changed (from a compile --check diff, collapsed) and a link to the \
-        HTML report. It carries a hidden marker, so a later push edits the same comment instead of \
-        adding another. In GitHub Actions the repository, the pull request and the API address come \
-        from the environment; the token is read from $GITHUB_TOKEN (or --token-env) and never printed.
+        HTML report. It opens with a hidden marker, so a later push edits the same comment instead of \
+        adding another; only a comment the token's own login wrote is edited, never one someone else \
+        wrote that quotes the marker. A run that did not finish says so, model text renders inert \
+        (no mentions, links or HTML), and the body always fits GitHub's limit: long lists end with \
+        how many lines they left out. In GitHub Actions the repository, the pull request and the API \
+        address come from the environment; the token is read from $GITHUB_TOKEN (or --token-env) and \
+        never printed.
 
         Examples:
           coachlab pr-comment --baseline evals/baseline.json --prompt-diff prompt-diff.txt
@@ -40,6 +44,8 @@ struct PRCommentCommand: AsyncParsableCommand {
     var tokenEnv = "GITHUB_TOKEN"
     @Option(help: "The REST API. Default: $GITHUB_API_URL, or https://api.github.com.")
     var apiURL: String?
+    @Option(help: "The login that posts the comment; only its own comment is ever edited. Default: GitHub's answer for the token, or github-actions[bot] in GitHub Actions.")
+    var author: String?
     @Flag(help: "Print the comment instead of posting it.")
     var dryRun = false
 
@@ -56,7 +62,8 @@ struct PRCommentCommand: AsyncParsableCommand {
         let body = try PullRequestComment.body(report: report, baseline: try baseline.map { try Baseline.read($0, fileSystem: .invocation) },
                                                promptDiff: try promptDiff.map { try FileSystem.invocation.text(at: $0) }, artifactURL: artifactURL)
         guard !dryRun else { return Terminal.out(body, terminator: "") }
-        let (client, number) = try GitHubComments.target(repository: repo, pullRequest: pr, tokenVariable: tokenEnv, apiURL: apiURL, system: Invocation.current.system)
+        let (client, number) = try GitHubComments.target(repository: repo, pullRequest: pr, tokenVariable: tokenEnv, apiURL: apiURL,
+                                                                author: author, system: Invocation.current.system)
         let repository = client.repository
         switch try await client.upsert(pullRequest: number, body: body, marker: PullRequestComment.marker) {
         case .created(let id, let url): Terminal.error("commented on \(repository)#\(number) (comment \(id))" + (url.map { ": \($0)" } ?? ""))

@@ -6,7 +6,9 @@ import Testing
 /// The GitHub REST endpoints the pull-request comment uses, kept in memory: list an issue's
 /// comments, create one, edit one. Every request's headers and body are kept for inspection.
 actor ImitationGitHub {
-    struct Comment { var id: Int; var body: String }
+    struct Comment { var id: Int; var body: String; var user = ImitationGitHub.login }
+    /// Whose the token is: the login every comment it posts carries.
+    static let login = "coachlab-bot"
     private(set) var comments: [Comment] = []
     private(set) var requests: [String] = []
     private(set) var authorizations: [String] = []
@@ -17,9 +19,9 @@ actor ImitationGitHub {
         authorizations.append(authorization ?? "")
     }
 
-    func add(_ body: String) -> Int {
+    func add(_ body: String, user: String = ImitationGitHub.login) -> Int {
         nextID += 1
-        comments.append(Comment(id: nextID, body: body))
+        comments.append(Comment(id: nextID, body: body, user: user))
         return nextID
     }
 
@@ -42,7 +44,11 @@ actor ImitationGitHub {
         router.get("/repos/:owner/:name/issues/:number/comments") { request, _ in
             await state.record("GET \(request.uri.path)", authorization: request.headers[.authorization])
             let all = await state.comments
-            return json(.ok, all.map { ["id": $0.id, "body": $0.body, "html_url": "https://github.example/c/\($0.id)"] })
+            return json(.ok, all.map { ["id": $0.id, "body": $0.body, "user": ["login": $0.user], "html_url": "https://github.example/c/\($0.id)"] })
+        }
+        router.get("/user") { request, _ in
+            await state.record("GET /user", authorization: request.headers[.authorization])
+            return json(.ok, ["login": ImitationGitHub.login])
         }
         router.post("/repos/:owner/:name/issues/:number/comments") { request, _ in
             await state.record("POST \(request.uri.path)", authorization: request.headers[.authorization])
@@ -104,12 +110,12 @@ actor ImitationGitHub {
         #expect(comments.count == 1)
         let body = try #require(comments.first?.body)
         #expect(body.hasPrefix("<!-- coachlab-eval -->"))
-        #expect(body.contains("| luna |") && body.contains("❌ **regression** luna/"))
+        #expect(body.contains("| luna |") && body.contains("❌ **regression** `luna/"))
         #expect(body.contains("<details><summary>Compiled prompts changed (2 lines)</summary>"))
         #expect(body.contains("[The HTML report](https://github.example/artifacts/7)"))
         #expect(!body.contains(Self.token))
-        #expect(await state.requests == ["GET /repos/coachlab/app/issues/42/comments", "POST /repos/coachlab/app/issues/42/comments",
-                                         "GET /repos/coachlab/app/issues/42/comments", "PATCH /repos/coachlab/app/issues/comments/1001"])
+        #expect(await state.requests == ["GET /user", "GET /repos/coachlab/app/issues/42/comments", "POST /repos/coachlab/app/issues/42/comments",
+                                         "GET /user", "GET /repos/coachlab/app/issues/42/comments", "PATCH /repos/coachlab/app/issues/comments/1001"])
         #expect(await state.authorizations.allSatisfy { $0 == "Bearer \(Self.token)" })
     }
 

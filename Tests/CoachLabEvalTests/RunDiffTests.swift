@@ -1,5 +1,5 @@
 import CoachLab
-import CoachLabEval
+@testable import CoachLabEval
 import CoachLabProviders
 import Foundation
 import Testing
@@ -154,9 +154,70 @@ import CoachLabTestSupport
         let then = try RunReport(run: "then", suites: [Self.suite], results: Self.repeats("collapsed", 5, of: 5) + Self.repeats("one-slip", 5, of: 5))
         let now = try RunReport(run: "now", suites: [Self.suite], results: Self.repeats("collapsed", 0, of: 5) + Self.repeats("one-slip", 4, of: 5))
         let body = try PullRequestComment.body(report: now, baseline: try Baseline(report: then), promptDiff: nil, artifactURL: nil)
-        #expect(body.contains("- ❌ **regression** s/collapsed/mock: passed 5/5 in the baseline, 0/5 now (p = 0.0040)"))
-        #expect(body.contains("- ➖ within noise (not a regression): s/one-slip/mock: passed 5/5 in the baseline, 4/5 now (p = 0.500)"))
-        #expect(!body.contains("**regression** s/one-slip"))
+        #expect(body.contains("- ❌ **regression** `s/collapsed/mock`: passed 5/5 in the baseline, 0/5 now (p = 0.0040) — `turn 1 sentences: too long`"))
+        #expect(body.contains("- ➖ within noise (not a regression): `s/one-slip/mock`: passed 5/5 in the baseline, 4/5 now (p = 0.500)"))
+        #expect(!body.contains("**regression** `s/one-slip"))
+    }
+
+    /// A failing case whose check's reason is `reason`.
+    static func failing(_ fixture: String, reason: String) -> CaseResult {
+        var result = Self.result(fixture, .fail)
+        result.turns[0].checks = [CheckResult(check: "judge", passed: false, reason: reason)]
+        return result
+    }
+
+    /// Finding 3 of the secrets issue: a run killed part-way was posted as finished and held.
+    @Test func aRunThatDidNotFinishSaysSoAndHoldsNothing() throws {
+        let store = try ResultStore(clock: Date.init)
+        let run = try store.startRun(suites: [], providers: [], repeats: nil, planned: 12)
+        try store.record((1...4).map { Self.result("f\($0)", .pass) }, run: run)
+        // Killed: the run is never marked finished.
+        let report = try RunReport(run: run, suites: [Self.suite], store: store)
+        #expect(!report.isComplete)
+        let body = try PullRequestComment.body(report: report, baseline: nil, promptDiff: nil, artifactURL: nil)
+        #expect(body.contains("⚠️ **Incomplete.** This run did not finish (it was stopped part-way, or is still running): 4 of 12 planned cases have results."))
+        #expect(!body.contains("✅") && body.contains("| ⚠️ incomplete |"))
+        try store.finishRun(run, status: "interrupted")
+        #expect(try RunReport(run: run, suites: [Self.suite], store: store).incompleteNote?.hasPrefix("This run was interrupted: 4 of 12") == true)
+        // The same cases in a run that finished are held.
+        let finished = try RunReport(run: "done", suites: [Self.suite], results: (1...4).map { Self.result("f\($0)", .pass) })
+        #expect(finished.isComplete && Reporters.markdown(finished).contains("| ✅ |"))
+    }
+
+    /// Finding 4: an outage over the default suites, or one runaway judge reason, made a body
+    /// GitHub refuses, and the old comment stayed up.
+    @Test func theCommentAlwaysFitsGitHubsLimit() throws {
+        let outage = (1...600).map { index -> CaseResult in
+            var result = Self.result("case-\(index)", .error)
+            result.error = "provider 'openai' failed after 4 attempts: HTTP 503 upstream connect error or disconnect/reset before headers. reset reason: overflow " + String(repeating: "x", count: 80)
+            return result
+        }
+        let runaway = [Self.failing("runaway", reason: String(repeating: "The reply is wrong. ", count: 50_000))]
+        let diff = "--- a\n+++ b\n" + (1...40_000).map { "+line \($0) é" }.joined(separator: "\n")
+        for results in [outage, runaway] {
+            let report = try RunReport(run: "r", suites: [Self.suite], results: results)
+            let then = try RunReport(run: "t", suites: [Self.suite], results: results.map { Self.result($0.fixture, .pass) })
+            let body = try PullRequestComment.body(report: report, baseline: try Baseline(report: then), promptDiff: diff, artifactURL: "https://x.example/a")
+            #expect(body.utf8.count <= PullRequestComment.limit, "\(body.utf8.count) bytes")
+            #expect(body.hasPrefix(PullRequestComment.marker) && body.contains("| s |") && body.contains("[The HTML report](https://x.example/a)"))
+            #expect(body.hasSuffix("</details>\n") || !body.contains("<details>"))
+        }
+        let report = try RunReport(run: "r", suites: [Self.suite], results: outage)
+        let body = try PullRequestComment.body(report: report, baseline: nil, promptDiff: nil, artifactURL: nil)
+        #expect(body.contains("more failing checks or errors (the job log and the HTML report have every one)"))
+    }
+
+    /// Finding 6: a judge's reason is model output, and reached GitHub's renderer raw.
+    @Test func modelTextRendersInert() throws {
+        let hostile = "Great reply! cc @octocat @org/team, see #12 <img src=x onerror=alert(1)></details> [click](javascript:alert(1)) ``` | x |"
+        let report = try RunReport(run: "r", suites: [Self.suite], results: [Self.failing("hostile", reason: hostile)])
+        let body = try PullRequestComment.body(report: report, baseline: nil, promptDiff: nil, artifactURL: nil)
+        let line = try #require(body.split(separator: "\n").first { $0.contains("octocat") })
+        // One code span, longer than any run of backticks inside it, with the pipe escaped.
+        #expect(line.hasSuffix("````Great reply! cc @octocat @org/team, see #12 <img src=x onerror=alert(1)></details> [click](javascript:alert(1)) ``` \\| x \\|````"),
+                "\(line)")
+        #expect(MarkdownText.inert("`tick`") == "`` `tick` ``")
+        #expect(MarkdownText.inert(String(repeating: "a", count: 400)).contains("… (400 characters; the report has it whole)"))
     }
 
     @Test func aFixIsARiseBeyondChanceToo() throws {

@@ -73,32 +73,59 @@ import Testing
     /// The first comment is created; later ones update it in place, found by its marker on any
     /// page; the token goes only in the Authorization header.
     @Test func theCommentIsCreatedOnceThenUpdatedInPlace() async throws {
-        let others = "[" + (1...100).map { #"{"id": \#($0), "body": "looks good"}"# }.joined(separator: ",") + "]"
+        let others = "[" + (1...100).map { #"{"id": \#($0), "body": "looks good", "user": {"login": "ana"}}"# }.joined(separator: ",") + "]"
         let github = ScriptedGitHub([
-            (200, "[]"), (201, #"{"id": 1001, "html_url": "https://github.example/c/1001"}"#),
-            (200, others), (200, #"[{"id": 1001, "body": "<!-- coachlab-eval -->\nold"}]"#), (200, #"{"id": 1001}"#),
+            (200, #"{"login": "coachlab-bot"}"#), (200, "[]"), (201, #"{"id": 1001, "html_url": "https://github.example/c/1001"}"#),
+            (200, others), (200, #"[{"id": 1001, "body": "<!-- coachlab-eval -->\nold", "user": {"login": "coachlab-bot"}}]"#), (200, #"{"id": 1001}"#),
         ])
-        let comments = GitHubComments(apiURL: "https://api.example", repository: "coachlab/app", token: Self.token, transport: github)
+        var comments = GitHubComments(apiURL: "https://api.example", repository: "coachlab/app", token: Self.token, transport: github)
         #expect(try await comments.upsert(pullRequest: 42, body: "<!-- coachlab-eval -->\nfirst", marker: "<!-- coachlab-eval -->")
                 == .created(id: 1001, url: "https://github.example/c/1001"))
+        comments.author = "coachlab-bot"
         #expect(try await comments.upsert(pullRequest: 42, body: "<!-- coachlab-eval -->\nsecond", marker: "<!-- coachlab-eval -->")
                 == .updated(id: 1001, url: nil))
         let base = "https://api.example/repos/coachlab/app/issues"
-        #expect(github.requests == ["GET \(base)/42/comments?per_page=100&page=1", "POST \(base)/42/comments",
+        #expect(github.requests == ["GET https://api.example/user", "GET \(base)/42/comments?per_page=100&page=1", "POST \(base)/42/comments",
                                     "GET \(base)/42/comments?per_page=100&page=1", "GET \(base)/42/comments?per_page=100&page=2",
                                     "PATCH \(base)/comments/1001"])
         for request in github.sent {
             #expect(request.headers.contains { $0.name == "Authorization" && $0.value == "Bearer \(Self.token)" })
             #expect(!request.url.contains(Self.token) && !String(decoding: request.body, as: UTF8.self).contains(Self.token))
         }
-        #expect(String(decoding: github.sent[4].body, as: UTF8.self) == #"{"body":"<!-- coachlab-eval -->\nsecond"}"#)
+        #expect(String(decoding: github.sent[5].body, as: UTF8.self) == #"{"body":"<!-- coachlab-eval -->\nsecond"}"#)
+    }
+
+    /// Finding 5 of the secrets issue: the first comment holding the marker was edited, whoever
+    /// wrote it, and its author could then change the results.
+    @Test func aCommentSomeoneElseWroteIsNeverTakenOver() async throws {
+        let page = #"""
+            [{"id": 1, "body": "<!-- coachlab-eval -->\nquoted by a reviewer", "user": {"login": "mallory"}},
+             {"id": 2, "body": "see <!-- coachlab-eval --> above", "user": {"login": "github-actions[bot]"}},
+             {"id": 3, "body": "<!-- coachlab-eval -->\nold results", "user": {"login": "github-actions[bot]"}}]
+            """#
+        // In GitHub Actions the token cannot read /user; the run's own bot is the author.
+        let github = ScriptedGitHub([(403, #"{"message": "Resource not accessible by integration"}"#), (200, page), (200, #"{"id": 3}"#)])
+        let system = Self.system(["GITHUB_TOKEN": Self.token, "GITHUB_ACTIONS": "true"], transport: github)
+        let (comments, _) = try GitHubComments.target(repository: "a/b", pullRequest: 5, tokenVariable: "GITHUB_TOKEN", apiURL: "https://api.example",
+                                                      system: system)
+        #expect(try await comments.upsert(pullRequest: 5, body: "<!-- coachlab-eval -->\nnew", marker: "<!-- coachlab-eval -->") == .updated(id: 3, url: nil))
+        #expect(github.requests.last == "PATCH https://api.example/repos/a/b/issues/comments/3")
+        // Outside GitHub Actions a token GitHub will not name is an error that says what to pass.
+        let unknown = ScriptedGitHub([(403, #"{"message": "Resource not accessible by integration"}"#)])
+        let elsewhere = try GitHubComments.target(repository: "a/b", pullRequest: 5, tokenVariable: "GITHUB_TOKEN", apiURL: "https://api.example",
+                                                  system: Self.system(["GITHUB_TOKEN": Self.token], transport: unknown)).comments
+        await #expect(throws: ProviderError.self) { try await elsewhere.upsert(pullRequest: 5, body: "x", marker: "<!-- coachlab-eval -->") }
+        do { _ = try await elsewhere.upsert(pullRequest: 5, body: "x", marker: "m") } catch let error as ProviderError {
+            #expect(error.message.contains("pass --author"), "\(error.message)")
+        }
     }
 
     /// A refusal says what the token needs, and never holds the token, even when GitHub's
     /// message repeats it.
     @Test func aRefusalNamesThePermissionAndNeverTheToken() async throws {
         let github = ScriptedGitHub([(403, #"{"message": "Resource not accessible by integration \#(Self.token)"}"#)])
-        let comments = GitHubComments(apiURL: "https://api.example", repository: "a/b", token: Self.token, transport: github)
+        var comments = GitHubComments(apiURL: "https://api.example", repository: "a/b", token: Self.token, transport: github)
+        comments.author = "coachlab-bot"
         do {
             _ = try await comments.upsert(pullRequest: 1, body: "x", marker: "m")
             Issue.record("a 403 was taken for a comment")

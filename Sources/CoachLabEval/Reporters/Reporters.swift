@@ -94,11 +94,23 @@ public enum Reporters {
 
     /// Markdown for a CI job summary.
     public static func markdown(_ report: RunReport) -> String {
-        var out = markdownHeading + "\n| suite | cases | pass | fail | error | pass rate (95% CI) | threshold | |\n|---|---:|---:|---:|---:|---|---:|---|\n"
+        var out = markdownSummary(report)
+        let failures = markdownFailures(report)
+        if !failures.isEmpty { out += "\n### Failing cases\n\n" + failures.joined() }
+        return out
+    }
+
+    /// The heading, a note when the run did not run to its end, the suites' table, and the
+    /// notes on costs, the cache and repeats.
+    static func markdownSummary(_ report: RunReport) -> String {
+        var out = markdownHeading
+        if let note = report.incompleteNote { out += "\n> ⚠️ **Incomplete.** \(note)\n" }
+        out += "\n| suite | cases | pass | fail | error | pass rate (95% CI) | threshold | |\n|---|---:|---:|---:|---:|---|---:|---|\n"
         for summary in report.suites {
-            out += "| \(summary.suite) | \(summary.cases) | \(summary.passed) | \(summary.failed) | \(summary.errors) | "
+            let verdict = !report.isComplete ? "⚠️ incomplete" : summary.held ? "✅" : "❌"
+            out += "| \(MarkdownText.cell(summary.suite)) | \(summary.cases) | \(summary.passed) | \(summary.failed) | \(summary.errors) | "
             out += String(format: "%.1f%% (%.1f–%.1f%%)", summary.passRate * 100, summary.wilsonLow * 100, summary.wilsonHigh * 100)
-            out += String(format: " | %.0f%% | %@ |\n", summary.threshold * 100, summary.held ? "✅" : "❌")
+            out += String(format: " | %.0f%% | %@ |\n", summary.threshold * 100, verdict)
         }
         if let prices = report.prices { out += "\n_Costs use \(prices.summary)._\n" }
         if report.totals.cachedReplies > 0 {
@@ -108,21 +120,28 @@ public enum Reporters {
         if !repeated.isEmpty {
             out += "\n### Repeats\n\n| suite | repeats | pass^N (every repeat passed) | pass@N (one passed) | flaky |\n|---|---:|---:|---:|---|\n"
             for summary in repeated {
-                out += String(format: "| %@ | %d | %.1f%% | %.1f%% | ", summary.suite, summary.repeats, summary.passAllRepeats * 100,
+                out += String(format: "| %@ | %d | %.1f%% | %.1f%% | ", MarkdownText.cell(summary.suite), summary.repeats, summary.passAllRepeats * 100,
                               summary.passAnyRepeat * 100)
-                out += (summary.flaky.isEmpty ? "none" : summary.flaky.map { "`\($0)`" }.joined(separator: ", ")) + " |\n"
-            }
-        }
-        if !report.notPassing.isEmpty {
-            out += "\n### Failing cases\n\n"
-            for result in report.notPassing {
-                if result.outcome == .error {
-                    out += "- **\(result.id)** error: \(result.error ?? "")\n"
-                } else {
-                    for failure in result.failures { out += "- **\(result.id)** turn \(failure.turn) `\(failure.check.check)`: \(failure.check.reason)\n" }
-                }
+                out += (summary.flaky.isEmpty ? "none" : summary.flaky.map { MarkdownText.inert($0) }.joined(separator: ", ")) + " |\n"
             }
         }
         return out
+    }
+
+    /// One line for each failing check and each errored case. The reasons and errors are model,
+    /// judge, script and provider text, so they render inert (``MarkdownText/inert(_:limit:)``).
+    static func markdownFailures(_ report: RunReport) -> [String] {
+        var lines: [String] = []
+        for result in report.notPassing {
+            let id = MarkdownText.inert(result.id, limit: 200)
+            if result.outcome == .error {
+                lines.append("- **\(id)** error: \(MarkdownText.inert(result.error ?? ""))\n")
+            } else {
+                for failure in result.failures {
+                    lines.append("- **\(id)** turn \(failure.turn) \(MarkdownText.inert(failure.check.check, limit: 100)): \(MarkdownText.inert(failure.check.reason))\n")
+                }
+            }
+        }
+        return lines
     }
 }

@@ -8,6 +8,12 @@ import Foundation
 public struct GitHubComments: Sendable {
     public var apiURL: String
     public var repository: String
+    /// The login whose comments are CoachLab's: only a comment it wrote is ever edited. Nil:
+    /// asked of GitHub (`GET /user`) before the first edit.
+    public var author: String?
+    /// The login to take when GitHub will not say who the token is: `github-actions[bot]` for
+    /// the `GITHUB_TOKEN` of a GitHub Actions run, whose installation token cannot read `/user`.
+    public var fallbackAuthor: String?
     private let token: String
     private let transport: any HTTPTransport
     private let redactor: SecretRedactor
@@ -29,7 +35,7 @@ public struct GitHubComments: Sendable {
     /// `$GITHUB_EVENT_PATH`, the API from `$GITHUB_API_URL`, and the token from
     /// `tokenVariable`. Variables and the event file are read through `system`.
     /// - Throws: ``CoachLabError`` (usage) naming what is missing and where to set it.
-    public static func target(repository: String?, pullRequest: Int?, tokenVariable: String, apiURL: String?,
+    public static func target(repository: String?, pullRequest: Int?, tokenVariable: String, apiURL: String?, author: String? = nil,
                               system: SystemEnvironment) throws -> (comments: GitHubComments, pullRequest: Int) {
         let variables = system.variables
         guard let repository = repository ?? variables["GITHUB_REPOSITORY"], repository.split(separator: "/").count == 2 else {
@@ -42,8 +48,10 @@ public struct GitHubComments: Sendable {
             throw CoachLabError(usage: "the environment variable \(tokenVariable) is not set",
                                 hint: "in GitHub Actions: env: {GITHUB_TOKEN: ${{ github.token }}}, with permissions: pull-requests: write")
         }
-        let comments = GitHubComments(apiURL: apiURL ?? variables["GITHUB_API_URL"] ?? "https://api.github.com",
+        var comments = GitHubComments(apiURL: apiURL ?? variables["GITHUB_API_URL"] ?? "https://api.github.com",
                                       repository: repository, token: token, transport: system.transport)
+        comments.author = author
+        if variables["GITHUB_ACTIONS"] == "true" && tokenVariable == "GITHUB_TOKEN" { comments.fallbackAuthor = "github-actions[bot]" }
         return (comments, number)
     }
 
@@ -61,13 +69,19 @@ public struct GitHubComments: Sendable {
         case updated(id: Int, url: String?)
     }
 
-    /// Updates the comment holding `marker` on pull request `number`, or creates one.
+    /// Updates CoachLab's comment on pull request `number`, or creates one. CoachLab's comment
+    /// is one that ``author`` wrote and that opens with `marker`: a comment anyone else wrote is
+    /// never edited, even when it quotes the marker.
     public func upsert(pullRequest number: Int, body: String, marker: String) async throws -> Outcome {
+        let author = try await resolvedAuthor()
         var page = 1
         while page <= 50 {
             let comments = try await send("GET", "/repos/\(repository)/issues/\(number)/comments?per_page=100&page=\(page)")
             guard case .array(let items) = comments else { throw failure("the comment list was not a JSON array") }
-            if let existing = items.first(where: { $0["body"]?.string?.contains(marker) == true }), case .number(let id)? = existing["id"] {
+            let ours = items.first {
+                $0["user"]?["login"]?.string?.lowercased() == author.lowercased() && $0["body"]?.string?.hasPrefix(marker) == true
+            }
+            if let ours, case .number(let id)? = ours["id"] {
                 let updated = try await send("PATCH", "/repos/\(repository)/issues/comments/\(Int(id))", body: body)
                 return .updated(id: Int(id), url: updated["html_url"]?.string)
             }
@@ -77,6 +91,23 @@ public struct GitHubComments: Sendable {
         let created = try await send("POST", "/repos/\(repository)/issues/\(number)/comments", body: body)
         guard case .number(let id)? = created["id"] else { throw failure("GitHub created the comment but gave no id") }
         return .created(id: Int(id), url: created["html_url"]?.string)
+    }
+
+    /// Who the token is: ``author`` when set, else GitHub's answer to `GET /user`, else (where
+    /// GitHub will not say, as for a GitHub Actions token) ``fallbackAuthor``.
+    func resolvedAuthor() async throws -> String {
+        if let author { return author }
+        do {
+            if let login = try await send("GET", "/user")["login"]?.string { return login }
+        } catch let error as ProviderError {
+            // An installation token cannot read /user; the run says whose it is.
+            guard let fallbackAuthor else {
+                throw failure("GitHub did not say whose token this is (\(error.message)); pass --author with the login that posts the comment")
+            }
+            return fallbackAuthor
+        }
+        if let fallbackAuthor { return fallbackAuthor }
+        throw failure("GitHub did not say whose token this is (GET /user); pass --author with the login that posts the comment")
     }
 
     private func send(_ method: String, _ path: String, body: String? = nil) async throws -> JSONValue {
