@@ -77,16 +77,38 @@ public struct WatchSession: Sendable {
         if toRun.isEmpty {
             text += "no fixture's prompt or file changed; nothing to run\n"
         } else {
-            text += try await runFixtures(toRun, suites: loaded, label: "\(toRun.count) of \(references.count) fixtures")
+            do {
+                text += try await runFixtures(toRun, suites: loaded, label: "\(toRun.count) of \(references.count) fixtures")
+            } catch let error as CoachLabError {
+                // A save that lands while the fixtures run (they read their files as they go)
+                // is a broken save like any other: said, and the next save rebuilds.
+                return unloadable(error, "a file changed while the fixtures ran and no longer loads")
+            }
         }
         (snapshot, broken, rebuilds) = (next, false, number)
         files = references.map(\.file) + loaded.map(\.suite.file)
         return Update(text: text, diagnostics: warnings.map(\.description))
     }
 
-    /// The folders to watch: the pack's and every folder under it, and the folders of the
-    /// suites and fixtures as of the last load.
+    /// The folders to watch: the pack's and every folder under it, the folders of the suites
+    /// and fixtures as of the last load, and every folder above them up to the project's, so
+    /// a folder replaced whole (a `git checkout` of another branch, a `git stash`) is seen
+    /// coming back and watched again.
     public func folders(fileSystem: FileSystem) -> [String] {
+        var folders = Set(watched(fileSystem: fileSystem))
+        for folder in folders {
+            var parts = folder.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+            while !parts.isEmpty, parts.last != "..", !(parts.count == 1 && parts[0].isEmpty) {
+                folders.insert(parts.joined(separator: "/"))
+                parts = parts.dropLast()
+            }
+            if !folder.hasPrefix("/") { folders.insert(".") }
+        }
+        return folders.sorted()
+    }
+
+    /// The pack's folders and the suites' and fixtures', without the folders above them.
+    func watched(fileSystem: FileSystem) -> [String] {
         var folders: Set<String> = [], visited: Set<String> = []
         var pending = [pack]
         while let folder = pending.popLast() {

@@ -22,8 +22,7 @@ final class FileEvents: @unchecked Sendable {
         #if os(Linux)
         descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else { throw CocoaError(.fileReadUnknown) }
-        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_CREATE) | UInt32(IN_DELETE)
-        for folder in folders { _ = inotify_add_watch(descriptor, folder, mask) }
+        watch(folders)
         let descriptor = self.descriptor, continuation = self.continuation, settle = self.settle
         Thread.detachNewThread {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -57,6 +56,21 @@ final class FileEvents: @unchecked Sendable {
         }
         #endif
     }
+
+    #if os(Linux)
+    /// Watches `folders`, as well as those watched already: a folder already watched keeps its
+    /// watch, and one that was replaced (deleted and made again, so a new inode) gets a new one.
+    /// A watched folder that is deleted or moved away ends its watch with an event, which
+    /// brings a rebuild, after which the caller watches the folders as they are then.
+    func watch(_ folders: [String]) {
+        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_CREATE) | UInt32(IN_DELETE)
+            | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
+        for folder in folders { _ = inotify_add_watch(descriptor, folder, mask) }
+    }
+    #else
+    /// Watches `folders` besides those watched already.
+    func watch(_ folders: [String]) {}
+    #endif
 
     #if !os(Linux)
     /// When the last burst began; only the watch queue reads and writes it.

@@ -43,7 +43,10 @@ struct WatchCommand: AsyncParsableCommand {
         let events = try FileEvents(folders: folders.map(FileSystem.invocation.onDisk))
         Terminal.error("watching \(folders.count) folders; save a file to rebuild (Ctrl-C stops)")
         for await _ in events.changes {
+            // A folder replaced since (a checkout, a stash) is watched anew before the files are read.
+            events.watch(session.folders(fileSystem: .invocation).map(FileSystem.invocation.onDisk))
             guard let update = try await session.rebuild(fileSystem: .invocation) else { continue }
+            events.watch(session.folders(fileSystem: .invocation).map(FileSystem.invocation.onDisk))
             Self.show(update)
             if let exitAfter, session.rebuilds >= exitAfter { break }
         }

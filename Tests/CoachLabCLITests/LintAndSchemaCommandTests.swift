@@ -244,6 +244,27 @@ import Testing
 }
 
 extension WatchCommandTests {
+    /// Finding 8 of the secrets issue: after the pack's folder was replaced whole (a checkout
+    /// of another branch, a stash), watch went on showing the last result and ignored every save.
+    @Test func aFolderReplacedWholeIsWatchedAgain() async throws {
+        // The move and the copy may each be a rebuild of their own, so no count is asked for.
+        let (directory, process, stdout, stderr) = try await Self.watchNewApp(exitAfter: 100)
+        defer { if process.isRunning { process.terminate() } }
+        #expect(await stderr.wait(for: "watching"), "\(stderr.text)")
+        // As git does: the folder goes, and a new one with the other branch's files takes its place.
+        let pack = directory + "/personas/nova"
+        try FileManager.default.moveItem(atPath: pack, toPath: directory + "/nova-elsewhere")
+        try FileManager.default.copyItem(atPath: directory + "/nova-elsewhere", toPath: pack)
+        let voice = pack + "/pack.yaml"
+        try (try String(contentsOfFile: voice, encoding: .utf8))
+            .replacingOccurrences(of: "Plain, friendly and brief", with: "Plain, friendly and very brief").write(toFile: voice, atomically: true, encoding: .utf8)
+        #expect(await stdout.wait(for: "layer persona changed"), "\(stdout.text)")
+        // And a later save in the new folder is seen too.
+        try "rules: [\n".write(toFile: pack + "/rules.yaml", atomically: true, encoding: .utf8)
+        #expect(await stdout.wait(for: "the pack does not load"), "\(stdout.text)")
+        #expect(process.isRunning)
+    }
+
     /// A save that changes nothing (an editor's second batch of events, or saving unchanged)
     /// is not a rebuild: it prints nothing and does not count towards --exit-after.
 }

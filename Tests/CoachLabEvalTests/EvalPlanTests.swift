@@ -324,7 +324,7 @@ actor SlowAfterFirstProvider: ChatProvider {
         let total = await ran.all.count
         #expect(session.pack == "personas/luna" && total > 1)
         #expect(first.text == "ran all \(total) fixtures: \(total) of \(total) cases passed\n", "\(first.text)")
-        #expect(session.folders(fileSystem: files) == ["evals", "fixtures/luna", "personas/luna"])
+        #expect(session.folders(fileSystem: files) == [".", "evals", "fixtures", "fixtures/luna", "personas", "personas/luna"])
 
         // A save that changes nothing is not a rebuild.
         #expect(try await session.rebuild(fileSystem: files) == nil && session.rebuilds == 0)
@@ -355,6 +355,36 @@ actor SlowAfterFirstProvider: ChatProvider {
                 "\(fixed.text)")
         #expect(session.rebuilds == 4)
         #expect(try await session.rebuild(fileSystem: files) == nil)
+    }
+
+    /// Finding 8 of the secrets issue: a broken save that landed while the fixtures ran made
+    /// the runner throw, and `watch` exited with status 2.
+    @Test func aSaveThatBreaksAFileWhileTheFixturesRunIsABrokenSaveNotAnExit() async throws {
+        let edits = Edits()
+        let calls = Calls()
+        var (session, _) = try await WatchSession.start(pack: "personas/luna", suites: ["evals/luna.yaml"], fileSystem: edits.fileSystem) { _, _ in
+            // The second run reads a rules file the editor has just broken.
+            if await calls.next() == 2 {
+                throw CoachLabError(.content, [.error("expected a value", at: SourceLocation(file: "personas/luna/rules.yaml", line: 1, column: 9))])
+            }
+            return []
+        }
+        edits["personas/luna/pack.yaml"] = try Self.read(EvalSupport.fileSystem(), "personas/luna/pack.yaml")
+            .replacingOccurrences(of: "no exclamation marks.", with: "never an exclamation mark.")
+        let update = try #require(try await session.rebuild(fileSystem: edits.fileSystem))
+        #expect(update.text.hasSuffix("a file changed while the fixtures ran and no longer loads; fix the problems above and save again\n"), "\(update.text)")
+        #expect(update.diagnostics.count == 1 && update.diagnostics[0].contains("personas/luna/rules.yaml:1:9"))
+        // The next save, whatever it changes, runs again from the last state that loaded.
+        let next = try #require(try await session.rebuild(fileSystem: edits.fileSystem))
+        #expect(next.text.contains("everything loads again"), "\(next.text)")
+    }
+
+    actor Calls {
+        private var count = 0
+        func next() -> Int {
+            count += 1
+            return count
+        }
     }
 
     /// Every folder under the pack is watched, with the suites' and fixtures' folders.
