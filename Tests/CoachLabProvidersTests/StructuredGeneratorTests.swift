@@ -46,6 +46,19 @@ final class ScriptedProvider: ChatProvider, @unchecked Sendable {
         #expect(outcome.report.contains("valid on attempt 2 of 2 (asked as strict JSON)"))
     }
 
+    /// Finding 10 of the secrets issue: a judge that answered 10 MB had the whole 10 MB sent
+    /// back to it in the correction request.
+    @Test func aRunawayReplyIsNotSentBackWhole() async throws {
+        let runaway = String(repeating: "I think the reply is fine. ", count: 400_000)
+        let provider = ScriptedProvider([(runaway, .length), (Self.valid, .stop)])
+        let outcome = try await StructuredGenerator(provider: provider, sendsSchema: false).generate(.wrapup(Self.transcript))
+        #expect(outcome.isValid)
+        let second = try #require(provider.requests.last)
+        let sent = second.messages.reduce(0) { $0 + $1.content.count }
+        #expect(sent < 20_000, "the correction request holds \(sent) characters")
+        #expect(second.messages[1].content.hasSuffix("… [cut here: the reply ran to \(runaway.count) characters]"))
+    }
+
     @Test func twoUnusableRepliesGiveEveryProblemAndNoValue() async throws {
         let missing = #"{"takeaway": "You rest."}"#
         let provider = ScriptedProvider([(missing, .stop), (missing, .stop)])

@@ -54,14 +54,26 @@ public struct StructuredGenerator: Sendable {
             }
             attempts.append(.init(reply: reply, parsed: parsed))
             if parsed.problems.isEmpty || round == retries { break }
-            messages += [ChatMessage(.assistant, reply.text), ChatMessage(.user, Self.correction(parsed.problems))]
+            messages += [ChatMessage(.assistant, Self.echoed(reply.text)), ChatMessage(.user, Self.correction(parsed.problems))]
         }
         return StructuredOutcome(task: task.kind, sentSchema: sendsSchema, attempts: attempts)
     }
 
-    /// The message asking for a corrected reply.
+    /// The most characters of an unusable reply sent back with the request for a correction:
+    /// a runaway reply (a judge that answers 10 MB) would otherwise be paid for again as input,
+    /// or overflow the context window.
+    public static let echoLimit = 8_000
+
+    /// The unusable reply as the correction round shows it to the model: whole when short, else
+    /// its beginning and a note of how long it ran.
+    static func echoed(_ text: String) -> String {
+        guard text.count > echoLimit else { return text }
+        return String(text.prefix(echoLimit)) + "\n… [cut here: the reply ran to \(text.count) characters]"
+    }
+
+    /// The message asking for a corrected reply; each problem at most 300 characters.
     public static func correction(_ problems: [String]) -> String {
-        "That reply cannot be used:\n" + problems.map { "- \($0)" }.joined(separator: "\n")
+        "That reply cannot be used:\n" + problems.prefix(20).map { "- \($0.count > 300 ? $0.prefix(299) + "…" : Substring($0))" }.joined(separator: "\n")
             + "\nReply again with the corrected JSON object only: no other text, no code fence."
     }
 }
