@@ -16,7 +16,8 @@ import Testing
         #expect(Self.corpus.count >= 15)
     }
 
-    @Test(arguments: corpus)
+    /// Bounded work too: a file that would take lint minutes (partials read 24⁸ times) fails here.
+    @Test(.timeLimit(.minutes(1)), arguments: corpus)
     func givesTheStatedDiagnostic(_ name: String) throws {
         let path = "Tests/CoachLabTests/Malformed/\(name)"
         let text = String(decoding: try TestSupport.fileSystem.read(path), as: UTF8.self)

@@ -204,6 +204,30 @@ public enum CoachDocuments {
         return merged
     }
 
+    /// The first character of `text` a reader does not see: a line or paragraph separator
+    /// (U+2028, U+2029, NEL, vertical tab, form feed, a lone carriage return), a format
+    /// character (zero-width spaces and joiners, bidirectional controls, soft hyphens, tags)
+    /// or a blank that is not a space (Hangul fillers, the braille blank). A zero-width joiner
+    /// between two emoji, which builds one emoji of several, is seen, and kept.
+    static func firstInvisible(in text: String) -> Unicode.Scalar? {
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            if scalar == "\u{200D}", index > 0, index + 1 < scalars.count,
+               scalars[index - 1].properties.isEmoji, scalars[index + 1].properties.isEmoji, scalars[index + 1].value > 0xFF {
+                continue
+            }
+            // A variation selector after an emoji (U+FE0F) is a mark, not a format character.
+            if UserText.separators.contains(scalar) || bidiControls.contains(scalar.value) || scalar.properties.generalCategory == .format
+                || invisibleBlanks.contains(scalar.value) {
+                return scalar
+            }
+        }
+        return nil
+    }
+
+    /// Letters and symbols that draw nothing: the Hangul fillers and the braille blank.
+    private static let invisibleBlanks: Set<UInt32> = [0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800]
+
     /// U+202A-U+202E and U+2066-U+2069: embeddings, overrides and isolates.
     private static let bidiControls: Set<UInt32> = [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
 
@@ -217,12 +241,11 @@ public enum CoachDocuments {
                 diagnostics.error("template syntax in imported text; a coach's text is data, never a template", at: text.location,
                                   hint: "remove the '{{…}}'; only the pack's placeholders such as {userName} may appear")
             }
-            if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }) {
+            if let hidden = firstInvisible(in: value) {
+                diagnostics.error("invisible or line-separator character U+\(String(format: "%04X", hidden.value)) in imported text", at: text.location,
+                                  hint: "such a character can hide inside a word, start a line or reorder one without showing it; remove it, and use plain line breaks")
+            } else if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }) {
                 diagnostics.error("control characters in imported text", at: text.location)
-            }
-            if value.unicodeScalars.contains(where: { UserText.separators.contains($0) || bidiControls.contains($0.value) }) {
-                diagnostics.error("Unicode line separators or bidirectional controls in imported text", at: text.location,
-                                  hint: "they can start a line, or reorder one, without showing it; use plain line breaks")
             }
             if let line = UserText.structuralLine(in: value, titles: titles) {
                 diagnostics.error("'\(line.prefix(60))' looks like a prompt section header; imported text cannot open a layer of its own",

@@ -268,11 +268,20 @@ enum PackChecker {
     private static func checkAlertPlacement(_ pack: Pack, into diagnostics: inout Diagnostics) {
         guard let screening = pack.rules.first(where: { $0.guardrail != nil }) else { return }
         let partials = Dictionary(pack.stack.partials.map { ($0.name, $0.template.value) }) { first, _ in first }
-        func readsRisk(_ template: String, depth: Int = 0) -> Bool {
+        // Each partial is read once, however often it is included: partials that include each
+        // other eight times over would otherwise be scanned 8⁸ times before lint says so.
+        var partialReadsRisk: [String: Bool] = [:]
+        func readsRisk(_ template: String, visiting: Set<String> = []) -> Bool {
             guard case .success(let tags) = TemplateScanner.scan(template) else { return true }  // reported elsewhere
             return tags.contains { tag in
                 let name = TemplateScanner.splitTransform(tag.name).argument
-                if tag.kind == .partial, depth < 8, let partial = partials[tag.name] { return readsRisk(partial, depth: depth + 1) }
+                if tag.kind == .partial, let partial = partials[tag.name] {
+                    if let known = partialReadsRisk[tag.name] { return known }
+                    guard !visiting.contains(tag.name) else { return false }  // a cycle, reported by the partial graph
+                    let reads = readsRisk(partial, visiting: visiting.union([tag.name]))
+                    partialReadsRisk[tag.name] = reads
+                    return reads
+                }
                 return [.variable, .section, .inverted].contains(tag.kind) && (name == "risk" || name.hasPrefix("risk."))
             }
         }
