@@ -3,6 +3,7 @@ import CoachLabEval
 import CoachLabProviders
 import Foundation
 import Testing
+import CoachLabTestSupport
 
 /// `coachlab init`'s promise, tested on the files alone: a new project, in memory, lints
 /// clean, compiles, and passes its suites and its guardrail set on the mock.
@@ -173,5 +174,52 @@ import Testing
         }
         #expect(throws: CoachLabError.self) { try PackScaffold.install(files, into: ".", fileSystem: racing) }
         #expect(String(decoding: try disk.read("personas/nova/pack.yaml"), as: UTF8.self) == "# theirs\n")
+    }
+
+    /// Finding 12 of the secrets issue: one target was a link that leads nowhere, which init
+    /// took for free; it had written 11 of its 14 files when the write refused, and a second
+    /// init refused on its own leftovers.
+    @Test func aLinkThatLeadsNowhereIsAClashFoundBeforeAnythingIsWritten() throws {
+        let directory = try Scratch.folder("init-link")
+        let files = try PackScaffold.files(app: "nova")
+        try FileManager.default.createDirectory(atPath: directory + "/evals", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/evals/nova.yaml", withDestinationPath: directory + "/nowhere.yaml")
+        // A file where a folder of init's should be is a clash too.
+        try "not a folder\n".write(toFile: directory + "/fixtures", atomically: true, encoding: .utf8)
+        let disk = FileSystem.rooted(at: directory)
+        do {
+            _ = try PackScaffold.install(files, into: ".", fileSystem: disk)
+            Issue.record("init wrote past a link that leads nowhere")
+        } catch let error as CoachLabError {
+            #expect(error.description.contains("evals/nova.yaml:1:1: error: already exists"), "\(error)")
+            #expect(error.description.contains("fixtures/nova/"), "\(error)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["evals", "fixtures"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/evals") == ["nova.yaml"])
+        // With the link and the file gone, init writes everything.
+        try FileManager.default.removeItem(atPath: directory + "/evals/nova.yaml")
+        try FileManager.default.removeItem(atPath: directory + "/fixtures")
+        #expect(try PackScaffold.install(files, into: ".", fileSystem: disk).written.count == files.count)
+    }
+
+    /// A write that fails part-way (something appeared after the check) takes back what init wrote.
+    @Test func aWriteThatFailsPartWayLeavesNothingOfInits() throws {
+        let files = try PackScaffold.files(app: "nova")
+        let disk = FileSystem.inMemory([:])
+        var failing = disk
+        let writes = Counter()
+        failing.write = { path, mode, body in
+            if writes.next() == 5 { throw CoachLabError(.io, "disk full", at: SourceLocation(file: path, line: 1, column: 1)) }
+            try disk.write(path, mode, body)
+        }
+        #expect(throws: CoachLabError.self) { try PackScaffold.install(files, into: ".", fileSystem: failing) }
+        #expect(files.allSatisfy { !disk.exists($0.path) })
+        #expect(try PackScaffold.install(files, into: ".", fileSystem: disk).written.count == files.count)
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func next() -> Int { lock.withLock { count += 1; return count } }
     }
 }

@@ -164,6 +164,21 @@ import CoachLabTestSupport
         #expect(diagnostics.map(\.message) == ["'BAD NAME' is not an environment variable's name (letters, digits and _)"])
     }
 
+    /// Finding 12: a suite could run any program outside the project, and lint said nothing.
+    @Test func aScriptOutsideTheProjectIsAWarning() throws {
+        var diagnostics: [Diagnostic] = []
+        let yaml = try YAMLDocument.parse("""
+            - {check: script, script: /bin/sh, args: [-c, 'echo {"pass": true}']}
+            - {check: script, script: ../elsewhere/check.py}
+            - {check: script, script: checks/../checks/ok.py}
+            """, file: "s.yaml")
+        let checks = (yaml.items ?? []).compactMap { CheckParser.parse($0, into: &diagnostics) }
+        #expect(checks.count == 3)
+        #expect(diagnostics.map(\.severity) == [.warning, .warning])
+        #expect(diagnostics.map(\.location.line) == [1, 2])
+        #expect(diagnostics.first?.message.contains("'/bin/sh', a program outside the project") == true)
+    }
+
     /// Finding 7: a timed-out script was killed, but a child it started went on running.
     @Test func aTimedOutScriptTakesEveryProcessItStartedWithIt() async throws {
         let folder = try Scratch.folder("children")

@@ -579,9 +579,28 @@ extension PackScaffold {
     /// `providers.yaml` is never touched; its entry is returned instead.
     /// - Parameter files: What ``files(app:name:)`` or ``files(app:name:from:fileSystem:)`` gave.
     /// - Throws: ``CoachLabError`` (usage) naming every clash at its path; (io) when a write fails.
+    /// Whether a file at `path` could not be written as new: something is there (a file, a
+    /// folder, or a link, even one that leads nowhere), or a folder on its way is a file.
+    static func isTaken(_ path: String, fileSystem: FileSystem) -> Bool {
+        if fileSystem.exists(path) { return true }
+        // Up to the first folder that can be listed: a listing names a link that leads nowhere,
+        // which `exists` follows and misses.
+        var child = path
+        while true {
+            let folder = Paths.directory(of: child)
+            if let names = try? fileSystem.list(folder) {
+                guard names.contains(Paths.lastComponent(child)) else { return false }
+                return child == path || !fileSystem.isDirectory(child)
+            }
+            if fileSystem.exists(folder) { return true }  // a file where a folder should be
+            guard folder != ".", folder != "/" else { return false }
+            child = folder
+        }
+    }
+
     public static func install(_ files: [(path: String, text: String)], into folder: String, fileSystem: FileSystem) throws -> Installation {
         let providers = "providers.yaml"
-        let existing = Set(files.map(\.path).filter { fileSystem.exists(Paths.join(folder, $0)) })
+        let existing = Set(files.map(\.path).filter { isTaken(Paths.join(folder, $0), fileSystem: fileSystem) })
         let clashes = files.map(\.path).filter { existing.contains($0) && $0 != providers }
         guard clashes.isEmpty else {
             var error = CoachLabError(.usage, clashes.map {
@@ -592,10 +611,17 @@ extension PackScaffold {
             throw error
         }
         var installation = Installation()
-        for file in files where !existing.contains(file.path) {
-            let path = Paths.join(folder, file.path)
-            try fileSystem.write(file.text, to: path, mode: .createNew)
-            installation.written.append(path)
+        do {
+            for file in files where !existing.contains(file.path) {
+                let path = Paths.join(folder, file.path)
+                try fileSystem.write(file.text, to: path, mode: .createNew)
+                installation.written.append(path)
+            }
+        } catch {
+            // Something appeared after the check (another process): init takes back the files it
+            // wrote, so a second try does not refuse on its own leftovers.
+            for path in installation.written.reversed() { try? fileSystem.remove(path) }
+            throw error
         }
         if existing.contains(providers), let entry = files.first(where: { $0.path == providers }) {
             installation.providersEntry = entry.text.split(separator: "\n").drop { !$0.hasPrefix("  - id:") }.joined(separator: "\n")

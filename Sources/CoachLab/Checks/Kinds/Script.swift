@@ -23,6 +23,13 @@ extension CheckKinds {
             guard let path = reading.value.located("script")?.value, !path.isEmpty else { return reading.missing("'script': the executable to run") }
             let timeout = reading.value.number("timeout") ?? 10
             guard timeout > 0 else { return reading.error("timeout must be above 0 seconds", at: reading.value["timeout"]?.location) }
+            let normalized = Paths.normalize(path)
+            if path.hasPrefix("/") || path.hasPrefix("~") || normalized == ".." || normalized.hasPrefix("../") {
+                reading.diagnostics.append(.warning(
+                    "the script check runs '\(path)', a program outside the project: it runs with your permissions on every eval, and a review of the suite does not see what it does",
+                    at: reading.value.located("script")?.location ?? reading.location,
+                    hint: "keep check scripts in the project (checks/…); a script gets PATH, HOME, the locale, TZ, TMPDIR and the variables its env: names (docs/evals.md)"))
+            }
             var environment: [String] = []
             for name in reading.value.locatedList("env") {
                 guard !name.value.isEmpty, name.value.unicodeScalars.allSatisfy({ $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) }),
