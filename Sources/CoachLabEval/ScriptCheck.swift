@@ -194,38 +194,38 @@ public enum ScriptCheck {
         let options = { var options = PlatformOptions(); options.createSession = true; return options }()
         let leader = Leader()
         let input = try caseFile(stdin)
-        let running = Task {
-            let result = try await Subprocess.run(
-                .path(FilePath(path)), arguments: Arguments(arguments),
-                environment: .custom(Dictionary(uniqueKeysWithValues: environment.compactMap { name, value in
-                    Environment.Key(rawValue: name).map { ($0, value) }
-                })),
-                workingDirectory: directory.map { FilePath($0) }, platformOptions: options,
-                input: .fileDescriptor(input, closeAfterSpawningProcess: true), output: .bytes(limit: maximumOutput), error: .bytes(limit: maximumOutput)
-            ) { execution in
-                leader.id.withLock { $0 = execution.processIdentifier.value }
+        let variables = Environment.custom(Dictionary(uniqueKeysWithValues: environment.compactMap { name, value in
+            Environment.Key(rawValue: name).map { ($0, value) }
+        }))
+        // The run is never cancelled (the process library expects to close its own pipes): when
+        // time is up the whole group is killed, so its pipes close and the run ends by itself.
+        // The clock starts when the script does, so a busy machine's delay in starting it is
+        // not counted against it.
+        let finished: Result<Outcome, any Error>? = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let answer = FirstAnswer<Result<Outcome, any Error>?>(continuation)
+                let running = Task {
+                    let result = try await Subprocess.run(
+                        .path(FilePath(path)), arguments: Arguments(arguments), environment: variables,
+                        workingDirectory: directory.map { FilePath($0) }, platformOptions: options,
+                        input: .fileDescriptor(input, closeAfterSpawningProcess: true),
+                        output: .bytes(limit: maximumOutput), error: .bytes(limit: maximumOutput)
+                    ) { execution in
+                        leader.started(execution.processIdentifier.value, timeout: timeout) { answer.give(nil) }
+                    }
+                    let status: Int32 = switch result.terminationStatus {
+                    case .exited(let code): code
+                    case .signaled(let signal): 128 + signal
+                    }
+                    return Outcome(status: status, stdout: result.standardOutput, stderr: result.standardError, timedOut: false)
+                }
+                Task { answer.give(await running.result) }
             }
-            let status: Int32 = switch result.terminationStatus {
-            case .exited(let code): code
-            case .signaled(let signal): 128 + signal
-            }
-            return Outcome(status: status, stdout: result.standardOutput, stderr: result.standardError, timedOut: false)
-        }
-        // When time is up the whole group is killed, so its pipes close and the run ends by
-        // itself (the run is never cancelled: the process library expects to close its own pipes).
-        let timer = Task {
-            try await Task.sleep(for: .seconds(timeout))
-            leader.expire()
-        }
-        defer {
-            timer.cancel()
+        } onCancel: {
             leader.killGroup()
         }
-        // A process that left the session still holds the pipes: two seconds after the kill,
-        // the verdict stops waiting for it.
-        let finished = await Self.first(of: running, within: timeout + 2)
-        if leader.expired { return Outcome(status: -1, stdout: [], stderr: [], timedOut: true) }
-        guard let finished else { return Outcome(status: -1, stdout: [], stderr: [], timedOut: true) }
+        leader.finish()
+        guard let finished, !leader.expired else { return Outcome(status: -1, stdout: [], stderr: [], timedOut: true) }
         return try finished.get()
     }
 
@@ -247,18 +247,6 @@ public enum ScriptCheck {
         return file
     }
 
-    /// The task's result, or nil when it takes longer than `seconds`.
-    private static func first<T: Sendable>(of task: Task<T, any Error>, within seconds: Double) async -> Result<T, any Error>? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>?, Never>) in
-            let answer = FirstAnswer(continuation)
-            Task { answer.give(await task.result) }
-            Task {
-                try? await Task.sleep(for: .seconds(seconds))
-                answer.give(nil)
-            }
-        }
-    }
-
     /// A continuation resumed by whichever answer comes first.
     private final class FirstAnswer<T: Sendable>: Sendable {
         private let continuation: Mutex<CheckedContinuation<T, Never>?>
@@ -272,9 +260,31 @@ public enum ScriptCheck {
     private final class Leader: Sendable {
         let id = Mutex<pid_t?>(nil)
         private let timedOut = Mutex(false)
+        private let timer = Mutex<Task<Void, Never>?>(nil)
 
         /// Whether its time ran out.
         var expired: Bool { timedOut.withLock { $0 } }
+
+        /// The script started as `pid`: its clock starts. When `timeout` passes, a script that
+        /// has not exited is timed out and its group killed; one that has exited but whose
+        /// result is still on its way (a busy machine) only loses its children. A process that
+        /// left the session can still hold the pipes: ten seconds later, `giveUp` is called.
+        func started(_ pid: pid_t, timeout: Double, giveUp: @escaping @Sendable () -> Void) {
+            id.withLock { $0 = pid }
+            let task = Task {
+                guard (try? await Task.sleep(for: .seconds(timeout))) != nil else { return }
+                if hasExited { killGroup() } else { expire() }
+                guard (try? await Task.sleep(for: .seconds(10))) != nil else { return }
+                giveUp()
+            }
+            timer.withLock { $0 = task }
+        }
+
+        /// The verdict is in: the clock stops, and nothing of the script's stays running.
+        func finish() {
+            timer.withLock { $0 }?.cancel()
+            killGroup()
+        }
 
         /// Marks its time out and kills its group.
         func expire() {
@@ -284,6 +294,19 @@ public enum ScriptCheck {
 
         func killGroup() {
             if let group = id.withLock({ $0 }) { kill(-group, SIGKILL) }
+        }
+
+        /// Whether the script has exited, asked without collecting its status (the process
+        /// library does that): it is a zombie waiting to be collected, or already collected.
+        var hasExited: Bool {
+            guard let pid = id.withLock({ $0 }) else { return false }
+            var info = siginfo_t()
+            guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return errno == ECHILD }
+            #if canImport(Darwin)
+            return info.si_pid == pid
+            #else
+            return info._sifields._sigchld.si_pid == pid
+            #endif
         }
     }
 

@@ -16,8 +16,7 @@ import Testing
         #expect(Self.corpus.count >= 15)
     }
 
-    /// Bounded work too: a file that would take lint minutes (partials read 24⁸ times) fails here.
-    @Test(.timeLimit(.minutes(1)), arguments: corpus)
+    @Test(arguments: corpus)
     func givesTheStatedDiagnostic(_ name: String) throws {
         let path = "Tests/CoachLabTests/Malformed/\(name)"
         let text = String(decoding: try TestSupport.fileSystem.read(path), as: UTF8.self)
@@ -46,6 +45,32 @@ import Testing
         do { _ = try YAMLDocument.parse(text, file: "any.yaml"); Issue.record("parsed") } catch let error as CoachLabError {
             #expect(error.diagnostics.first?.message.contains("anchors and aliases are not supported") == true)
         } catch { Issue.record("unexpected \(error)") }
+    }
+
+    /// Finding 11 of the secrets issue: in a pack that screens messages, lint asked whether the
+    /// layers show the RISK ALERT by following every partial inclusion, so partials that each
+    /// include the next many times were read 24⁸ times before the fan-out was refused. Each is
+    /// now read once; the time limit is what a regression would exceed, by hours.
+    @Test(.timeLimit(.minutes(1))) func aScreenedPackWhosePartialsFanOutIsRefusedWithoutFollowingThem() throws {
+        let partials = (1...8).map { level in "    p\(level): \"" + Array(repeating: "{{> p\(level + 1)}}", count: 24).joined(separator: " ") + "\"" }
+        let loaded = TestSupport.load(["app/pack.yaml": """
+            pack: {id: fan, name: Fan}
+            stack:
+              layers:
+                - {id: a, template: "Start. {{> p1}}"}
+              partials:
+            \(partials.joined(separator: "\n"))
+                p9: "{{#risk}}RISK ALERT{{/risk}}"
+            rules:
+              - id: r
+                title: R
+                content: C
+                guardrail:
+                  keywords: [heart attack]
+                  alert: {instructions: [Call emergency services]}
+            persona: {name: Sam}
+            """])
+        #expect(loaded.diagnostics.contains { $0.message.contains("expands to more than 256 partial inclusions") }, "\(loaded.diagnostics)")
     }
 
     @Test func aCompilerRefusesPartialsThatIncludeEachOther() throws {

@@ -269,7 +269,7 @@ import Testing
 
     /// A zero-width joiner that builds one emoji of several is seen, and accepted.
     @Test func anEmojiFamilyIsNotAnInvisibleCharacter() throws {
-        let family = #"{"id": "kin", "name": "Kin", "systemPrompt": "Be kind to the whole \ud83d\udc68\u200d\ud83d\udc69\u200d\ud83d\udc67."}"#
+        let family = #"{"id": "kin", "name": "Kin", "systemPrompt": "Be kind to the whole 👨‍👩‍👧."}"#
         let imported = try CoachDocuments.importCoach(Self.portable(family), file: "in.json", into: try TestSupport.pack("kindred"))
         #expect(imported.coach.systemPrompt?.value == "Be kind to the whole 👨‍👩‍👧.")
     }
