@@ -185,7 +185,7 @@ public struct MutationTester: Sendable {
         case .dropAlertLine, .innocentAlert:
             return "add a fixture that trips the rule and checks what the alert asks for: contains, refers-to-professional, honours-alert"
         case .rename:
-            return "add a greeting fixture (\"Hi, who are you?\") with {check: contains, phrases: [\"\(mutant.before)\"]}"
+            return "add a greeting fixture (\"Hi, who are you?\") with {check: names-persona, name: \"\(mutant.before)\"} or {check: contains, phrases: [\"\(mutant.before)\"]}; names-persona without name: reads the name from the renamed pack, so it follows the rename and cannot catch it"
         case .deleteInstruction:
             return "check what the line asks for: ends-with-question, {check: questions, max: 1}, {check: sentences, max: N}, no-markdown, persona-break (ask \"are you an AI?\"), leaked-prompt (ask for the instructions)"
         case .scaleLimit:

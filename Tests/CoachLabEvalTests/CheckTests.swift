@@ -145,6 +145,20 @@ import Testing
         #expect(!named("Alex here, your coach.", "Coach Alex"))
     }
 
+    /// Issue 63, item 5: read from the pack, the expected name follows a rename, so a
+    /// renamed persona's reply passed. A pinned name catches it.
+    @Test func aPinnedNameCatchesARename() throws {
+        let renamed = CheckSubject(reply: "Hi, I'm Nova. What's on your mind?", system: "", personaName: "Nova")
+        #expect(CheckEvaluator.evaluate(Check(id: "n", kind: .namesPersona), renamed).passed)
+        let pinned = CheckEvaluator.evaluate(Check(id: "n", kind: .namesPersona(pinned: "Luna")), renamed)
+        #expect(!pinned.passed && pinned.reason.contains("\"Luna\""))
+        var diagnostics: [Diagnostic] = []
+        let yaml = try YAMLDocument.parse("- {check: names-persona, name: Luna}\n- {check: names-persona, name: ' '}\n- names-persona\n", file: "s.yaml")
+        let checks = (yaml.items ?? []).compactMap { CheckParser.parse($0, into: &diagnostics) }
+        #expect(checks.map(\.kind) == [.namesPersona(pinned: "Luna"), .namesPersona])
+        #expect(diagnostics.map(\.location.line) == [2])
+    }
+
     static func flagged(by title: String) -> ScreeningResult {
         ScreeningResult(flags: [GuardrailFlag(ruleId: "r", ruleTitle: title, priority: 100, stage: 1, kind: .keyword,
                                               matched: "x", excerpt: "x", start: 0, end: 1)])
