@@ -48,6 +48,14 @@ public struct CompiledPrompt: Sendable, Codable, Equatable {
     /// User values changed on their way in, so they could not pose as prompt structure; nil
     /// when none were (see ``UserText``).
     public var neutralised: [UserText.Neutralisation]?
+    /// Where each value in the text came from (the persona's name, each knowledge item, the
+    /// alert's instructions…), for readers that take structure before wording. Not encoded:
+    /// it is the compiler's, recomputed with the prompt.
+    public var structure = PromptStructure()
+
+    private enum CodingKeys: String, CodingKey {
+        case pack, variant, system, layers, tokens, budget, trimmed, screening, warnings, hash, neutralised
+    }
 
     /// The lines of this prompt that `unflagged` (the same inputs compiled with no flag) does
     /// not have: what the risk sections rendered, the live alert, however the pack words it.

@@ -16,6 +16,8 @@ public final class Compiler: Sendable {
     private let screener: Screener
     private let titles: Set<String>
     private let shapes: ContextBuilder.DataShapes
+    /// Each pack value's kind by its location, for the prompt's structure.
+    private let values: PackValueIndex
 
     /// The header used when a stack declares none.
     public static let defaultHeader = "=== {{title}} ==="
@@ -36,6 +38,7 @@ public final class Compiler: Sendable {
         self.screener = screener
         titles = UserText.titles(of: pack)
         shapes = ContextBuilder.DataShapes(pack: pack)
+        values = PackValueIndex(pack: pack)
     }
 
     /// A stack's templates, parsed.
@@ -112,11 +115,17 @@ public final class Compiler: Sendable {
         let renderable = context.renderable(recorder)
 
         var rendered: [CompiledPrompt.Layer] = []
+        var parts: [PromptStructure.Part] = []
+        recorder.capturing = true
         for (layer, template, condition) in layers {
             if let condition, !condition.evaluate({ context.lookup($0) }) { continue }
             recorder.reset()
             let body = Compiler.tidy(template.render(renderable, library: library))
             guard !body.isEmpty else { continue }
+            parts += recorder.rendered.compactMap { text, sources in
+                guard let entry = values.entry(for: sources) else { return nil }
+                return PromptStructure.Part(kind: entry.kind, field: entry.field, text: text, layer: layer.id, item: entry.item)
+            }
             var sources = recorder.used
             sources.insert(layer.template.location)
             var text = body
@@ -145,10 +154,12 @@ public final class Compiler: Sendable {
             }
         }
         let system = rendered.map(\.text).joined(separator: separator)
+        let kept = Set(rendered.map(\.id))
         return CompiledPrompt(pack: pack.id, variant: variant, system: system, layers: rendered,
                               tokens: TokenEstimator.estimate(system), budget: budget, trimmed: trimmed,
                               screening: screening, warnings: warnings, hash: StableHash.hex(system),
-                              neutralised: neutralised.isEmpty ? nil : neutralised)
+                              neutralised: neutralised.isEmpty ? nil : neutralised,
+                              structure: PromptStructure(parts: parts.filter { kept.contains($0.layer) }))
     }
 
     /// Screens a message with the pack's stage-1 rules.

@@ -107,10 +107,22 @@ public indirect enum ContextValue: Sendable {
 /// across threads.
 final class SourceRecorder {
     private(set) var used: Set<SourceLocation> = []
+    /// Each text rendered since the last reset, with its sources, in order, when ``capturing``.
+    private(set) var rendered: [(text: String, sources: [SourceLocation])] = []
+    /// Whether rendered texts are kept: for a layer's render, not a placeholder's.
+    var capturing = false
 
     func record(_ sources: [SourceLocation]) { used.formUnion(sources) }
 
-    func reset() { used = [] }
+    func record(_ sources: [SourceLocation], text: String) {
+        used.formUnion(sources)
+        if capturing, !sources.isEmpty, text.contains(where: { !$0.isWhitespace }) { rendered.append((text, sources)) }
+    }
+
+    func reset() {
+        used = []
+        rendered = []
+    }
 }
 
 /// Text that records its sources when Mustache renders it. Empty text is falsy in sections.
@@ -122,7 +134,7 @@ struct RenderableText: MustacheCustomRenderable, MustacheParent, MustacheTransfo
     var position: Int?
 
     var renderText: String {
-        recorder.record(sources)
+        recorder.record(sources, text: text)
         return text
     }
 

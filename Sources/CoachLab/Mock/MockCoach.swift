@@ -43,7 +43,9 @@ public enum MockCoach {
     ///   - alert: The lines the latest message's flag added to `system`, when the caller knows
     ///     them (``CompiledPrompt/alert(comparedWith:)``): read as the live alert when the
     ///     prompt's wording alone does not say which lines it is.
-    public static func reply(system: String, userMessages: [String], alert: String? = nil) -> String {
+    ///   - structure: Where each value in `system` came from (``CompiledPrompt/structure``):
+    ///     names, facts and the alert's instructions are taken from it whatever the wording.
+    public static func reply(system: String, userMessages: [String], alert: String? = nil, structure: PromptStructure? = nil) -> String {
         let latest = userMessages.last?.trimmed(.whitespacesAndNewlines) ?? ""
         if let kind = StructuredTask.Kind(system: system), kind != .summary || system.contains("JSON") {
             // The first message is the task's; later ones ask for corrections.
@@ -52,7 +54,7 @@ public enum MockCoach {
         if system.hasPrefix(ContextRotation.summaryMarker) { return summary(of: latest) }
         if system.hasPrefix(StageTwoClassifier.marker) { return classify(latest, system: system) }
         if let count = Paraphrase.requestedCount(in: system) { return paraphrases(of: latest, count: count).joined(separator: "\n") }
-        return MockComposer(reading: MockReading.of(system, alert: alert), message: latest).reply()
+        return MockComposer(reading: MockReading.of(system, alert: alert, structure: structure), message: latest).reply()
     }
 
     /// Up to `count` rewrites of `message` that keep its words: a literal-minded model's

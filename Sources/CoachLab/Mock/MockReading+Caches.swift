@@ -9,16 +9,19 @@ enum ReadingCache {
         shared.value(for: SampledTextKey(system)) { MockReading(system: system) }
     }
 
-    /// Readings given the alert's lines, keyed by both.
+    /// Readings given the alert's lines or the prompt's structure, keyed by all three.
     static let hinted = BoundedCache<HintedKey, MockReading>(bound: 256)
 
     struct HintedKey: Hashable {
         var system: SampledTextKey
-        var alert: String
+        var alert: String?
+        var structure: PromptStructure?
     }
 
-    static func reading(_ system: String, alert: String) -> MockReading {
-        hinted.value(for: HintedKey(system: SampledTextKey(system), alert: alert)) { MockReading(system: system, alert: alert) }
+    static func reading(_ system: String, alert: String?, structure: PromptStructure?) -> MockReading {
+        hinted.value(for: HintedKey(system: SampledTextKey(system), alert: alert, structure: structure)) {
+            MockReading(system: system, alert: alert, structure: structure)
+        }
     }
 }
 

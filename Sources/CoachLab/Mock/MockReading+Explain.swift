@@ -4,7 +4,7 @@ extension MockReading {
     /// `coachlab compile --format mock` prints, so an author can see why the mock did what it did.
     /// - Parameter alert: The lines the flag added (``CompiledPrompt/alert(comparedWith:)``).
     public static func explain(_ prompt: CompiledPrompt, message: String, alert: String? = nil) -> String {
-        let reading = MockReading(system: prompt.system, alert: alert)
+        let reading = MockReading(system: prompt.system, alert: alert, structure: prompt.structure)
         // The first line of each layer in the system text.
         var starts: [(line: Int, layer: CompiledPrompt.Layer)] = []
         var searchFrom = prompt.system.startIndex
@@ -34,7 +34,7 @@ extension MockReading {
             out += "Lines that read like instructions but that the mock did not understand (it does not act on them, so no check can catch their loss; see docs/mock.md):\n"
             for line in unread { out += "  line \(line): \(reading.written[line - 1].trimmed(.whitespaces))\n" }
         }
-        out += "\nThe mock's reply to \"\(message)\":\n" + MockCoach.reply(system: prompt.system, userMessages: [message], alert: alert) + "\n"
+        out += "\nThe mock's reply to \"\(message)\":\n" + MockCoach.reply(system: prompt.system, userMessages: [message], alert: alert, structure: prompt.structure) + "\n"
         return out
     }
 

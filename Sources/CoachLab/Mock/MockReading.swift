@@ -87,8 +87,8 @@ public struct MockReading: Sendable, Equatable {
 
     /// The reading of `system`, from a small cache: suites send the same compiled prompt many
     /// times (every turn, repeat and mutant that leaves it unchanged).
-    public static func of(_ system: String, alert: String? = nil) -> MockReading {
-        alert.map { ReadingCache.reading(system, alert: $0) } ?? ReadingCache.reading(system)
+    public static func of(_ system: String, alert: String? = nil, structure: PromptStructure? = nil) -> MockReading {
+        alert == nil && structure == nil ? ReadingCache.reading(system) : ReadingCache.reading(system, alert: alert, structure: structure)
     }
 
     /// Reads `system`.
@@ -96,11 +96,21 @@ public struct MockReading: Sendable, Equatable {
     ///   caller knows them (``CompiledPrompt/alert(comparedWith:)``). They are the alert when
     ///   the prompt's wording names none, or names other lines: a model sees what is new at the
     ///   end of its prompt whatever it is titled.
-    public init(system: String, alert: String? = nil) {
+    /// - Parameter structure: Where each value in the prompt came from (``CompiledPrompt/structure``).
+    ///   What it names is taken whatever the wording around it (``supplement(from:)``): the
+    ///   persona's name, each knowledge item, and the live alert's instructions, which are the
+    ///   alert when the wording names none.
+    public init(system: String, alert: String? = nil, structure: PromptStructure? = nil) {
         self.system = system
         written = system.components(separatedBy: "\n")
         (lines, headers, origin) = Self.readable(written)
-        let found = Self.alertRange(in: lines, headers: headers)
+        var found = Self.alertRange(in: lines, headers: headers)
+        // The wording names no alert, but the structure says which lines hold its instructions.
+        var titledByStructure: Bool?
+        if found == nil, alert == nil, let structure, let located = Self.alertRange(of: structure, in: lines, headers: headers) {
+            found = located.range
+            titledByStructure = located.titled
+        }
         if let alert, let added = Self.range(of: alert, in: written, origin: origin), !(found?.overlaps(added) ?? false) {
             alertRange = added
             // A title, a label or a lead-in opens it; a first line that asks something is part of it.
@@ -109,11 +119,17 @@ public struct MockReading: Sendable, Equatable {
         } else {
             alertRange = found
             let headers = headers
-            alertTitled = found.map { $0.count > 1 || headers[$0.lowerBound] } ?? false
+            alertTitled = titledByStructure ?? found.map { $0.count > 1 || headers[$0.lowerBound] } ?? false
         }
         // "The parent", or a coach for parents ("a mindfulness coach for busy parents").
         addressesCaregiver = Self.contains(#"\bthe (?:parent|caregiver|carer)s?\b|\b(?:for|helping|supporting) (?:[\w-]+ ){0,2}(?:parents|mums|moms|dads|carers|caregivers)\b|\bparents of\b"#, Self.fold(system))
         read()
+        if let structure {
+            supplement(from: structure)
+            instructions.sort { ($0.line, Instruction.Kind.allCases.firstIndex(of: $0.kind) ?? 0)
+                < ($1.line, Instruction.Kind.allCases.firstIndex(of: $1.kind) ?? 0) }
+            byKind = Dictionary(grouping: instructions, by: \.kind)
+        }
         knowledgeStems = all(.knowledge).map(stems(of:))
         for (item, stems) in knowledgeStems.enumerated() {
             for stem in stems.own { itemsByStem[stem, default: StemItems()].own.append(item) }
@@ -231,7 +247,7 @@ public struct MockReading: Sendable, Equatable {
 
     // MARK: - Reading
 
-    private mutating func note(_ kind: Instruction.Kind, _ value: String, _ index: Int) {
+    mutating func note(_ kind: Instruction.Kind, _ value: String, _ index: Int) {
         let instruction = Instruction(kind: kind, value: value, line: index + 1, text: origin == nil ? written[index] : lines[index])
         instructions.append(instruction)
         byKind[kind, default: []].append(instruction)

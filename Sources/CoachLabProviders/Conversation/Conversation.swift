@@ -91,7 +91,8 @@ public struct Conversation: Sendable {
         }
         var prompt = carried.map { ContextRotation.carry($0, into: compiled) } ?? compiled
         let alert = compiled.screening?.isFlagged == true ? compiled.alert(comparedWith: unflagged()) : nil
-        var request = ChatRequest(system: prompt.system, messages: history + [ChatMessage(.user, message)], scriptedReply: scriptedReply, alert: alert)
+        var request = ChatRequest(system: prompt.system, messages: history + [ChatMessage(.user, message)], scriptedReply: scriptedReply, alert: alert,
+                                  structure: prompt.structure)
         let reply: ProviderReply
         do {
             reply = try await send(request)
@@ -103,7 +104,8 @@ public struct Conversation: Sendable {
             rotations += 1
             rotated = true
             prompt = ContextRotation.carry(carried ?? "", into: compiled)
-            request = ChatRequest(system: prompt.system, messages: [ChatMessage(.user, message)], scriptedReply: scriptedReply, alert: alert)
+            request = ChatRequest(system: prompt.system, messages: [ChatMessage(.user, message)], scriptedReply: scriptedReply, alert: alert,
+                                  structure: prompt.structure)
             reply = try await send(request)
         }
         var text = reply.text

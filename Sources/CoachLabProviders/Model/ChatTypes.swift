@@ -63,15 +63,20 @@ public struct ChatRequest: Sendable, Hashable {
     /// the mock provider reads them as the live alert however the pack words it; others
     /// ignore it, and nothing of it is sent.
     public var alert: String?
+    /// Where each value in `system` came from (``CompiledPrompt/structure``): the mock provider
+    /// takes names, facts and the alert's instructions from it before it reads any wording;
+    /// others ignore it, and nothing of it is sent.
+    public var structure: PromptStructure?
 
     /// Creates a request.
     public init(system: String, messages: [ChatMessage], settings: GenerationSettings = GenerationSettings(model: ""),
-                scriptedReply: String? = nil, alert: String? = nil) {
+                scriptedReply: String? = nil, alert: String? = nil, structure: PromptStructure? = nil) {
         self.system = system
         self.messages = messages
         self.settings = settings
         self.scriptedReply = scriptedReply
         self.alert = alert
+        self.structure = structure
     }
 }
 

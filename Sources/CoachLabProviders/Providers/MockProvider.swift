@@ -25,7 +25,8 @@ public struct MockProvider: ChatProvider {
     /// The reply text and finish reason for a request, without waiting.
     public static func answer(_ request: ChatRequest) -> (text: String, finish: FinishReason) {
         var text = request.scriptedReply
-            ?? MockCoach.reply(system: request.system, userMessages: request.messages.filter { $0.role == .user }.map(\.content), alert: request.alert)
+            ?? MockCoach.reply(system: request.system, userMessages: request.messages.filter { $0.role == .user }.map(\.content), alert: request.alert,
+                            structure: request.structure)
         var finish = FinishReason.stop
         if let limit = request.settings.maxTokens, TokenEstimator.estimate(text) > limit {
             var words: [Substring] = []
