@@ -100,8 +100,23 @@ public enum ScriptCheck {
                                 environment: [String: String] = ProcessInfo.processInfo.environment) async -> CheckResult {
         let redactor = SecretRedactor.environment(environment)
         var result = await unredacted(check, input: input, on: fileSystem, environment: environment)
-        result.reason = redactor.redact(result.reason)
+        result.reason = shown(redactor.redact(result.reason))
         return result
+    }
+
+    /// The most characters of a script's reason kept.
+    static let maximumReason = 2_000
+
+    /// A script's reason as it may be shown: one line (line breaks and tabs are spaces, so a
+    /// script cannot forge lines of the terminal or a report), no other control character
+    /// (no terminal escape sequence), at most ``maximumReason`` characters.
+    static func shown(_ reason: String) -> String {
+        var line = String(String.UnicodeScalarView(reason.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
+            if scalar == "\n" || scalar == "\r" || scalar == "\t" || scalar == "\u{2028}" || scalar == "\u{2029}" || scalar == "\u{85}" { return " " }
+            return scalar.properties.generalCategory == .control ? nil : scalar
+        }))
+        if line.count > maximumReason { line = String(line.prefix(maximumReason)) + " … (cut at \(maximumReason) characters)" }
+        return line
     }
 
     private static func unredacted(_ check: Check, input: Input, on fileSystem: FileSystem?, environment: [String: String]) async -> CheckResult {
@@ -194,6 +209,10 @@ public enum ScriptCheck {
         let options = { var options = PlatformOptions(); options.createSession = true; return options }()
         let leader = Leader()
         let input = try caseFile(stdin)
+        // Every process the script starts inherits this mark, including one that leaves its
+        // session (`setsid`, a daemon's double fork), where killing the group cannot reach it.
+        var environment = environment
+        environment[runMark] = leader.mark
         let variables = Environment.custom(Dictionary(uniqueKeysWithValues: environment.compactMap { name, value in
             Environment.Key(rawValue: name).map { ($0, value) }
         }))
@@ -280,10 +299,15 @@ public enum ScriptCheck {
             timer.withLock { $0 = task }
         }
 
-        /// The verdict is in: the clock stops, and nothing of the script's stays running.
+        /// The value of ``ScriptCheck/runMark`` in this script's environment.
+        let mark = UUID().uuidString
+
+        /// The verdict is in: the clock stops, and nothing of the script's stays running, in
+        /// its group or out of it.
         func finish() {
             timer.withLock { $0 }?.cancel()
             killGroup()
+            ScriptCheck.killMarked(mark)
         }
 
         /// Marks its time out and kills its group.
@@ -308,6 +332,25 @@ public enum ScriptCheck {
             return info._sifields._sigchld.si_pid == pid
             #endif
         }
+    }
+
+    /// The variable every script check's processes carry, so that those that leave the
+    /// script's session are still found and stopped when its check is done.
+    public static let runMark = "COACHLAB_CHECK_RUN"
+
+    /// Kills every process whose environment carries `mark` as ``runMark`` (Linux, through
+    /// /proc; elsewhere the process group is what is stopped).
+    static func killMarked(_ mark: String) {
+        #if os(Linux)
+        let needle = Array("\(runMark)=\(mark)".utf8)
+        let me = getpid()
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return }
+        for entry in entries {
+            guard let pid = Int32(entry), pid != me,
+                  let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { continue }
+            if environ.split(separator: 0).contains(where: { $0.elementsEqual(needle) }) { kill(pid, SIGKILL) }
+        }
+        #endif
     }
 
     /// Writing the case to a script that has already exited would raise SIGPIPE and end this

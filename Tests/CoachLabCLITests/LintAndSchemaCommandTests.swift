@@ -243,6 +243,28 @@ import Testing
     }
 }
 
+/// Finding 12 of the secrets issue: a suite can run a program outside the project, and lint said nothing.
+@Suite struct ScriptReachLintTests {
+    @Test func aScriptOutsideTheProjectOrLinkedOutOfItIsAWarning() async throws {
+        let directory = try CLI.temporaryDirectory()
+        #expect(try await CLI.run(["init", "--app", "nova"], in: directory).status == 0)
+        try FileManager.default.createDirectory(atPath: directory + "/checks", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/checks/shlink", withDestinationPath: "/bin/sh")
+        try """
+            suite: {id: reach}
+            fixtures: [fixtures/nova/greeting.yaml]
+            checks:
+              - {check: script, script: /bin/sh, args: [-c, 'echo {}']}
+              - {check: script, id: linked, script: checks/shlink, args: [-c, 'echo {}']}
+            """.write(toFile: directory + "/evals/reach.yaml", atomically: true, encoding: .utf8)
+        let lint = try await CLI.run(["lint", "evals/reach.yaml"], in: directory)
+        #expect(lint.status == 0, "\(lint.stderr)")
+        #expect(lint.stdout.contains("evals/reach.yaml:4:29: warning: the script check runs '/bin/sh', a program outside the project"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("evals/reach.yaml:5:5: warning: the script 'checks/shlink' leads out of the project through a link, to /"), "\(lint.stdout)")
+        #expect(lint.stderr.contains("0 errors, 2 warnings"), "\(lint.stderr)")
+    }
+}
+
 extension WatchCommandTests {
     /// Finding 8 of the secrets issue: after the pack's folder was replaced whole (a checkout
     /// of another branch, a stash), watch went on showing the last result and ignored every save.

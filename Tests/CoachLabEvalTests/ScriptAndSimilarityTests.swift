@@ -201,3 +201,36 @@ import CoachLabTestSupport
         (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first == "Z"
     }
 }
+
+extension ScriptCheckTests {
+    /// A script's reason is one line with no control character, at most 2,000 characters:
+    /// raw line breaks forged terminal lines and split a key past the redactor, and escape
+    /// sequences reached the terminal.
+    @Test func aReasonIsOneInertLineOfBoundedLength() async throws {
+        let environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "MY_API_KEY": "sk-Zq9PLMNOxyzw7781AbCdEf"]
+        let split = try Self.script(#"printf '{"pass": false, "reason": "key=%s\\n%s red \\u001b[31mRED\\u001b[0m\\rPASS"}' "$(echo $MY_API_KEY | cut -c1-10)" "$(echo $MY_API_KEY | cut -c11-)""#)
+        let result = await ScriptCheck.evaluate(Check(id: "house", kind: .script(path: split, arguments: [], timeout: 5, environment: ["MY_API_KEY"])),
+                                                input: Self.input, environment: environment)
+        #expect(result.reason == "key=[redacted] red [31mRED[0m PASS", "\(result.reason)")
+        let long = try Self.script(#"python3 -c 'import json; print(json.dumps({"pass": False, "reason": "x" * 200000}))'"#)
+        let cut = await Self.run(long)
+        #expect(cut.reason.count < 2_100 && cut.reason.hasSuffix("(cut at 2000 characters)"), "\(cut.reason.count)")
+    }
+
+    /// A child that leaves the script's session (`setsid`) is out of reach of its group, and
+    /// outlived the check; the run's mark in its environment finds it.
+    @Test func aChildThatLeavesTheSessionIsStoppedToo() async throws {
+        let folder = try Scratch.folder("setsid")
+        let marker = folder + "/escaped.pid"
+        let path = try Self.script("cat >/dev/null\nsetsid sh -c 'echo $$ > \(marker); exec sleep 120' &\nsleep 0.3\necho '{\"pass\": true}'")
+        let result = await Self.run(path)
+        #expect(result.passed, "\(result.reason)")
+        let escaped = try #require(Int32(try String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        var alive = true
+        for _ in 0..<50 where alive {
+            alive = kill(escaped, 0) == 0 && !Self.isZombie(escaped)
+            if alive { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(!alive, "the process that left the session, \(escaped), is still running")
+    }
+}

@@ -140,3 +140,38 @@ struct ChunkedTransport: HTTPTransport {
         }
     }
 }
+
+/// What the probes of the secrets issue found the redactor missed.
+@Suite struct RedactorReachTests {
+    /// A key broken by a line break (a script that wraps its output) or spelled out with spaces.
+    @Test func aKeyBrokenBySpacesOrLineBreaksIsRedacted() {
+        let redactor = SecretRedactor(secrets: ["sk-Zq9PLMNOxyzw7781AbCdEf"])
+        #expect(redactor.redact("key=sk-Zq9PLMN\nOxyzw7781AbCdEf") == "key=[redacted]")
+        #expect(redactor.redact("s k - Z q 9 P L M N O x y z w 7 7 8 1 A b C d E f!") == "[redacted]!")
+        #expect(redactor.redact("a plain sentence") == "a plain sentence")
+    }
+
+    /// Names the first list missed, values in a key's shape whatever their name, and a URL's password.
+    @Test func secretLookingVariablesAreFoundByNameShapeAndURL() {
+        let redactor = SecretRedactor.environment([
+            "GH_PAT": "ghp_patvalue1234", "PRIVATE_PEM": "pem_value_1234", "SESSION_COOKIE": "cookie-value-99",
+            "BEARER": "bearer-value-1", "Passphrase": "correct horse", "SIGNING_CERT": "c3rtAbcdef123456",
+            "DATABASE_URL": "postgres://u:dbpass_1234@h/db", "UPSTREAM": "sk-proj-abcdefghij0123456789",
+            "SESSION_NAME": "main", "EDITOR": "vim",
+        ])
+        for secret in ["ghp_patvalue1234", "pem_value_1234", "cookie-value-99", "bearer-value-1", "correct horse", "c3rtAbcdef123456",
+                       "dbpass_1234", "sk-proj-abcdefghij0123456789"] {
+            #expect(redactor.redact("x \(secret) y") == "x [redacted] y", "\(secret)")
+        }
+        // A weak name with an ordinary value, and an ordinary variable, are not secrets.
+        #expect(redactor.redact("main vim") == "main vim")
+    }
+
+    /// Kept files (cassettes, the cache): a key in pieces of 8 or more characters leaves none.
+    @Test func aKeyInPiecesLeavesNoPieceInAKeptFile() {
+        let redactor = SecretRedactor(secrets: ["sk-live-Rt5YhQ2wXz9KpL"])
+        let scrubbed = redactor.scrubbingFragments("sk-live-Rt5 and then YhQ2wXz9KpL What next?", with: "[scrubbed]")
+        #expect(!scrubbed.contains("sk-live-") && !scrubbed.contains("YhQ2wXz9"), "\(scrubbed)")
+        #expect(scrubbed.hasSuffix("What next?"))
+    }
+}

@@ -73,6 +73,22 @@ import Testing
         #expect(loaded.diagnostics.contains { $0.message.contains("expands to more than 256 partial inclusions") }, "\(loaded.diagnostics)")
     }
 
+    /// Within the inclusion limit, a large partial included 250 times rendered hundreds of
+    /// megabytes (98 s and 2 GB to compile); the expanded size is bounded too.
+    @Test func aPartialThatWouldRenderMegabytesIsRefused() throws {
+        let big = String(repeating: "lorem ipsum ", count: 10_000)
+        let loaded = TestSupport.load(["app/pack.yaml": """
+            pack: {id: big, name: Big}
+            stack:
+              layers:
+                - {id: a, template: "\(String(repeating: "{{> big}}", count: 250))"}
+              partials:
+                big: "\(big)"
+            persona: {name: Sam}
+            """])
+        #expect(loaded.diagnostics.contains { $0.message.contains("expands to more than 1024 KB of template text") }, "\(loaded.diagnostics.map(\.message))")
+    }
+
     @Test func aCompilerRefusesPartialsThatIncludeEachOther() throws {
         let loaded = TestSupport.load(["app/pack.yaml": """
             pack: {id: loop, name: Loop}

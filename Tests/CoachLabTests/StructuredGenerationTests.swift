@@ -267,6 +267,20 @@ import Testing
         _ = name
     }
 
+    /// Written raw, a line separator is a line break to the YAML reader, which folded it into
+    /// a space and skipped the header check; and some marks that draw nothing passed.
+    @Test(arguments: ["\u{85}", "\u{2028}", "\u{34F}", "\u{17B4}", "\u{FE00}", "\u{E0100}", "\u{200B}"])
+    func aRawInvisibleCharacterIsRefusedWhereItStands(_ hidden: String) throws {
+        let coach = "{\"id\": \"x\", \"name\": \"X\", \"systemPrompt\": \"Offer\(hidden)most one practice.\"}"
+        let scalar = try #require(hidden.unicodeScalars.first)
+        #expect {
+            try CoachDocuments.importCoach(Self.portable(coach), file: "in.json", into: try TestSupport.pack("kindred"))
+        } throws: { error in
+            let text = (error as? CoachLabError)?.description ?? ""
+            return text.contains("in.json:4:") && text.contains("U+" + String(format: "%04X", scalar.value))
+        }
+    }
+
     /// A zero-width joiner that builds one emoji of several is seen, and accepted.
     @Test func anEmojiFamilyIsNotAnInvisibleCharacter() throws {
         let family = #"{"id": "kin", "name": "Kin", "systemPrompt": "Be kind to the whole 👨‍👩‍👧."}"#

@@ -5,6 +5,10 @@
 struct PartialGraph {
     /// The most partial inclusions one template may expand to, counting every level.
     static let maximumInclusions = 256
+    /// The most template text one template may expand to, in UTF-8 bytes, counting every
+    /// inclusion: 250 inclusions of a large partial stay under the inclusion limit but would
+    /// render hundreds of megabytes.
+    static let maximumExpandedBytes = 1 << 20
 
     private struct Reference {
         var name: String
@@ -63,15 +67,31 @@ struct PartialGraph {
             expansions[name] = total
             return total
         }
+        var sizes: [String: Int] = [:]
+        func size(_ name: String) -> Int {
+            if let known = sizes[name] { return known }
+            var total = self.templates[name]?.value.utf8.count ?? 0
+            for reference in references[name] ?? [] where self.templates[reference.name] != nil {
+                total = min(total + size(reference.name), Self.maximumExpandedBytes + 1)
+            }
+            sizes[name] = total
+            return total
+        }
         for (what, template) in templates {
             var total = 0
+            var bytes = template.value.utf8.count
             for reference in PartialGraph.references(in: template) where self.templates[reference.name] != nil {
                 total = min(total + 1 + count(reference.name), Self.maximumInclusions + 1)
+                bytes = min(bytes + size(reference.name), Self.maximumExpandedBytes + 1)
             }
             if total > Self.maximumInclusions {
                 diagnostics.append(.error("\(what) expands to more than \(Self.maximumInclusions) partial inclusions",
                                           at: template.location,
                                           hint: "partials that each include others several times multiply; include each one once, or fold them together"))
+            } else if bytes > Self.maximumExpandedBytes {
+                diagnostics.append(.error("\(what) expands to more than \(Self.maximumExpandedBytes / 1024) KB of template text through its partials",
+                                          at: template.location,
+                                          hint: "a prompt is a few kilobytes; include a large partial once, or cut it down"))
             }
         }
         return diagnostics

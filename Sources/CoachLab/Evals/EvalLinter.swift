@@ -150,13 +150,24 @@ public struct EvalLinter: Sendable {
         scriptProblems(suite, checks: fixtures.flatMap { $0.turns.flatMap(\.expect) })
     }
 
-    /// ``scriptProblems(_:fixtures:)`` for the suite's checks and `checks` of its fixtures.
+    /// ``scriptProblems(_:fixtures:)`` for the suite's checks and `checks` of its fixtures; and
+    /// a warning for a script in the project whose path leads out of it through a link
+    /// (`checks/sh → /bin/sh`), which a review of the suite does not show.
     public func scriptProblems(_ suite: Suite, checks: [Check]) -> [Diagnostic] {
-        (suite.checks + checks).compactMap { check -> Diagnostic? in
+        let root = fileSystem.realPath(".")
+        return (suite.checks + checks).compactMap { check -> Diagnostic? in
             guard let path = check.kind.as(CheckKinds.Script.self)?.path else { return nil }
-            if fileSystem.exists(path), !fileSystem.isDirectory(path) { return nil }
-            return .error("the script '\(path)' does not exist", at: check.location ?? suite.location,
-                          hint: "script paths are relative to the directory coachlab runs in (the project root)")
+            guard fileSystem.exists(path), !fileSystem.isDirectory(path) else {
+                return .error("the script '\(path)' does not exist", at: check.location ?? suite.location,
+                              hint: "script paths are relative to the directory coachlab runs in (the project root)")
+            }
+            // An absolute path, or one that leaves with "..", is warned about where it is read.
+            let normalized = Paths.normalize(path)
+            guard !path.hasPrefix("/"), normalized != "..", !normalized.hasPrefix("../") else { return nil }
+            let real = fileSystem.realPath(path)
+            guard real.hasPrefix("/"), root.hasPrefix("/"), !real.hasPrefix(root == "/" ? "/" : root + "/") else { return nil }
+            return .warning("the script '\(path)' leads out of the project through a link, to \(real): it runs with your permissions on every eval, and a review of the suite does not see what it does",
+                            at: check.location ?? suite.location, hint: "keep the check script itself in the project (checks/…), not a link to a program elsewhere")
         }
     }
 

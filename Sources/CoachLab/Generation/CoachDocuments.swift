@@ -125,6 +125,13 @@ public enum CoachDocuments {
             throw CoachLabError(.content, "file is \(data.count) bytes; a portable coach may be at most \(maximumSize) bytes", at: start,
                                 hint: "a coach is a few kilobytes; this is not a file `coachlab coach export` wrote")
         }
+        // A raw line separator (NEL, U+2028) is a line break to the YAML reader, which folds it
+        // into a space inside a string: it is refused as written, before it can be.
+        if let (scalar, line, column) = firstInvisibleInFile(String(decoding: data, as: UTF8.self)) {
+            throw CoachLabError(.content, "invisible or line-separator character U+\(String(format: "%04X", scalar.value)) in the file",
+                                at: SourceLocation(file: file, line: line, column: column),
+                                hint: "such a character can hide inside a word, start a line or reorder one without showing it; remove it")
+        }
         let root = try YAMLDocument.parse(data, file: file)
         var diagnostics = Diagnostics()
         guard root.entries != nil else {
@@ -211,22 +218,46 @@ public enum CoachDocuments {
     /// between two emoji, which builds one emoji of several, is seen, and kept.
     static func firstInvisible(in text: String) -> Unicode.Scalar? {
         let scalars = Array(text.unicodeScalars)
-        for (index, scalar) in scalars.enumerated() {
-            if scalar == "\u{200D}", index > 0, index + 1 < scalars.count,
-               scalars[index - 1].properties.isEmoji, scalars[index + 1].properties.isEmoji, scalars[index + 1].value > 0xFF {
-                continue
-            }
-            // A variation selector after an emoji (U+FE0F) is a mark, not a format character.
-            if UserText.separators.contains(scalar) || bidiControls.contains(scalar.value) || scalar.properties.generalCategory == .format
-                || invisibleBlanks.contains(scalar.value) {
-                return scalar
-            }
+        for (index, scalar) in scalars.enumerated()
+        where isInvisible(scalar, after: index > 0 ? scalars[index - 1] : nil, before: index + 1 < scalars.count ? scalars[index + 1] : nil) {
+            return scalar
         }
         return nil
     }
 
-    /// Letters and symbols that draw nothing: the Hangul fillers and the braille blank.
-    private static let invisibleBlanks: Set<UInt32> = [0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800]
+    /// Letters, symbols and marks that draw nothing: the Hangul fillers, the braille blank, the
+    /// combining grapheme joiner, Khmer's inherent vowels and Mongolian's variation selectors.
+    private static let invisibleBlanks: Set<UInt32> = [0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x034F, 0x17B4, 0x17B5,
+                                                       0x180B, 0x180C, 0x180D, 0x180F]
+
+    /// The first invisible character of a whole file as written, with its line and column: as
+    /// ``firstInvisible(in:)``, where a carriage return before a line feed (a Windows line
+    /// ending) and a byte order mark that opens the file are not.
+    static func firstInvisibleInFile(_ text: String) -> (Unicode.Scalar, line: Int, column: Int)? {
+        var line = 1, column = 0
+        var previous: Unicode.Scalar?
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            column += 1
+            defer { previous = scalar }
+            if scalar == "\n" { (line, column) = (line + 1, 0); continue }
+            if scalar == "\r", index + 1 < scalars.count, scalars[index + 1] == "\n" { continue }
+            if scalar == "\u{FEFF}", index == 0 { continue }
+            if isInvisible(scalar, after: previous, before: index + 1 < scalars.count ? scalars[index + 1] : nil) { return (scalar, line, column) }
+        }
+        return nil
+    }
+
+    /// Whether a reader does not see `scalar` where it stands.
+    static func isInvisible(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar?, before next: Unicode.Scalar?) -> Bool {
+        // A zero-width joiner between two emoji builds one emoji of several.
+        if scalar == "\u{200D}", let previous, let next, previous.properties.isEmoji, next.properties.isEmoji, next.value > 0xFF { return false }
+        // A variation selector after an emoji or a keycap's digit picks how it is drawn.
+        if scalar == "\u{FE0E}" || scalar == "\u{FE0F}" { return !(previous?.properties.isEmoji ?? false) }
+        if (0xFE00...0xFE0D).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value) { return true }
+        return UserText.separators.contains(scalar) || bidiControls.contains(scalar.value) || scalar.properties.generalCategory == .format
+            || invisibleBlanks.contains(scalar.value)
+    }
 
     /// U+202A-U+202E and U+2066-U+2069: embeddings, overrides and isolates.
     private static let bidiControls: Set<UInt32> = [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]

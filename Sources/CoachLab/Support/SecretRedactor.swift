@@ -23,17 +23,51 @@ public struct SecretRedactor: Sendable {
     }
 
     /// A redactor for the provider's key and every secret-looking variable of the environment:
-    /// names with a part (split at `_`, `-` and `.`, any case) such as KEY, APIKEY, TOKEN,
-    /// SECRET, PASSWORD or CREDENTIALS: `OPENAI_API_KEY`, `GITHUB_TOKEN`, `db.password`, but not
-    /// `MONKEY`. Values that are ordinary words (`true`, `none`…) are not secrets and are kept.
+    /// - names with a part (split at `_`, `-` and `.`, any case) such as KEY, APIKEY, TOKEN,
+    ///   SECRET, PASSWORD, PASSPHRASE, CREDENTIALS, AUTH, PAT, PEM, COOKIE or BEARER:
+    ///   `OPENAI_API_KEY`, `GITHUB_TOKEN`, `GH_PAT`, `db.password`, but not `MONKEY`;
+    /// - names with a part such as SESSION, CERT, PRIVATE, SIGNING or DSN, when the value looks
+    ///   random (12 characters or more, no spaces, letters and digits), so `SESSION_NAME=main`
+    ///   does not blank every "main";
+    /// - values in the shape of a well-known key (`sk-…`, `ghp_…`, `github_pat_…`, `xoxb-…`,
+    ///   `AKIA…`, `AIza…`, `glpat-…`), whatever the variable is called;
+    /// - the password of a URL (`postgres://user:PASSWORD@host/db`).
+    /// Values that are ordinary words (`true`, `none`…) are not secrets and are kept.
     public static func environment(_ environment: [String: String], adding extra: [String?] = []) -> SecretRedactor {
-        let markers: Set<String> = ["KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "CREDENTIAL", "CREDENTIALS", "AUTH"]
+        let markers: Set<String> = ["KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "CREDENTIAL", "CREDENTIALS",
+                                    "AUTH", "PAT", "PEM", "COOKIE", "BEARER"]
+        let weakMarkers: Set<String> = ["SESSION", "CERT", "PRIVATE", "SIGNING", "SIGNATURE", "DSN"]
         let ordinary: Set<String> = ["true", "false", "yes", "none", "null", "unset", "unused", "changeme"]
-        let values = environment.filter { name, value in
-            let parts = name.uppercased().split { $0 == "_" || $0 == "-" || $0 == "." }
-            return parts.contains { markers.contains(String($0)) } && !ordinary.contains(value.lowercased())
-        }.map(\.value)
+        var values: [String] = []
+        for (name, value) in environment where !ordinary.contains(value.lowercased()) {
+            let parts = Set(name.uppercased().split { $0 == "_" || $0 == "-" || $0 == "." }.map(String.init))
+            if !parts.isDisjoint(with: markers) || (!parts.isDisjoint(with: weakMarkers) && looksRandom(value)) || looksLikeKey(value) {
+                values.append(value)
+            }
+            if let password = urlPassword(in: value) { values.append(password) }
+        }
         return SecretRedactor(secrets: values + extra)
+    }
+
+    /// Whether a value looks like a generated secret: 12 characters or more, no spaces, with
+    /// letters and digits.
+    static func looksRandom(_ value: String) -> Bool {
+        value.count >= 12 && !value.contains(where: \.isWhitespace) && value.contains(where: \.isLetter) && value.contains(where: \.isNumber)
+    }
+
+    /// Whether a value has the shape of a well-known service's key.
+    static func looksLikeKey(_ value: String) -> Bool {
+        let prefixes = ["sk-", "sk_live_", "rk_live_", "ghp_", "gho_", "ghs_", "ghu_", "github_pat_", "xoxb-", "xoxp-", "xoxa-", "AKIA", "ASIA", "AIza", "glpat-", "hf_"]
+        return value.count >= 16 && !value.contains(where: \.isWhitespace) && prefixes.contains { value.hasPrefix($0) }
+    }
+
+    /// The password in a URL's user information (`scheme://user:password@host`), if any.
+    static func urlPassword(in value: String) -> String? {
+        guard let scheme = value.range(of: "://"), let at = value[scheme.upperBound...].firstIndex(of: "@") else { return nil }
+        let userInfo = value[scheme.upperBound..<at]
+        guard !userInfo.contains("/"), let colon = userInfo.firstIndex(of: ":") else { return nil }
+        let password = String(userInfo[userInfo.index(after: colon)...])
+        return password.isEmpty ? nil : password.removingPercentEncoding ?? password
     }
 
     /// Whether there is nothing to redact.
@@ -42,12 +76,45 @@ public struct SecretRedactor: Sendable {
     /// The longest secret's length in characters; 0 when there are none.
     public var longest: Int { secrets.first?.count ?? 0 }
 
-    /// `text` with every secret, in any case, replaced by ``replacement``.
+    /// `text` with every secret, in any case, replaced by ``replacement``: written out whole, or
+    /// (a secret of 8 characters or more) broken by spaces or line breaks, as a script that
+    /// wraps its output or a reply that spells it out leaves it.
     public func redact(_ text: String) -> String {
         guard !secrets.isEmpty, !text.isEmpty else { return text }
         var result = text
         for secret in secrets where result.range(of: secret, options: .caseInsensitive) != nil {
             result = result.replacingOccurrences(of: secret, with: Self.replacement, options: .caseInsensitive)
+        }
+        guard result.contains(where: \.isWhitespace) else { return result }
+        for secret in secrets where secret.count >= 8 {
+            guard let spaced = Self.spacedPattern(secret) else { continue }
+            let range = NSRange(result.startIndex..., in: result)
+            guard spaced.firstMatch(in: result, range: range) != nil else { continue }
+            result = spaced.stringByReplacingMatches(in: result, range: range, withTemplate: NSRegularExpression.escapedTemplate(for: Self.replacement))
+        }
+        return result
+    }
+
+    /// A secret with any run of whitespace allowed between its characters, any case.
+    static func spacedPattern(_ secret: String) -> NSRegularExpression? {
+        let pattern = secret.map { NSRegularExpression.escapedPattern(for: String($0)) }.joined(separator: #"\s*"#)
+        return RegexCache.shared.expression(pattern, caseSensitive: false)
+    }
+
+    /// `text` with every secret scrubbed for a file meant to be kept or shared (a cassette, a
+    /// cache entry): as ``redact(_:)`` does, and also every run of 8 or more of a secret's
+    /// characters, so a key echoed in pieces ("sk-live-Rt5 … YhQ2wXz9KpL") leaves none that
+    /// long.
+    public func scrubbingFragments(_ text: String, with replacement: String) -> String {
+        var result = redact(text).replacingOccurrences(of: Self.replacement, with: replacement)
+        for secret in secrets where secret.count >= 12 && !secret.contains(where: \.isWhitespace) {
+            let characters = Array(secret)
+            for start in 0...(characters.count - 8) {
+                let window = String(characters[start..<start + 8])
+                if result.range(of: window, options: .caseInsensitive) != nil {
+                    result = result.replacingOccurrences(of: window, with: replacement, options: .caseInsensitive)
+                }
+            }
         }
         return result
     }

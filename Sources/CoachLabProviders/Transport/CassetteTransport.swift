@@ -173,7 +173,9 @@ struct Cassette: Codable {
     /// The exchange with the request's keys, and `secrets`, scrubbed from everything written.
     init(spec: HTTPRequestSpec, provider: String, status: Int, headers: [HTTPHeader], body: [UInt8], secrets extra: [String] = []) {
         let secrets = CassetteTransport.secretValues(spec) + extra.filter { $0.count >= SecretRedactor.minimumLength }
-        let scrub = { (text: String) in CassetteTransport.scrub(text, secrets) }
+        // Whole, broken by spaces or line breaks, or in pieces of 8 characters or more.
+        let pieces = SecretRedactor(secrets: secrets)
+        let scrub = { (text: String) in pieces.scrubbingFragments(CassetteTransport.scrub(text, secrets), with: "[scrubbed]") }
         self.provider = provider
         key = CassetteTransport.key(for: spec, provider: provider)
         var requestHeaders: [String: String] = [:]
