@@ -217,6 +217,7 @@ import CoachLabTestSupport
         #expect(line.hasSuffix("````Great reply! cc @octocat @org/team, see #12 <img src=x onerror=alert(1)></details> [click](javascript:alert(1)) ``` \\| x \\|````"),
                 "\(line)")
         #expect(MarkdownText.inert("`tick`") == "`` `tick` ``")
+        #expect(MarkdownText.inert("a\u{0}b\u{1B}[2J\u{202E}c") == "`ab[2Jc`")
         #expect(MarkdownText.inert(String(repeating: "a", count: 400)).contains("… (400 characters; the report has it whole)"))
     }
 

@@ -8,7 +8,14 @@ enum MarkdownText {
     /// mentions, references, HTML or links. Line breaks become spaces, a pipe is escaped so a
     /// table cell stays whole, and text longer than `limit` characters is cut with a note.
     static func inert(_ text: String, limit: Int = 300) -> String {
-        var flat = String(text.map { $0.isNewline ? " " : $0 }).replacingOccurrences(of: "|", with: "\\|")
+        // Control characters (a NUL, a terminal escape) and bidirectional controls, which
+        // reorder what a reader sees, are dropped.
+        let visible = String(String.UnicodeScalarView(text.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
+            if scalar == "\n" || scalar == "\r" || scalar == "\t" { return " " }
+            if scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) { return nil }
+            return scalar
+        }))
+        var flat = String(visible.map { $0.isNewline ? " " : $0 }).replacingOccurrences(of: "|", with: "\\|")
         if flat.count > limit { flat = String(flat.prefix(limit)) + " … (\(text.count) characters; the report has it whole)" }
         guard !flat.isEmpty else { return "" }
         // A fence longer than any run of backticks inside; padded when the text starts or ends
