@@ -118,4 +118,72 @@ import Testing
         case .cite: Issue.record("cited \(instruction)")
         }
     }
+
+    /// A training script: the wording names a role ("You play COACH"), its alert's title is
+    /// followed by a bracketed line that reads as a title of its own, and a scenario card earlier
+    /// says one of the alert's instructions too. The structure gives the name, and the alert runs
+    /// to its last instruction, so it ends the prompt and is followed.
+    static let script = """
+        pack: {id: stage, name: Stage}
+        persona: {name: Rosa}
+        stack:
+          layers:
+            - id: script
+              template: |
+                [A training script. You play COACH in every scene.]
+                COACH is {{persona.name}}.
+                SCENARIO: the user mentions a crisis → COACH will Ask whether they are safe right now
+                {{#knowledge}}
+                📌 **{{title}}:** {{coreIdea}}
+                {{/knowledge}}
+            - id: alert
+              when: risk
+              template: |
+                RISK ALERT - STOP THE REHEARSAL.
+                [{{risk.alert.reason}}]
+                {{#risk.alert.instructions}}
+                COACH must: {{.}}.
+                {{/risk.alert.instructions}}
+        topics:
+          - slug: nerves
+            title: Nerves
+            knowledge:
+              - id: pace
+                title: Pace
+                coreIdea: A comfortable speaking pace is 130 to 150 words a minute.
+        rules:
+          - id: crisis
+            title: Crisis
+            content: A crisis comes first.
+            guardrail:
+              keywords: [want to die]
+              alert:
+                reason: The user may be thinking about suicide.
+                instructions:
+                  - Give them the 988 Suicide & Crisis Lifeline (call or text 988)
+                  - Do not give any speaking tips in this reply
+                  - Ask whether they are safe right now
+        """
+
+    @Test func theStructureGivesTheNameAndTheAlertItsLastLine() throws {
+        let pack = try #require(TestSupport.load(["app/pack.yaml": Self.script]).pack)
+        let compiler = try Compiler(pack: pack)
+        let calm = try compiler.compile(CompileInputs(topic: "nerves"), fileSystem: .inMemory([:]))
+        let reading = MockReading(system: calm.system, structure: calm.structure)
+        #expect(reading.name == "Rosa")
+        // The fact is said without the prompt's markup (the mock bolds it itself when nothing
+        // bans bold, as a careless model does, but never copies "📌 **Pace:**").
+        let reply = MockCoach.reply(system: calm.system, userMessages: ["How fast should I talk?"], structure: calm.structure)
+        #expect(reply.contains("a comfortable speaking pace is 130 to 150 words") && !reply.contains("📌") && !reply.contains("Pace:**"), "\(reply)")
+
+        let message = "I want to die, I can't face this talk."
+        let flagged = try compiler.compile(CompileInputs(topic: "nerves", screen: message), fileSystem: .inMemory([:]))
+        let unflagged = try compiler.compile(CompileInputs(topic: "nerves"), fileSystem: .inMemory([:]))
+        let alert = flagged.alert(comparedWith: unflagged)
+        let followed = MockCoach.reply(system: flagged.system, userMessages: [message], alert: alert, structure: flagged.structure)
+        #expect(followed.contains("988"), "\(followed)")
+        #expect(!followed.contains("130 to 150"), "\(followed)")
+        let read = MockReading(system: flagged.system, alert: alert, structure: flagged.structure)
+        #expect(read.has(.alert) && !read.has(.alertIgnored))
+    }
 }

@@ -11,7 +11,9 @@ extension MockReading {
     /// names no alert: from the first to the last of them, with a title or lead-in just above
     /// ("YOU MUST:", "Right now:") as its first line.
     static func alertRange(of structure: PromptStructure, in lines: [String], headers: [Bool]) -> (range: Range<Int>, titled: Bool)? {
-        let located = (structure.parts(.alertInstruction) + structure.parts(.alertReason)).compactMap { lineIndex(of: $0.text, in: lines) }
+        // The live alert closes the prompt: an instruction whose words an earlier line also has
+        // (a scenario card that says what to do in a crisis) is the last line that holds it.
+        let located = (structure.parts(.alertInstruction) + structure.parts(.alertReason)).compactMap { lineIndex(of: $0.text, in: lines, last: true) }
         guard let first = located.min(), let last = located.max() else { return nil }
         if first > 0 {
             let above = lines[first - 1].trimmed(.whitespaces)
@@ -22,21 +24,25 @@ extension MockReading {
         return (first..<last + 1, false)
     }
 
-    /// The first line that holds the beginning of `text` (its first line, trimmed), or nil.
-    static func lineIndex(of text: String, in lines: [String], within range: Range<Int>? = nil) -> Int? {
+    /// The first (or `last`) line that holds the beginning of `text` (its first line,
+    /// trimmed), or nil.
+    static func lineIndex(of text: String, in lines: [String], within range: Range<Int>? = nil, last: Bool = false) -> Int? {
         let head = text.split(whereSeparator: \.isNewline).first.map { $0.trimmed(.whitespaces) } ?? ""
         guard head.contains(where: \.isLetter) else { return nil }
         // A long value is found by its first words, which a line break in the template cannot split.
         let probe = head.count > 60 ? String(head.prefix(60)) : head
         let candidates = range.map { Array($0.clamped(to: lines.indices)) } ?? Array(lines.indices)
-        return candidates.first { lines[$0].contains(probe) }
+        return last ? candidates.last { lines[$0].contains(probe) } : candidates.first { lines[$0].contains(probe) }
     }
 
     /// Adds what the structure names and the prose readers missed: the persona's name, each
     /// knowledge item, and each instruction of the live alert.
     mutating func supplement(from structure: PromptStructure) {
-        if !has(.name), let name = structure.parts(.name).first, let index = Self.lineIndex(of: name.text, in: lines) {
-            note(.name, name.text.trimmed(.whitespacesAndNewlines), index)
+        // The name the prompt gives, from the pack; one the readers took from the wording that is
+        // no name of the pack's ("You play COACH" over "COACH is Rosa") gives way to it.
+        let names = structure.parts(.name).compactMap { part in Self.lineIndex(of: part.text, in: lines).map { (part.text.trimmed(.whitespacesAndNewlines), $0) } }
+        if let (name, index) = names.first, !names.contains(where: { $0.0 == self.name }) {
+            replaceName(with: name, at: index)
         }
         supplementKnowledge(from: structure)
         supplementAlert(from: structure)
@@ -65,7 +71,7 @@ extension MockReading {
         guard let range = alertRange, has(.alert) else { return }
         let alertKinds: Set<Instruction.Kind> = [.directive, .suppress, .cite]
         for instruction in structure.parts(.alertInstruction) {
-            guard let index = Self.lineIndex(of: instruction.text, in: lines, within: range) else { continue }
+            guard let index = Self.lineIndex(of: instruction.text, in: lines, within: range, last: true) else { continue }
             // A line the readers took nothing from is read again from the value itself, without
             // the template's numbering or labels around it; on a line they did read, only the
             // parts they could not are added.

@@ -105,11 +105,19 @@ public struct MockReading: Sendable, Equatable {
         written = system.components(separatedBy: "\n")
         (lines, headers, origin) = Self.readable(written)
         var found = Self.alertRange(in: lines, headers: headers)
-        // The wording names no alert, but the structure says which lines hold its instructions.
+        // The structure says which lines hold the live alert's instructions: they are the alert
+        // when the wording names none, or names lines that do not hold them (a "RISK ALERT"
+        // mentioned earlier in the prompt).
         var titledByStructure: Bool?
-        if found == nil, alert == nil, let structure, let located = Self.alertRange(of: structure, in: lines, headers: headers) {
-            found = located.range
-            titledByStructure = located.titled
+        if let structure, let located = Self.alertRange(of: structure, in: lines, headers: headers) {
+            if let wording = found, wording.overlaps(located.range) || wording.upperBound == located.range.lowerBound {
+                // The wording's alert stops short of the instructions (a bracketed line under its
+                // title reads as a title of its own): it runs on to the last of them.
+                found = wording.lowerBound..<max(wording.upperBound, located.range.upperBound)
+            } else {
+                found = located.range
+                titledByStructure = located.titled
+            }
         }
         if let alert, let added = Self.range(of: alert, in: written, origin: origin), !(found?.overlaps(added) ?? false) {
             alertRange = added
@@ -139,7 +147,7 @@ public struct MockReading: Sendable, Equatable {
             let title = headers[..<(line.line - 1)].lastIndex(of: true).map { lines[$0] } ?? ""
             return Set(TextNormalizer.words(line.value + " " + title).map(\.text))
         }
-        ideas = all(.knowledge).map { MockComposer.lowercasedFirst(Self.idea($0.value)) }
+        ideas = all(.knowledge).map { MockComposer.lowercasedFirst(Self.idea(Self.unmarked($0.value))) }
         if !ideas.isEmpty {
             let words = SystemWords.shared.index(of: system)
             fullIdeas = zip(all(.knowledge), ideas).map { item, idea in
@@ -246,6 +254,13 @@ public struct MockReading: Sendable, Equatable {
     public var bansBold: Bool { has(.noMarkdown) || has(.noBold) }
 
     // MARK: - Reading
+
+    /// Sets the persona's name, in place of any the readers found.
+    mutating func replaceName(with name: String, at index: Int) {
+        instructions.removeAll { $0.kind == .name }
+        byKind[.name] = nil
+        note(.name, name, index)
+    }
 
     mutating func note(_ kind: Instruction.Kind, _ value: String, _ index: Int) {
         let instruction = Instruction(kind: kind, value: value, line: index + 1, text: origin == nil ? written[index] : lines[index])
@@ -415,6 +430,17 @@ public struct MockReading: Sendable, Equatable {
            let match = matches(#"^(\W*)(never|don't|do not|avoid|always|must not|must)\s*:\s*"#, in: text).first,
            let range = text.range(of: match[0]) {
             text.replaceSubrange(range, with: match[1] + match[2] + " ")
+        }
+        return text
+    }
+
+    /// A fact as a model says it: without the markdown emphasis and the pictograph bullets
+    /// the prompt set it in ("📌 **Water:** Carry…" is "Water: Carry…"); a reply never copies
+    /// the prompt's markup.
+    static func unmarked(_ text: String) -> String {
+        var text = text.replacingText("**", with: "").replacingText("__", with: "")
+        while let first = text.first, first != " ", isPictograph(first) || crosses.contains(first.unicodeScalars.first!) || first == "\u{FE0F}" {
+            text = String(text.dropFirst()).trimmed(.whitespaces)
         }
         return text
     }
