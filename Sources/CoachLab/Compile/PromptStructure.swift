@@ -46,9 +46,23 @@ public struct PromptStructure: Sendable, Hashable {
     }
 
     /// Every value the prompt holds, in the order it was rendered.
-    public var parts: [Part]
+    public let parts: [Part]
+    /// A hash of the parts, taken once: readings are cached by structure, and a prompt's
+    /// structure is asked for on every turn.
+    private let digest: Int
 
-    public init(parts: [Part] = []) { self.parts = parts }
+    public init(parts: [Part] = []) {
+        self.parts = parts
+        var hasher = Hasher()
+        hasher.combine(parts)
+        digest = hasher.finalize()
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+
+    public static func == (lhs: PromptStructure, rhs: PromptStructure) -> Bool {
+        lhs.digest == rhs.digest && lhs.parts == rhs.parts
+    }
 
     /// The parts of one kind.
     public func parts(_ kind: Kind) -> [Part] { parts.filter { $0.kind == kind } }
