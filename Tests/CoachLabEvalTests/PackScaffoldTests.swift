@@ -222,4 +222,19 @@ import CoachLabTestSupport
         private var count = 0
         func next() -> Int { lock.withLock { count += 1; return count } }
     }
+
+    /// `init --app Stride` said "--app:1:1: error: coach id 'Stride' is not a valid id … try
+    /// --id stride": a file location, the wrong kind of id and a flag init does not have.
+    @Test func anInvalidAppIdIsAUsageErrorAboutTheAppFlag() {
+        do {
+            _ = try PackScaffold.files(app: "Stride")
+            Issue.record("'Stride' was taken as an app id")
+        } catch let error as CoachLabError {
+            #expect(error.kind == .usage)
+            #expect(error.description.contains("--app 'Stride' is not a valid app id") && error.description.contains("try --app stride"), "\(error)")
+            #expect(!error.description.contains("--app:1:1") && !error.description.contains("coach id") && !error.description.contains("--id"), "\(error)")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
 }

@@ -271,6 +271,13 @@ import CoachLabTestSupport
         await #expect(throws: ProviderError.self) {
             _ = try await CassetteTransport.replaying(from: directory, fileSystem: disk).send(Self.spec(body: #"{"model":"n"}"#, key: secret), timeout: 5, provider: "p")
         }
+        // A provider nothing was ever recorded for is not "stale": it says what to record.
+        do {
+            _ = try await CassetteTransport.replaying(from: directory, fileSystem: disk).send(spec, timeout: 5, provider: "never")
+            Issue.record("a provider with no cassettes replayed")
+        } catch let error as ProviderError {
+            #expect(error.message.hasPrefix("no cassettes were recorded for provider 'never' in cassettes") && !error.message.contains("stale"), "\(error.message)")
+        }
     }
 }
 

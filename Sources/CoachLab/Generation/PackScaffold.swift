@@ -10,8 +10,20 @@ public enum PackScaffold {
     ///   - app: The app's id: a slug (lower-case letters, digits and single hyphens).
     ///   - name: The persona's name; the app id in title case by default.
     /// - Throws: ``CoachLabError`` (usage) for an id that is not a slug.
+    /// Checks that `app` can name a new app's pack, fixtures and suites: a usage error about
+    /// the `--app` flag, with the nearest valid id, when it cannot.
+    static func validateApp(_ app: String) throws {
+        do {
+            try CoachDocuments.validateID(app, at: SourceLocation(file: "--app", line: 1, column: 1))
+        } catch {
+            let shown = String(String.UnicodeScalarView(app.unicodeScalars.prefix(80).map { $0.properties.generalCategory == .control ? "?" : $0 }))
+            throw CoachLabError(usage: "--app '\(shown)' is not a valid app id: an id is lowercase letters, digits and single hyphens, at most \(CoachDocuments.maximumIDLength) characters",
+                                hint: "try --app \(CoachDocuments.slug(app))")
+        }
+    }
+
     public static func files(app: String, name: String? = nil) throws -> [(path: String, text: String)] {
-        try CoachDocuments.validateID(app, at: SourceLocation(file: "--app", line: 1, column: 1))
+        try validateApp(app)
         let name = name ?? app.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
         let pack = "personas/\(app)"
         return [
@@ -390,7 +402,7 @@ extension PackScaffold {
     /// - Throws: ``CoachLabError`` (usage) for an id that is not a slug, or a pack with no
     ///   variant whose inputs are the pack's own ids.
     public static func files(app: String, name: String? = nil, from pack: Pack, fileSystem: FileSystem) throws -> [(path: String, text: String)] {
-        try CoachDocuments.validateID(app, at: SourceLocation(file: "--app", line: 1, column: 1))
+        try validateApp(app)
         let name = name ?? pack.name
         let root = pack.directory.hasSuffix("/") ? String(pack.directory.dropLast()) : pack.directory
         var files: [(path: String, text: String)] = []

@@ -69,6 +69,12 @@ public struct CassetteTransport: HTTPTransport {
         switch mode {
         case .replay:
             guard let data = try? fileSystem.read(file) else {
+                let folder = "\(directory)/\(Self.safeName(provider))"
+                guard fileSystem.exists(folder) else {
+                    // Nothing was ever recorded for this provider here: not stale, missing.
+                    throw ProviderError(.configuration, provider: provider,
+                                        message: "no cassettes were recorded for provider '\(provider)' in \(directory): record them once with coachlab eval --record (the provider's key set), then commit \(folder)")
+                }
                 throw ProviderError(.configuration, provider: provider,
                                     message: "stale: re-record (no cassette \(file) for this request; the compiled prompt or a setting changed since recording, so run coachlab eval --record)")
             }
