@@ -195,8 +195,15 @@ public struct ProviderRegistry: Sendable {
         }
     }
 
-    /// Whether the key a configuration needs is present (never the key itself).
-    public func keyStatus(_ configuration: ProviderConfiguration) -> KeyStatus {
+    /// Whether the key a configuration needs is present (never the key itself). A fallback
+    /// chain needs its links' keys: it is usable while one link is.
+    public func keyStatus(_ configuration: ProviderConfiguration, depth: Int = 0) -> KeyStatus {
+        if configuration.kind == .fallback, depth < 4 {
+            let links = configuration.chain.compactMap { try? self.configuration(for: $0) }.map { keyStatus($0, depth: depth + 1) }
+            let missing = links.flatMap(\.missingVariables)
+            guard !missing.isEmpty else { return links.contains { if case .present = $0 { true } else { false } } ? .linksReady : .notNeeded }
+            return .links(missing: missing, usable: links.filter(\.missingVariables.isEmpty).count, of: links.count)
+        }
         guard let variable = configuration.keyVariable else { return .notNeeded }
         return (system.variables[variable]?.isEmpty == false) ? .present(variable) : .missing(variable)
     }
@@ -206,12 +213,29 @@ public struct ProviderRegistry: Sendable {
         case notNeeded
         case present(String)
         case missing(String)
+        /// A fallback chain whose links have every key they need.
+        case linksReady
+        /// A fallback chain some of whose links lack a key.
+        case links(missing: [String], usable: Int, of: Int)
+
+        /// The variables that must be set before it (or every link of it) can be used.
+        var missingVariables: [String] {
+            switch self {
+            case .missing(let variable): [variable]
+            case .links(let missing, let usable, _): usable == 0 ? missing : []
+            case .notNeeded, .present, .linksReady: []
+            }
+        }
 
         public var description: String {
             switch self {
             case .notNeeded: "no key needed"
             case .present(let variable): "key present ($\(variable))"
             case .missing(let variable): "key missing: set $\(variable)"
+            case .linksReady: "every link's key is present"
+            case .links(let missing, let usable, let count):
+                usable == 0 ? "no link usable: set " + missing.map { "$\($0)" }.joined(separator: " or ")
+                    : "\(usable) of \(count) links usable; missing " + missing.map { "$\($0)" }.joined(separator: ", ")
             }
         }
     }
