@@ -68,7 +68,11 @@ public enum PullRequestComment {
     static func diffSection(_ promptDiff: String, room: Int) -> String {
         let lines = promptDiff.split(separator: "\n", omittingEmptySubsequences: false)
         let changed = lines.filter { ($0.hasPrefix("+") || $0.hasPrefix("-")) && !$0.hasPrefix("+++") && !$0.hasPrefix("---") }.count
-        let open = "\n<details><summary>Compiled prompts changed (\(changed) lines)</summary>\n\n```diff\n"
+        // Each prompt that drifted: a diff's header, or compile --check's line for a prompt
+        // that is not committed or that no variant declares (no diff lines of its own).
+        let prompts = lines.filter { $0.hasPrefix("--- ") || $0.hasPrefix("missing: ") || $0.hasPrefix("orphaned: ") }.count
+        let summary = prompts == 0 ? "\(changed) lines" : "\(prompts) prompt\(prompts == 1 ? "" : "s")" + (changed > 0 ? ", \(changed) lines" : "")
+        let open = "\n<details><summary>Compiled prompts changed (\(summary))</summary>\n\n```diff\n"
         let close = "\n```\n</details>\n"
         let cut = "\n… (cut; the job log has the whole diff)"
         let space = room - open.utf8.count - close.utf8.count - cut.utf8.count

@@ -111,7 +111,7 @@ actor ImitationGitHub {
         let body = try #require(comments.first?.body)
         #expect(body.hasPrefix("<!-- coachlab-eval -->"))
         #expect(body.contains("| luna |") && body.contains("❌ **regression** `luna/"))
-        #expect(body.contains("<details><summary>Compiled prompts changed (2 lines)</summary>"))
+        #expect(body.contains("<details><summary>Compiled prompts changed (1 prompt, 2 lines)</summary>"), "\(body)")
         #expect(body.contains("[The HTML report](https://github.example/artifacts/7)"))
         #expect(!body.contains(Self.token))
         #expect(await state.requests == ["GET /user", "GET /repos/coachlab/app/issues/42/comments", "POST /repos/coachlab/app/issues/42/comments",

@@ -207,6 +207,16 @@ import CoachLabTestSupport
         #expect(body.contains("more failing checks or errors (the job log and the HTML report have every one)"))
     }
 
+    /// Issue 64: "Compiled prompts changed (0 lines)" stood above two prompts that were not
+    /// committed, whose drift has no diff lines.
+    @Test func theDiffSummaryCountsPromptsThatDrifted() throws {
+        let report = try RunReport(run: "r", suites: [Self.suite], results: [Self.result("a", .pass)])
+        let missing = "missing: luna/night.txt is declared but not committed; run 'coachlab compile --all --out'\n"
+            + "missing: luna/day.txt is declared but not committed; run 'coachlab compile --all --out'\n"
+        let body = try PullRequestComment.body(report: report, baseline: nil, promptDiff: missing, artifactURL: nil)
+        #expect(body.contains("<summary>Compiled prompts changed (2 prompts)</summary>"), "\(body)")
+    }
+
     /// Finding 6: a judge's reason is model output, and reached GitHub's renderer raw.
     @Test func modelTextRendersInert() throws {
         let hostile = "Great reply! cc @octocat @org/team, see #12 <img src=x onerror=alert(1)></details> [click](javascript:alert(1)) ``` | x |"
