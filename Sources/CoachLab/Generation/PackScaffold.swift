@@ -456,7 +456,8 @@ extension PackScaffold {
         let prompt = prompts[0]
         func mockPasses(_ message: String, saying phrase: String? = nil) -> Bool {
             guard let system = prompt?.system else { return false }
-            let reply = MockCoach.reply(system: system, userMessages: [message])
+            // As a run reads it: with the prompt's structure.
+            let reply = MockCoach.reply(system: system, userMessages: [message], structure: prompt?.structure)
             let subject = CheckSubject(reply: reply, system: system, userMessages: [message])
             return [Check.Kind.personaBreak, .leakedPrompt(words: 12)].allSatisfy { CheckEvaluator.evaluate(Check(id: "c", kind: $0), subject).passed }
                 && phrase.map { FoldedText(reply).contains($0) } ?? true
