@@ -187,13 +187,16 @@ import CoachLabTestSupport
         let result = await Self.run(path, timeout: 0.5)
         #expect(result.reason.contains("did not answer within 0.5 s"), "\(result.reason)")
         let child = try #require(Int32(try String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        // Killed and reaped by init: give it a moment, then it must be gone.
-        var alive = true
-        for _ in 0..<50 where alive {
-            alive = kill(child, 0) == 0 && !Self.isZombie(child)
-            if alive { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try await Self.isGone(child), "the script's child \(child) is still running")
+    }
+
+    /// Whether `pid` has ended within a second: killed, it is reaped by init a moment later.
+    static func isGone(_ pid: Int32) async throws -> Bool {
+        for _ in 0..<50 {
+            if kill(pid, 0) != 0 || isZombie(pid) { return true }
+            try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(!alive, "the script's child \(child) is still running")
+        return false
     }
 
     /// A process that has exited but whose parent has not yet collected it.
@@ -226,11 +229,6 @@ extension ScriptCheckTests {
         let result = await Self.run(path)
         #expect(result.passed, "\(result.reason)")
         let escaped = try #require(Int32(try String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        var alive = true
-        for _ in 0..<50 where alive {
-            alive = kill(escaped, 0) == 0 && !Self.isZombie(escaped)
-            if alive { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        #expect(!alive, "the process that left the session, \(escaped), is still running")
+        #expect(try await Self.isGone(escaped), "the process that left the session, \(escaped), is still running")
     }
 }
