@@ -161,9 +161,8 @@ public struct EvalLinter: Sendable {
                 return .error("the script '\(path)' does not exist", at: check.location ?? suite.location,
                               hint: "script paths are relative to the directory coachlab runs in (the project root)")
             }
-            // An absolute path, or one that leaves with "..", is warned about where it is read.
-            let normalized = Paths.normalize(path)
-            guard !path.hasPrefix("/"), normalized != "..", !normalized.hasPrefix("../") else { return nil }
+            // A path that leaves the project as written is warned about where it is read.
+            guard !CheckKinds.Script.leavesProject(path) else { return nil }
             let real = fileSystem.realPath(path)
             guard real.hasPrefix("/"), root.hasPrefix("/"), !real.hasPrefix(root == "/" ? "/" : root + "/") else { return nil }
             return .warning("the script '\(path)' leads out of the project through a link, to \(real): it runs with your permissions on every eval, and a review of the suite does not see what it does",

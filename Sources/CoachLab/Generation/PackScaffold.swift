@@ -5,11 +5,6 @@
 /// each part of the prompt has a check that notices it missing: `coachlab mutate` on a new
 /// project catches nine prompt defects in ten, so an author starts from suites that can fail.
 public enum PackScaffold {
-    /// The files, by path relative to the project folder.
-    /// - Parameters:
-    ///   - app: The app's id: a slug (lower-case letters, digits and single hyphens).
-    ///   - name: The persona's name; the app id in title case by default.
-    /// - Throws: ``CoachLabError`` (usage) for an id that is not a slug.
     /// Checks that `app` can name a new app's pack, fixtures and suites: a usage error about
     /// the `--app` flag, with the nearest valid id, when it cannot.
     static func validateApp(_ app: String) throws {
@@ -22,6 +17,11 @@ public enum PackScaffold {
         }
     }
 
+    /// The files, by path relative to the project folder.
+    /// - Parameters:
+    ///   - app: The app's id: a slug (lower-case letters, digits and single hyphens).
+    ///   - name: The persona's name; the app id in title case by default.
+    /// - Throws: ``CoachLabError`` (usage) for an id that is not a slug.
     public static func files(app: String, name: String? = nil) throws -> [(path: String, text: String)] {
         try validateApp(app)
         let name = name ?? app.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
@@ -586,12 +586,6 @@ extension PackScaffold {
         public var providersEntry: String?
     }
 
-    /// Writes a new app's files under `folder` ("." for the current one), only ever as new
-    /// files: if any of them exists, other than `providers.yaml`, nothing at all is written,
-    /// and a file that appears between that check and its write is left as it is. An existing
-    /// `providers.yaml` is never touched; its entry is returned instead.
-    /// - Parameter files: What ``files(app:name:)`` or ``files(app:name:from:fileSystem:)`` gave.
-    /// - Throws: ``CoachLabError`` (usage) naming every clash at its path; (io) when a write fails.
     /// Whether a file at `path` could not be written as new: something is there (a file, a
     /// folder, or a link, even one that leads nowhere), or a folder on its way is a file.
     static func isTaken(_ path: String, fileSystem: FileSystem) -> Bool {
@@ -611,6 +605,12 @@ extension PackScaffold {
         }
     }
 
+    /// Writes a new app's files under `folder` ("." for the current one), only ever as new
+    /// files: if any of them exists, other than `providers.yaml`, nothing at all is written,
+    /// and a file that appears between that check and its write is left as it is. An existing
+    /// `providers.yaml` is never touched; its entry is returned instead.
+    /// - Parameter files: What ``files(app:name:)`` or ``files(app:name:from:fileSystem:)`` gave.
+    /// - Throws: ``CoachLabError`` (usage) naming every clash at its path; (io) when a write fails.
     public static func install(_ files: [(path: String, text: String)], into folder: String, fileSystem: FileSystem) throws -> Installation {
         let providers = "providers.yaml"
         let existing = Set(files.map(\.path).filter { isTaken(Paths.join(folder, $0), fileSystem: fileSystem) })

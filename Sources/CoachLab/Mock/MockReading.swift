@@ -134,9 +134,7 @@ public struct MockReading: Sendable, Equatable {
         read()
         if let structure {
             supplement(from: structure)
-            instructions.sort { ($0.line, Instruction.Kind.allCases.firstIndex(of: $0.kind) ?? 0)
-                < ($1.line, Instruction.Kind.allCases.firstIndex(of: $1.kind) ?? 0) }
-            byKind = Dictionary(grouping: instructions, by: \.kind)
+            sortInstructions()
         }
         knowledgeStems = all(.knowledge).map(stems(of:))
         for (item, stems) in knowledgeStems.enumerated() {
@@ -314,6 +312,11 @@ public struct MockReading: Sendable, Equatable {
         readData()
         readMemory()
         readAlert()
+        sortInstructions()
+    }
+
+    /// The instructions in prompt order (by line, then by kind), and grouped by kind again.
+    private mutating func sortInstructions() {
         instructions.sort { ($0.line, Instruction.Kind.allCases.firstIndex(of: $0.kind) ?? 0)
             < ($1.line, Instruction.Kind.allCases.firstIndex(of: $1.kind) ?? 0) }
         byKind = Dictionary(grouping: instructions, by: \.kind)

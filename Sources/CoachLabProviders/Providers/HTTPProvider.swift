@@ -93,15 +93,7 @@ public struct HTTPProvider: ChatProvider {
                 reply.cached = cached
                 return reply
             }
-            let (response, cached) = try await send(spec, timeout: timeout)
-            do {
-                return try await answer(response, cached: cached)
-            } catch where cached && !(error is CancellationError) {
-                // A stored answer that no longer decodes is not this request's fault: remove
-                // it and ask the provider.
-                cache?.discard(spec, provider: id)
-                return try await answer(try await transport.send(spec, timeout: timeout, provider: id), cached: false)
-            }
+            return try await answering(spec, timeout: timeout, with: answer)
         }
     }
 
@@ -178,19 +170,14 @@ public struct HTTPProvider: ChatProvider {
                 finished.cached = cached
                 continuation.yield(.finished(finished))
             }
-            let (response, cached) = try await send(spec, timeout: timeout)
-            do {
-                try await consume(response, cached: cached)
-            } catch where cached && !(error is CancellationError) {
-                // A stored answer that no longer decodes: remove it, tell the reader to start
-                // again if it had text, and ask the provider.
-                cache?.discard(spec, provider: id)
-                if yielded {
+            try await answering(spec, timeout: timeout) { response, cached in
+                if !cached, yielded {
+                    // A cached answer that no longer decoded had sent text on.
                     continuation.yield(.restarted(reason: ProviderError(.malformedResponse, provider: id,
                                                                         message: "a cached answer no longer decodes; asking the provider")))
+                    yielded = false
                 }
-                yielded = false
-                try await consume(try await transport.send(spec, timeout: timeout, provider: id), cached: false)
+                try await consume(response, cached: cached)
             }
         }
     }
@@ -212,6 +199,21 @@ public struct HTTPProvider: ChatProvider {
     }
 
     /// The response from the cache when it holds a fresh one, else from the transport.
+    /// `body` over the response: the cache's when it holds a fresh one, else the transport's.
+    /// A stored answer that `body` cannot use (it no longer decodes: a stricter decoder after
+    /// an upgrade, a hand edit) is not the request's fault: it is removed, and `body` gets the
+    /// provider's answer instead.
+    private func answering<T>(_ spec: HTTPRequestSpec, timeout: Double,
+                              with body: (_ response: HTTPResponse, _ cached: Bool) async throws -> T) async throws -> T {
+        let (response, cached) = try await send(spec, timeout: timeout)
+        do {
+            return try await body(response, cached)
+        } catch where cached && !(error is CancellationError) {
+            cache?.discard(spec, provider: id)
+            return try await body(try await transport.send(spec, timeout: timeout, provider: id), false)
+        }
+    }
+
     private func send(_ spec: HTTPRequestSpec, timeout: Double) async throws -> (HTTPResponse, cached: Bool) {
         if let hit = cache?.lookup(spec, provider: id) {
             return (HTTPResponse(status: hit.status, headers: hit.headers, body: CassetteTransport.stream(hit.body)), true)

@@ -23,8 +23,7 @@ extension CheckKinds {
             guard let path = reading.value.located("script")?.value, !path.isEmpty else { return reading.missing("'script': the executable to run") }
             let timeout = reading.value.number("timeout") ?? 10
             guard timeout > 0 else { return reading.error("timeout must be above 0 seconds", at: reading.value["timeout"]?.location) }
-            let normalized = Paths.normalize(path)
-            if path.hasPrefix("/") || path.hasPrefix("~") || normalized == ".." || normalized.hasPrefix("../") {
+            if leavesProject(path) {
                 reading.diagnostics.append(.warning(
                     "the script check runs '\(path)', a program outside the project: it runs with your permissions on every eval, and a review of the suite does not see what it does",
                     at: reading.value.located("script")?.location ?? reading.location,
@@ -39,6 +38,14 @@ extension CheckKinds {
                 environment.append(name.value)
             }
             return Script(path: path, arguments: reading.value.locatedList("args").map(\.value), timeout: timeout, environment: environment)
+        }
+
+        /// Whether `path`, as written, names a program outside the project: an absolute path, a
+        /// home-relative one, or one that leaves with "..". (A link in the project that leads out
+        /// is found by lint, which reads the disk: ``EvalLinter/scriptProblems(_:checks:)``.)
+        static func leavesProject(_ path: String) -> Bool {
+            let normalized = Paths.normalize(path)
+            return path.hasPrefix("/") || path.hasPrefix("~") || normalized == ".." || normalized.hasPrefix("../")
         }
 
         public func evaluate(_ subject: CheckSubject, as check: Check) -> CheckResult {
