@@ -419,7 +419,7 @@ public struct EvalRunner: Sendable {
                 let subject = CheckSubject(reply: text, system: system, layers: prompt.layers, screening: prompt.screening,
                                            personaName: persona, latency: reply.latency, outputTokens: reply.usage.outputTokens, cost: cost,
                                            finishReason: reply.finishReason.rawValue,
-                                           userMessages: conversation.userMessages)
+                                           userMessages: conversation.userMessages, contract: compiler.pack.reply)
                 var checks: [CheckResult] = []
                 for check in job.suite.checks + expect {
                     if let rubric = check.kind.as(CheckKinds.Judge.self)?.rubric, let judge = job.judges[Self.judgeName(of: check, suite: job.suite)] {

@@ -72,7 +72,7 @@ public struct Rescorer {
             let screening = turn.screening ?? (turn.flaggedRule == nil ? nil : compiled?.screening)
             let subject = CheckSubject(reply: turn.reply, system: compiled?.system ?? "", layers: compiled?.layers ?? [], screening: screening,
                                        personaName: persona, latency: turn.latency, outputTokens: turn.outputTokens, cost: turn.cost,
-                                       finishReason: turn.finishReason, userMessages: users)
+                                       finishReason: turn.finishReason, userMessages: users, contract: pack.reply)
             let expected = fixture.turns.indices.contains(turn.turn - 1) ? fixture.turns[turn.turn - 1].expect : []
             var checks: [CheckResult] = []
             let isLast = index == stored.turns.count - 1

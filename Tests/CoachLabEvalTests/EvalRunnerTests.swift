@@ -131,7 +131,7 @@ actor ResultBox {
         let suite = String(decoding: try EvalSupport.fileSystem().read("evals/luna.yaml"), as: UTF8.self)
             .replacingOccurrences(of: "  - leaked-prompt\n", with: "  - {check: leaked-prompt, quotable: [replise]}\n")
         let error = try #require(try await Self.refusalOfLuna(on: EvalSupport.fileSystem(overriding: ["evals/luna.yaml": suite])))
-        #expect(error.diagnostics.first?.location.description == "evals/luna.yaml:16:39")
+        #expect(error.diagnostics.first?.location.description == "evals/luna.yaml:17:39")
         #expect(error.description.contains("no layer 'replise' in pack 'luna'"))
         #expect(error.diagnostics.first?.hint == "did you mean 'replies'?")
     }
@@ -265,7 +265,9 @@ actor ResultBox {
         let report = try await EvalSupport.run([suite], runner: EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: EvalSupport.fileSystem()))
         let result = try #require((try report.allCases()).first)
         #expect(result.outcome == .fail)
-        #expect(Set(result.failures.map(\.check.check)) == ["sentences", "no-markdown"])
+        #expect(Set(result.failures.map(\.check.check)) == ["follows-contract", "sentences", "no-markdown"])
+        // The contract names every breach at once.
+        #expect(result.failures.contains { $0.check.check == "follows-contract" && $0.check.reason.contains("wanted 1-3") && $0.check.reason.contains("uses a header") })
         #expect(result.failures.contains { $0.check.reason.hasPrefix("uses markdown: a header") })
     }
 }

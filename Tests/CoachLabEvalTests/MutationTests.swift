@@ -218,7 +218,7 @@ import CoachLabTestSupport
         let summary = try await tester.run([profile])
         let result = try #require(summary.results.first)
         #expect(result.verdict == .lint)
-        #expect(result.caughtBy == "evals/betterone.yaml:17:39: error: no layer 'profile' in pack 'betterone'\n    hint: known layers: knowledge, persona, response, rules, topic",
+        #expect(result.caughtBy == "evals/betterone.yaml:12:42: error: no layer 'profile' in pack 'betterone'\n    hint: known layers: knowledge, persona, response, rules, topic",
                 "\(result.caughtBy ?? "")")
     }
 

@@ -171,10 +171,12 @@ public struct CheckSubject: Sendable {
     /// The user's messages so far, oldest first: words a reply merely echoes from them never
     /// count as a referral.
     public var userMessages: [String]
+    /// The pack's reply contract, when it has one.
+    public var contract: ReplyContract?
 
     public init(reply: String, system: String, layers: [CompiledPrompt.Layer] = [], screening: ScreeningResult? = nil,
                 personaName: String? = nil, latency: Double? = nil, outputTokens: Int? = nil, cost: Double? = nil,
-                finishReason: String? = nil, userMessages: [String] = []) {
+                finishReason: String? = nil, userMessages: [String] = [], contract: ReplyContract? = nil) {
         self.reply = reply
         self.system = system
         self.layers = layers
@@ -185,5 +187,6 @@ public struct CheckSubject: Sendable {
         self.cost = cost
         self.finishReason = finishReason
         self.userMessages = userMessages
+        self.contract = contract
     }
 }

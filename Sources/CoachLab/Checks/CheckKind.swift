@@ -89,7 +89,7 @@ public enum CheckKinds {
         Contains.self, NotContains.self, Regex.self, Affix.self, EndsWithQuestion.self, Count.self,
         NoMarkdown.self, JSONSchema.self, PersonaBreak.self, LeakedPrompt.self, RefersToProfessional.self, NamesPersona.self,
         Flagged.self, NotFlagged.self, HonoursAlert.self, Latency.self, Tokens.self, Cost.self, FinishReason.self,
-        PromptContains.self, PromptOrder.self, Judge.self, Similar.self, Script.self,
+        PromptContains.self, PromptOrder.self, Judge.self, Similar.self, Script.self, FollowsContract.self,
     ]
 
     /// The kind and entry for each YAML name.

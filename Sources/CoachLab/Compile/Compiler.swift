@@ -18,6 +18,9 @@ public final class Compiler: Sendable {
     private let shapes: ContextBuilder.DataShapes
     /// Each pack value's kind by its location, for the prompt's structure.
     private let values: PackValueIndex
+    /// The literal words of each `{{#name}}` section of the templates, by the section's last
+    /// name (`confidential`, `markdown`): how a contract promise is found in the prompt.
+    private let sectionWords: [String: [String]]
 
     /// The header used when a stack declares none.
     public static let defaultHeader = "=== {{title}} ==="
@@ -39,6 +42,40 @@ public final class Compiler: Sendable {
         titles = UserText.titles(of: pack)
         shapes = ContextBuilder.DataShapes(pack: pack)
         values = PackValueIndex(pack: pack)
+        sectionWords = pack.reply == nil ? [:] : Compiler.sectionWords(in: pack)
+    }
+
+    /// The literal words of each section of the pack's templates, by the section's last name.
+    static func sectionWords(in pack: Pack) -> [String: [String]] {
+        var words: [String: [String]] = [:]
+        let templates = pack.stack.layers.map(\.template.value) + pack.stack.partials.map(\.template.value)
+            + pack.stack.placeholders.map(\.template.value)
+        for template in templates {
+            var rest = Substring(template)
+            while let open = rest.range(of: "{{#"), let close = rest[open.upperBound...].range(of: "}}") {
+                let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+                rest = rest[close.upperBound...]
+                guard let end = rest.range(of: "{{/" + name + "}}") else { continue }
+                // The longest run of words between tags: what the prompt shows of the section.
+                let runs = String(rest[..<end.lowerBound]).replacingMatches(ofPattern: #"\{\{[^}]*\}\}"#, with: "\u{0}").split(separator: "\u{0}")
+                    .map { $0.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(.punctuationCharacters)) }
+                    .filter { $0.contains(where: \.isLetter) }
+                let last = name.split(separator: ".").last.map(String.init) ?? name
+                if let longest = runs.max(by: { $0.count < $1.count }) { words[last, default: []].append(longest) }
+            }
+        }
+        return words
+    }
+
+    /// The contract promises a layer's sections tested and showed: a `true` whose section's
+    /// words are in the layer's text.
+    private func promises(tested: [[SourceLocation]], body: String, layer: String) -> [PromptStructure.Part] {
+        tested.compactMap { sources in
+            guard let entry = values.entry(for: sources), entry.kind == .contract, let field = entry.field else { return nil }
+            let name = field == "forbid" ? entry.value ?? field : field
+            guard let words = sectionWords[name]?.first(where: { body.contains($0) }) else { return nil }
+            return PromptStructure.Part(kind: .contract, field: field, text: words, layer: layer, value: entry.value)
+        }
     }
 
     /// A stack's templates, parsed.
@@ -122,10 +159,12 @@ public final class Compiler: Sendable {
             recorder.reset()
             let body = Compiler.tidy(template.render(renderable, library: library))
             guard !body.isEmpty else { continue }
-            parts += recorder.rendered.compactMap { text, sources in
-                guard let entry = values.entry(for: sources) else { return nil }
-                return PromptStructure.Part(kind: entry.kind, field: entry.field, text: text, layer: layer.id, item: entry.item)
+            parts += recorder.rendered.flatMap { text, sources -> [PromptStructure.Part] in
+                guard let entry = values.entry(for: sources) else { return [] }
+                let entries = entry.kind == .contract ? values.contractEntries(for: sources) : [entry]
+                return entries.map { PromptStructure.Part(kind: $0.kind, field: $0.field, text: text, layer: layer.id, item: $0.item, value: $0.value) }
             }
+            if !recorder.tested.isEmpty { parts += promises(tested: recorder.tested, body: body, layer: layer.id) }
             var sources = recorder.used
             sources.insert(layer.template.location)
             var text = body

@@ -1,5 +1,5 @@
 /// Builds the compile context, the root object templates and conditions read:
-/// `pack`, `persona`, `rules`, `topic`, `intent`, `knowledge`, `profile`, `context`,
+/// `pack`, `persona`, `reply`, `rules`, `topic`, `intent`, `knowledge`, `profile`, `context`,
 /// `memory`, `coach`, `risk` and `now`. Values are the pack's YAML, so they keep their sources.
 enum ContextBuilder {
     /// The parts of the context the compiler computes, with their shapes, for lint.
@@ -16,6 +16,10 @@ enum ContextBuilder {
         return .object([
             "pack": ContextShape(ContentSpecs.packInfo),
             "persona": ContextShape(ContentSpecs.persona),
+            "reply": ContextShape(ContentSpecs.reply).adding([
+                "phrases": .object(["sentences": .leaf, "words": .leaf, "questions": .leaf, "forbidden": .leaf], open: false),
+                "forbids": .object(Dictionary(uniqueKeysWithValues: ReplyContract.Form.allCases.map { ($0.rawValue, ContextShape.leaf) }), open: false),
+            ]),
             "rules": .numberedList(of: ContextShape(ContentSpecs.rule)),
             "topic": ContextShape(ContentSpecs.topic),
             "intent": ContextShape(ContentSpecs.intent),
@@ -52,6 +56,7 @@ enum ContextBuilder {
         var root: [String: ContextValue] = [:]
         root["pack"] = ContextValue(pack.info)
         root["persona"] = pack.persona.map(ContextValue.init)
+        root["reply"] = pack.reply.map(ContextValue.init(contract:))
         root["rules"] = .numbered(pack.rulesByPriority.map { ContextValue($0.value) })
         if let topic = inputs.topic {
             root["topic"] = ContextValue(topic.value)

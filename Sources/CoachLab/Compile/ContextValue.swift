@@ -109,8 +109,16 @@ final class SourceRecorder {
     private(set) var used: Set<SourceLocation> = []
     /// Each text rendered since the last reset, with its sources, in order, when ``capturing``.
     private(set) var rendered: [(text: String, sources: [SourceLocation])] = []
+    /// Each value a section tested while true (or non-empty) since the last reset, when
+    /// ``capturing``: a contract promise (`confidential: true`, `questions: 1`) reaches the
+    /// prompt as the words of the section it opens.
+    private(set) var tested: [[SourceLocation]] = []
     /// Whether rendered texts are kept: for a layer's render, not a placeholder's.
     var capturing = false
+
+    func tested(_ sources: [SourceLocation], value: Bool) {
+        if capturing, value, !sources.isEmpty { tested.append(sources) }
+    }
 
     func record(_ sources: [SourceLocation]) { used.formUnion(sources) }
 
@@ -122,6 +130,7 @@ final class SourceRecorder {
     func reset() {
         used = []
         rendered = []
+        tested = []
     }
 }
 
@@ -138,7 +147,10 @@ struct RenderableText: MustacheCustomRenderable, MustacheParent, MustacheTransfo
         return text
     }
 
-    var isNull: Bool { text.isEmpty }
+    var isNull: Bool {
+        recorder.tested(sources, value: !text.isEmpty)
+        return text.isEmpty
+    }
 
     func child(named: String) -> Any? { named == "position" ? position.map(String.init) : nil }
 
@@ -167,7 +179,10 @@ struct RenderableBool: MustacheCustomRenderable, MustacheParent {
         return value ? "true" : "false"
     }
 
-    var isNull: Bool { !value }
+    var isNull: Bool {
+        recorder.tested(sources, value: value)
+        return !value
+    }
 
     func child(named: String) -> Any? { named == "position" ? position.map(String.init) : nil }
 }

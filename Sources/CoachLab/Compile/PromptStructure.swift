@@ -21,6 +21,8 @@ public struct PromptStructure: Sendable, Hashable {
         case topic
         /// The user's data: a profile, a context, memory, or any value outside the pack.
         case data
+        /// A value of the reply contract (`reply:`): a limit, a forbidden form, a promise.
+        case contract
     }
 
     /// One value as it stands in the prompt.
@@ -35,13 +37,17 @@ public struct PromptStructure: Sendable, Hashable {
         /// Which of its kind it is: the knowledge item, rule or alert it belongs to, numbered
         /// in its file (`topics.yaml:12`), so the parts of one item can be told from another's.
         public var item: String?
+        /// A contract value as written in the pack (`1-3`, `markdown`, `true`), whatever the
+        /// template made of it ("at most 3 sentences", "exclamation marks"); nil for other kinds.
+        public var value: String?
 
-        public init(kind: Kind, field: String?, text: String, layer: String, item: String? = nil) {
+        public init(kind: Kind, field: String?, text: String, layer: String, item: String? = nil, value: String? = nil) {
             self.kind = kind
             self.field = field
             self.text = text
             self.layer = layer
             self.item = item
+            self.value = value
         }
     }
 
@@ -74,6 +80,8 @@ struct PackValueIndex: Sendable {
         var kind: PromptStructure.Kind
         var field: String?
         var item: String?
+        /// The scalar as written, for a contract value.
+        var value: String?
     }
 
     private var entries: [SourceLocation: Entry] = [:]
@@ -84,6 +92,12 @@ struct PackValueIndex: Sendable {
             files.insert(document.location.file)
             index(document, path: [])
         }
+    }
+
+    /// Every contract value among the locations a rendered text came from: a phrase such as
+    /// "markdown or lists" says several.
+    func contractEntries(for sources: [SourceLocation]) -> [Entry] {
+        sources.compactMap { entries[$0] }.filter { $0.kind == .contract }
     }
 
     /// What a rendered text is, by the locations it came from: the first the pack classifies;
@@ -100,7 +114,7 @@ struct PackValueIndex: Sendable {
         case .scalar(let scalar):
             guard let kind = Self.kind(of: path) else { return }
             let field = path.last.flatMap { $0 == "[]" ? path.dropLast().last : $0 }
-            entries[scalar.location] = Entry(kind: kind, field: field, item: item)
+            entries[scalar.location] = Entry(kind: kind, field: field, item: item, value: kind == .contract ? scalar.text : nil)
         case .sequence(let items, _):
             for element in items {
                 // Each item of a knowledge list, rule list or alert names its parts.
@@ -126,6 +140,8 @@ struct PackValueIndex: Sendable {
         case "topics":
             if keys.contains("knowledge") { return keys.last == "id" ? nil : .knowledge }
             return keys.last == "id" || keys.last == "slug" ? nil : .topic
+        case "reply":
+            return keys == ["reply", "name"] ? .name : .contract
         case "profiles", "contexts", "memories", "memory":
             return .data
         default:

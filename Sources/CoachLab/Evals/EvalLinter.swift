@@ -128,11 +128,12 @@ public struct EvalLinter: Sendable {
         return diagnostics
     }
 
-    /// Layer ids in `leaked-prompt`'s `quotable` that no layer of `packs` has: a misspelt id
+    /// Layer ids in `leaked-prompt`'s or `follows-contract`'s `quotable` that no layer of `packs` has: a misspelt id
     /// would set nothing apart, and a reply that quotes the layer would fail as a leak.
     /// `packs` is asked for only when some check names a quotable layer.
     public static func quotableProblems(_ checks: [Check], packs: () -> [Pack]) -> [Diagnostic] {
-        let named = checks.compactMap { $0.kind.as(CheckKinds.LeakedPrompt.self)?.quotable }.filter { !$0.isEmpty }
+        let named = checks.compactMap { $0.kind.as(CheckKinds.LeakedPrompt.self)?.quotable ?? $0.kind.as(CheckKinds.FollowsContract.self)?.quotable }
+            .filter { !$0.isEmpty }
         guard !named.isEmpty else { return [] }
         let packs = packs()
         guard !packs.isEmpty else { return [] }

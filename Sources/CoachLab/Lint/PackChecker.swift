@@ -22,6 +22,7 @@ enum PackChecker {
                 checkDuplicates(pack, into: &found)
                 checkReferences(pack, into: &found)
                 checkCoaches(pack, into: &found)
+                checkContract(pack, warnings: warnings, into: &found)
             case parts - 2:
                 checkLexicons(pack, into: &found)
             case parts - 1:

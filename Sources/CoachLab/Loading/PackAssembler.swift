@@ -1,5 +1,5 @@
 /// Merges validated pack files into one ``Pack``: singletons (pack, stack, persona,
-/// defaults) defined once, lists concatenated in load order.
+/// defaults, reply) defined once, lists concatenated in load order.
 enum PackAssembler {
     static func assemble(fragments: [(file: String, value: YAMLValue)], directory: String, rootFile: String,
                          diagnostics: inout Diagnostics) -> Pack? {
@@ -8,7 +8,7 @@ enum PackAssembler {
         for fragment in fragments {
             for entry in fragment.value.entries ?? [] where !entry.value.isNull {
                 switch entry.key {
-                case "pack", "stack", "persona", "defaults":
+                case "pack", "stack", "persona", "defaults", "reply":
                     if entry.key == "pack", fragment.file != rootFile {
                         diagnostics.error("'pack' belongs in the pack's root file '\(rootFile)'", at: entry.keyLocation)
                     }
@@ -42,7 +42,7 @@ enum PackAssembler {
             id: info.located("id")?.value ?? Paths.lastComponent(directory),
             name: info.located("name")?.value ?? Paths.lastComponent(directory),
             info: info,
-            stack: stack(stackValue),
+            stack: stack(stackValue, builtIns: [(ReplyContract.partialName, Located(ReplyContract.partial, at: ReplyContract.partialLocation))]),
             persona: singletons["persona"]?.value.entries != nil ? singletons["persona"]?.value : nil,
             rules: mappings("rules").map(rule),
             topics: mappings("topics").map(topic),
@@ -56,12 +56,14 @@ enum PackAssembler {
                 Lexicon(id: value.located("id")?.value ?? "", entries: value.locatedList("entries"),
                         inflect: YAMLValue.booleanValue(value["inflect"]?.scalar?.text ?? "") ?? false, value: value)
             },
+            reply: singletons["reply"]?.value.entries != nil ? singletons["reply"].map { ReplyContract($0.value) } : nil,
             files: fragments.map(\.file),
             documents: fragments.map(\.value)
         )
     }
 
-    static func stack(_ value: YAMLValue) -> Stack {
+    /// The stack, with each built-in partial the pack does not define itself.
+    static func stack(_ value: YAMLValue, builtIns: [(name: String, template: Located<String>)] = []) -> Stack {
         func named(_ key: String) -> [(name: String, template: Located<String>)] {
             (value[key]?.entries ?? []).compactMap { entry in
                 entry.value.text.map { (entry.key, Located($0, at: entry.value.location)) }
@@ -75,7 +77,7 @@ enum PackAssembler {
         return Stack(header: value.located("header"),
                      separator: value.located("separator")?.value ?? "\n\n",
                      placeholders: named("placeholders"),
-                     partials: named("partials"),
+                     partials: named("partials") + builtIns.filter { builtIn in value["partials"]?[builtIn.name] == nil },
                      layers: layers,
                      trim: value.locatedList("trim"),
                      value: value)

@@ -36,7 +36,7 @@ extension MockReading {
     }
 
     /// Adds what the structure names and the prose readers missed: the persona's name, each
-    /// knowledge item, and each instruction of the live alert.
+    /// knowledge item, each instruction of the live alert, and each reply-contract value.
     mutating func supplement(from structure: PromptStructure) {
         // The name the prompt gives, from the pack; one the readers took from the wording that is
         // no name of the pack's ("You play COACH" over "COACH is Rosa") gives way to it.
@@ -46,6 +46,7 @@ extension MockReading {
         }
         supplementKnowledge(from: structure)
         supplementAlert(from: structure)
+        supplementContract(from: structure)
     }
 
     /// Each knowledge item the readers did not take as one: its longest field (the fact, not

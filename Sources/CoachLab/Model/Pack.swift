@@ -32,6 +32,8 @@ public struct Pack: Sendable {
     public var variants: [Variant]
     /// Named word lists that guardrail frames and exceptions reference as `{id}`.
     public var lexicons: [Lexicon] = []
+    /// What every reply must be (`reply:`), when the pack says.
+    public var reply: ReplyContract? = nil
     /// Every file the pack was loaded from, in load order.
     public var files: [String]
     /// Each file's whole YAML value, in load order.

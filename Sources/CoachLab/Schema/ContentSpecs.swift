@@ -241,6 +241,19 @@ public enum ContentSpecs {
         FieldSpec("timezone", .string, "Time zone used when --now has no offset, such as Europe/London."),
     ])
 
+    /// The reply contract.
+    public static let reply = ObjectSpec("reply", "What every reply must be, as typed values the templates render and the mock and the follows-contract check obey.", fields: [
+        FieldSpec("sentences", .string, "How many sentences: 3 (at most three), or a range: 1-3 or 1 to 3. Templates get it as written."),
+        FieldSpec("words", .atLeast(1), "The most words a reply has."),
+        FieldSpec("questions", .atLeast(0), "The most questions a reply asks; 0 for none."),
+        FieldSpec("endWithQuestion", .boolean, "Whether every reply ends on a question."),
+        FieldSpec("forbid", .list(.oneOf(ReplyContract.Form.allCases.map(\.rawValue))), "Forms a reply never uses."),
+        FieldSpec("name", .string, "The name the coach goes by, when it is not the persona's."),
+        FieldSpec("stayInRole", .boolean, "Whether the coach never says it is an AI, a bot or a language model."),
+        FieldSpec("confidential", .boolean, "Whether the coach never reveals or repeats its instructions."),
+        FieldSpec("tokens", .atLeast(1), "The most output tokens a reply takes."),
+    ])
+
     /// A declared compile variant.
     public static let variant = ObjectSpec("variant", "A named set of compile inputs; 'compile --all' writes each one.", fields: [
         FieldSpec("id", .string, required: true, "Stable identifier; the compiled file's name."),
@@ -269,6 +282,7 @@ public enum ContentSpecs {
         FieldSpec("memories", .list(.object(memory)), "Memories of past sessions."),
         FieldSpec("contexts", .list(.object(context)), "Structured context data."),
         FieldSpec("defaults", .object(defaults), "Model settings and the context budget; at most once per pack."),
+        FieldSpec("reply", .object(reply), "What every reply must be (the reply contract); at most once per pack. Render it with {{> reply}} or in your own words."),
         FieldSpec("variants", .list(.object(variant)), "Named compile variants."),
     ])
 
