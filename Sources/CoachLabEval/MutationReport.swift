@@ -6,15 +6,20 @@ public enum MutationReport {
     /// The per-pack and per-operator tables, then every survivor with its location, the text
     /// before and after, and a hint.
     public static func terminal(_ summary: MutationSummary, failUnder: Double? = nil, verbose: Bool = false) -> String {
-        var out = table(["PACK", "MUTANTS", "KILLED", "LINT", "SURVIVED", "EQUIVALENT", "SCORE"],
+        var out = table(["PACK", "MUTANTS", "KILLED", "LINT", "SURVIVED", "EQUIVALENT", "UNREAD", "SCORE"],
                         summary.packs.map { pack in row(name(pack), summary.counts(pack: pack), failUnder) }
                             + [row("overall", summary.counts(), nil)])
         out += "\n"
         let operators = Mutant.Operator.allCases.filter { op in summary.results.contains { $0.operator == op } }
-        out += table(["OPERATOR", "MUTANTS", "KILLED", "LINT", "SURVIVED", "EQUIVALENT", "SCORE"], operators.map { op in
+        out += table(["OPERATOR", "MUTANTS", "KILLED", "LINT", "SURVIVED", "EQUIVALENT", "UNREAD", "SCORE"], operators.map { op in
             row(op.rawValue, MutationSummary(results: summary.results.filter { $0.operator == op }).counts(), nil)
         })
-        let survivors = summary.results.filter { $0.verdict == .survived }
+        let overall = summary.counts()
+        if overall.unread > 0 {
+            out += "\n\(overall.unread) mutant\(overall.unread == 1 ? "" : "s") changed an instruction line the mock cannot read (UNREAD); "
+                + "the score covers only the lines it reads. Counting them as not caught: \(percent(overall.scoreCountingUnread)).\n"
+        }
+        let survivors = summary.results.filter { $0.verdict == .survived || $0.verdict == .unread }
         if !survivors.isEmpty {
             out += "\n\(survivors.count) survivors:\n"
             for survivor in survivors { out += describe(survivor) }
@@ -34,11 +39,15 @@ public enum MutationReport {
 
     /// A Markdown summary: the per-pack table and the survivors.
     public static func markdown(_ summary: MutationSummary) -> String {
-        var out = markdownHeading + "\n| pack | mutants | killed | lint | survived | equivalent | score |\n|---|---|---|---|---|---|---|\n"
+        var out = markdownHeading + "\n| pack | mutants | killed | lint | survived | equivalent | unread | score |\n|---|---|---|---|---|---|---|---|\n"
         for (label, counts) in summary.packs.map({ (name($0), summary.counts(pack: $0)) }) + [("**overall**", summary.counts())] {
-            out += "| \(label) | \(counts.scored + counts.equivalent) | \(counts.killed) | \(counts.lint) | \(counts.survived) | \(counts.equivalent) | \(percent(counts.score)) |\n"
+            out += "| \(label) | \(counts.scored + counts.equivalent + counts.unread) | \(counts.killed) | \(counts.lint) | \(counts.survived) | \(counts.equivalent) | \(counts.unread) | \(percent(counts.score)) |\n"
         }
-        let survivors = summary.results.filter { $0.verdict == .survived }
+        if summary.counts().unread > 0 {
+            out += "\nUnread mutants changed an instruction line the mock cannot read; the score covers only the lines it reads "
+                + "(\(percent(summary.counts().scoreCountingUnread)) counting them as not caught).\n"
+        }
+        let survivors = summary.results.filter { $0.verdict == .survived || $0.verdict == .unread }
         if !survivors.isEmpty {
             out += "\n## Survivors\n\n| mutant | where | what | before | after |\n|---|---|---|---|---|\n"
             for survivor in survivors {
@@ -71,8 +80,8 @@ public enum MutationReport {
 
     static func row(_ label: String, _ counts: MutationSummary.Counts, _ failUnder: Double?) -> [String] {
         let mark = failUnder.map { counts.score >= $0 ? "ok" : "BELOW \(percent($0))" } ?? ""
-        return [label, "\(counts.scored + counts.equivalent)", "\(counts.killed)", "\(counts.lint)", "\(counts.survived)",
-                "\(counts.equivalent)", percent(counts.score) + (mark.isEmpty ? "" : "  " + mark)]
+        return [label, "\(counts.scored + counts.equivalent + counts.unread)", "\(counts.killed)", "\(counts.lint)", "\(counts.survived)",
+                "\(counts.equivalent)", "\(counts.unread)", percent(counts.score) + (mark.isEmpty ? "" : "  " + mark)]
     }
 
     static func table(_ header: [String], _ rows: [[String]]) -> String {

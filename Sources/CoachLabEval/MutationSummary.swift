@@ -2,10 +2,11 @@ import CoachLab
 
 /// What became of one mutant.
 public struct MutantResult: Sendable, Codable {
-    /// Killed by a suite, caught by lint, survived, or equivalent (it changed no compiled
-    /// prompt the suites use, and no screening decision).
+    /// Killed by a suite, caught by lint, survived, equivalent (it changed no compiled prompt
+    /// the suites use, and no screening decision), or unread: it survived on an instruction
+    /// line the mock cannot read (``ReadingCoverage``), where no check could have caught it.
     public enum Verdict: String, Sendable, Codable {
-        case killed, lint, survived, equivalent
+        case killed, lint, survived, equivalent, unread
     }
 
     public var id: String
@@ -38,10 +39,14 @@ public struct MutationSummary: Sendable {
 
     /// Counts for one pack (or every pack, for nil).
     public struct Counts: Sendable, Codable {
-        public var killed = 0, lint = 0, survived = 0, equivalent = 0
+        public var killed = 0, lint = 0, survived = 0, equivalent = 0, unread = 0
         public var scored: Int { killed + lint + survived }
-        /// Caught over scored; 1 when nothing was scored.
+        /// Caught over scored; 1 when nothing was scored. It covers only the lines the mock
+        /// reads: mutants on unread lines are apart.
         public var score: Double { scored == 0 ? 1 : Double(killed + lint) / Double(scored) }
+        /// Caught over scored and unread: the score with every mutant on an unread line
+        /// counted as not caught.
+        public var scoreCountingUnread: Double { scored + unread == 0 ? 1 : Double(killed + lint) / Double(scored + unread) }
     }
 
     public func counts(pack: String? = nil) -> Counts {
@@ -52,6 +57,7 @@ public struct MutationSummary: Sendable {
             case .lint: counts.lint += 1
             case .survived: counts.survived += 1
             case .equivalent: counts.equivalent += 1
+            case .unread: counts.unread += 1
             }
         }
         return counts

@@ -51,13 +51,14 @@ public struct MutationTester: Sendable {
     /// - Throws: ``CoachLabError`` when the unchanged suites do not run; `CancellationError`.
     public func run(_ mutants: [Mutant], onResult: @escaping @Sendable (MutantResult) -> Void = { _ in }) async throws -> MutationSummary {
         let baseline = try await observe(fileSystem: fileSystem, pack: nil)
+        let unread = unreadLines(of: Set(mutants.map(\.pack)))
         var results: [MutantResult] = []
         try await withThrowingTaskGroup(of: MutantResult.self) { group in
             var pending = mutants.makeIterator()
             var running = 0
             while true {
                 while running < concurrency, let mutant = pending.next() {
-                    group.addTask { try await judge(mutant, baseline: baseline) }
+                    group.addTask { try await judge(mutant, baseline: baseline, unread: unread[mutant.pack] ?? []) }
                     running += 1
                 }
                 guard running > 0, let result = try await group.next() else { break }
@@ -122,8 +123,21 @@ public struct MutationTester: Sendable {
         func add(_ key: String, _ value: Observed) { observed[key] = value }
     }
 
-    /// Decides one mutant: lint, then the suites, then whether it changed anything at all.
-    func judge(_ mutant: Mutant, baseline: [String: Observed]) async throws -> MutantResult {
+    /// The instruction lines of each pack the mock cannot read, as `file:line`.
+    func unreadLines(of packs: Set<String>) -> [String: Set<String>] {
+        var lines: [String: Set<String>] = [:]
+        for path in packs {
+            guard let pack = try? PackLoader(fileSystem: fileSystem).load(path, warnings: false).get(), let compiler = try? Compiler(pack: pack) else { continue }
+            lines[path] = Set(ReadingCoverage.of(pack, compiler: compiler, fileSystem: fileSystem).unread.compactMap { line in
+                line.location.map { "\($0.file):\($0.line)" }
+            })
+        }
+        return lines
+    }
+
+    /// Decides one mutant: lint, then the suites, then whether it changed anything at all. A
+    /// survivor on a line the mock cannot read (`unread`, as `file:line`) is unread.
+    func judge(_ mutant: Mutant, baseline: [String: Observed], unread: Set<String> = []) async throws -> MutantResult {
         var result = MutantResult(id: mutant.id, pack: mutant.pack, operator: mutant.operator,
                                   location: "\(mutant.location.file):\(mutant.location.line)", description: mutant.description,
                                   before: mutant.before, after: mutant.after, verdict: .survived)
@@ -156,6 +170,11 @@ public struct MutationTester: Sendable {
         let promptsChanged = observed.contains { key, after in baseline[key]?.prompts != after.prompts }
         if !promptsChanged, !screeningChanged(mutant, mutated: loaded.pack) {
             result.verdict = .equivalent
+            return result
+        }
+        if unread.contains(result.location) {
+            result.verdict = .unread
+            result.hint = "the mock reads no instruction on this line, so no check can catch its loss: state it in the pack's reply contract, or word it as docs/mock.md lists"
             return result
         }
         result.hint = Self.hint(for: mutant)

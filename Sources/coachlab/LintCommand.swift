@@ -26,6 +26,9 @@ struct LintCommand: ParsableCommand {
         let result = try ProjectLint(fileSystem: .invocation).lint(paths)
         let colour = Terminal.stdoutIsTerminal
         for diagnostic in result.diagnostics { Terminal.out(Terminal.styled(diagnostic.description, colour: colour)) }
+        if result.coverage.count > 1 {
+            for (pack, coverage) in result.coverage { Terminal.error("reading coverage of \(pack): \(coverage.summary)") }
+        }
         Terminal.error(result.summary)
         if result.fails(strict: strict) { throw ExitCode(Exit.usage) }
     }

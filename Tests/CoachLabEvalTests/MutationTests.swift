@@ -206,6 +206,33 @@ import CoachLabTestSupport
         #expect(MutationReport.terminal(summary).contains("survivors:"))
     }
 
+    /// A line that reads like an instruction but that the mock cannot read: a survivor there is
+    /// unread, apart from the score, and counted as not caught in the score that includes it.
+    @Test func aSurvivorOnALineTheMockCannotReadIsUnread() async throws {
+        let unreadable = "Keep replies free of jargon and long words."
+        let files = Self.files.merging(["personas/stride/stack.yaml": Self.files["personas/stride/stack.yaml"]!
+            .replacingOccurrences(of: "End with one question.\n", with: "End with one question.\n        \(unreadable)\n")]) { $1 }
+        #expect(files["personas/stride/stack.yaml"]!.contains(unreadable))
+        let fileSystem = FileSystem.inMemory(files)
+        let pack = try PackLoader(fileSystem: fileSystem).load("personas/stride").get()
+        let coverage = ReadingCoverage.of(pack, compiler: try Compiler(pack: pack), fileSystem: fileSystem)
+        let line = try #require(coverage.unread.first { $0.text == unreadable }, "\(coverage.lines)")
+        #expect(line.location?.description.hasPrefix("personas/stride/stack.yaml:14:") == true, "\(String(describing: line.location))")
+        #expect(coverage.read > 0 && coverage.fraction < 1)
+
+        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/stride.yaml"], heldFixtures: .max)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let tester = MutationTester(suites: suites, registry: ProviderRegistry(system: .tests), fileSystem: fileSystem, concurrency: 2)
+        let summary = try await tester.run(try tester.mutants(operators: [.deleteInstruction]))
+        let deleted = try #require(summary.results.first { $0.before == unreadable })
+        #expect(deleted.verdict == .unread, "\(deleted)")
+        #expect(summary.results.first { $0.before == "End with one question." }?.verdict == .killed)
+        let counts = summary.counts()
+        #expect(counts.unread == 1 && counts.scoreCountingUnread < counts.score)
+        let report = MutationReport.terminal(summary)
+        #expect(report.contains("UNREAD") && report.contains("the score covers only the lines it reads"), "\(report)")
+    }
+
     /// A mutant that deletes a layer the suite names quotable is caught where lint catches
     /// it: the run refuses the suite before any case. It stopped the whole of `mutate`.
     @Test func deletingAQuotableLayerIsCaughtByLint() async throws {

@@ -146,7 +146,7 @@ public enum PackScaffold {
         topics:
           - slug: first-steps
             title: First steps
-            scope: Getting started on something the user keeps putting off. Not medical or legal questions.
+            scope: Getting started on something the user keeps putting off; medical and legal matters are out of scope.
             intents:
               - id: get-started
                 label: Get started

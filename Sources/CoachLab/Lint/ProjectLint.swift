@@ -21,6 +21,8 @@ public struct ProjectLint: Sendable {
         public var datasets = 0
         /// Files read, pack files included.
         public var files = 0
+        /// How much of each pack's instructions the mock reads, by pack folder, in lint order.
+        public var coverage: [(pack: String, coverage: ReadingCoverage)] = []
 
         public var errors: Int { diagnostics.filter { $0.severity == .error }.count }
         public var warnings: Int { diagnostics.count - errors }
@@ -31,8 +33,10 @@ public struct ProjectLint: Sendable {
         /// "linted 5 packs, 80 fixtures, … (N files): E errors, W warnings".
         public var summary: String {
             func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+            let lines = coverage.flatMap(\.coverage.lines)
+            let reading = lines.isEmpty ? "" : "; the mock reads " + ReadingCoverage(lines: lines).summary
             return "linted \(counted(packs, "pack")), \(fixtures) fixtures, \(suites) suites and \(datasets) guardrail datasets "
-                + "(\(files) files): \(counted(errors, "error")), \(counted(warnings, "warning"))"
+                + "(\(files) files): \(counted(errors, "error")), \(counted(warnings, "warning"))" + reading
         }
     }
 
@@ -110,6 +114,18 @@ public struct ProjectLint: Sendable {
             let loaded = shelf.load(pack)
             result.files += loaded.pack?.files.count ?? 1
             diagnostics += loaded.diagnostics
+        }
+        // What the mock reads of each pack that loads cleanly, and a warning at each instruction
+        // line it cannot read: no check can catch that line's loss.
+        let readable = packs.compactMap { path in shelf.load(path).pack.flatMap { pack in (try? Compiler(pack: pack)).map { (path, pack, $0) } } }
+        result.coverage = readable.concurrentMap { path, pack, compiler in (path, ReadingCoverage.of(pack, compiler: compiler, fileSystem: fileSystem)) }
+        for (_, coverage) in result.coverage {
+            for line in coverage.unread {
+                guard let location = line.location else { continue }
+                diagnostics.append(.warning("the mock reads no instruction in '\(line.text.prefix(70))\(line.text.count > 70 ? "…" : "")', so no check can catch its loss",
+                                            at: location,
+                                            hint: "state it as the pack's reply contract (reply:) and render that, or word it as docs/mock.md lists; coachlab compile --format mock shows what the mock reads"))
+            }
         }
         diagnostics += EvalLinter(fileSystem: fileSystem).lint(fixtures: fixtures, suites: suites, packs: shelf)
         for (path, loaded) in zip(datasets, loadedDatasets) {

@@ -30,6 +30,10 @@ extension MockReading {
             out += "Not found, so the mock does the plausible wrong thing: " + missing.map(\.rawValue).joined(separator: ", ") + "\n"
         }
         let unread = reading.unreadInstructions()
+        let read = Set(reading.instructions.filter { !ReadingCoverage.contentKinds.contains($0.kind) }.map(\.line))
+        let coverage = ReadingCoverage(lines: read.map { _ in .init(location: nil, text: "", read: true) }
+            + Set(unread).subtracting(read).map { _ in .init(location: nil, text: "", read: false) })
+        out += "Reading coverage: \(coverage.summary) of this prompt.\n"
         if !unread.isEmpty {
             out += "Lines that read like instructions but that the mock did not understand (it does not act on them, so no check can catch their loss; see docs/mock.md):\n"
             for line in unread { out += "  line \(line): \(reading.written[line - 1].trimmed(.whitespaces))\n" }

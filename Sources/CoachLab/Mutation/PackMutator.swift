@@ -136,7 +136,8 @@ public enum PackMutator {
                 let tag = String(text[range])
                 let flipped = tag.replacingText(tag.hasPrefix("{{#") ? "{{#" : "{{^", with: tag.hasPrefix("{{#") ? "{{^" : "{{#")
                 let changed = text.replacingCharacters(in: range, with: flipped)
-                let line = scalar.location.line + text[..<range.lowerBound].filter { $0 == "\n" }.count + (scalar.style == .block ? 1 : 0)
+                // A block scalar's location is its first line of content, not its indicator's.
+                let line = scalar.location.line + text[..<range.lowerBound].filter { $0 == "\n" }.count
                 add(.invertCondition, file: file, document: document, path: path, replacement: .scalar(.init(text: changed, style: scalar.style, location: scalar.location)),
                     at: SourceLocation(file: scalar.location.file, line: line, column: 1), description: "template section inverted",
                     before: tag, after: flipped)
@@ -157,9 +158,11 @@ public enum PackMutator {
                 for sentence in Self.sentences(of: line) {
                     let reading = MockReading(system: sentence)
                     let kinds = Set(reading.instructions.map(\.kind)).intersection(Self.instructionKinds)
-                    guard !kinds.isEmpty else { continue }
-                    let location = SourceLocation(file: scalar.location.file, line: scalar.location.line + lineIndex + (scalar.style == .block ? 1 : 0),
-                                                  column: 1)
+                    // A sentence that reads like an instruction the mock cannot read is deleted too:
+                    // mutate puts it in its own column (unread) rather than leave it out of sight.
+                    let unread = kinds.isEmpty && !reading.unreadInstructions().isEmpty
+                    guard !kinds.isEmpty || unread else { continue }
+                    let location = SourceLocation(file: scalar.location.file, line: scalar.location.line + lineIndex, column: 1)
                     var changedLines = lines
                     let remainder = line.replacingText(sentence, with: "").trimmingCharacters(in: .whitespaces)
                     if remainder.isEmpty || remainder == "-" {
@@ -170,7 +173,8 @@ public enum PackMutator {
                     let deleted = changedLines.joined(separator: "\n")
                     add(.deleteInstruction, file: file, document: document, path: path,
                         replacement: .scalar(.init(text: deleted, style: scalar.style, location: scalar.location)), at: location,
-                        description: "instruction deleted (" + kinds.map(\.rawValue).sorted().joined(separator: ", ") + ")",
+                        description: unread ? "instruction deleted (one the mock does not read)"
+                            : "instruction deleted (" + kinds.map(\.rawValue).sorted().joined(separator: ", ") + ")",
                         before: sentence, after: "")
                     if !kinds.isDisjoint(with: [.sentences, .words, .paragraphs]), let scaled = Self.scaled(sentence), scaled != sentence {
                         var scaledLines = lines
