@@ -103,6 +103,19 @@ import Testing
         #expect(!MockReading(system: prompt.system, structure: prompt.structure).has(.confidential))
     }
 
+    /// A length the contract gives is the reply's: a limit the readers took from other words
+    /// ("examples of 3 to 6 words") gives way to it, though the live alert may ask for less.
+    @Test func theContractsLengthWinsOverALengthReadFromOtherWords() throws {
+        let rules = """
+                LENGTH = {{reply.sentences}} sentences
+                Beginners get examples of 3 to 6 words.
+        """
+        let prompt = try Self.compile(Self.house(rules: rules))
+        #expect(MockReading(system: prompt.system).wordLimit == 6, "without the structure, the example length is read as the reply's")
+        let reading = MockReading(system: prompt.system, structure: prompt.structure)
+        #expect(reading.wordLimit == nil && reading.sentenceLimit == 2, "\(reading.instructions.map(\.kind))")
+    }
+
     @Test func theBuiltInPartialSaysTheContractInPlainWords() throws {
         let yaml = Self.house(rules: "        {{> reply}}")
         let load = TestSupport.load(["app/pack.yaml": yaml])

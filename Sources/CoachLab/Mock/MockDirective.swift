@@ -108,6 +108,11 @@ enum MockDirective: Equatable {
             let full = condition + body.replacingText(" and that ", with: " and ")
             return .say(capitalized(bounded(full)) + tail + ".")
         }
+        // "Ask one question only, whether…", "Ask a single question: whether…": the question is
+        // what follows.
+        text = text.replacingMatches(ofPattern: #"^(ask)\s+(?:only\s+)?(?:one|a single|just one|exactly one)\s+question(?:\s+only)?\s*[,:—-]?\s+(?=(?:whether|if)\b)"#,
+                                     with: "$1 ", caseSensitive: false)
+        lower = MockReading.fold(text)
         // Questions: "Ask whether they are safe right now".
         // "Check whether someone is with them".
         // "Ask if someone can be with them tonight".
@@ -119,6 +124,12 @@ enum MockDirective: Equatable {
             let participle = match[1].lowercased() == "have" && MockReading.contains(#"^(?:\w+(?:ed|en)|been|had|got|done|gone|told|thought|made|said|felt|heard|tried|slept)\b"#, match[2].lowercased())
             let verb = participle ? "Have you" : ["are": "Are you", "have": "Do you have", "feel": "Do you feel", "can": "Can you", "know": "Do you know"][match[1].lowercased()] ?? "Are you"
             return .say(capitalized(condition + verb + " " + swapListener(match[2])) + "?")
+        }
+        // "Ask whether the baby is breathing": a question about someone the listener is with,
+        // asked with its verb first.
+        if let match = MockReading.matches(#"^(?:ask|check)"# + askedHow + #" (?:whether|if) ((?:the|your|their|his|her) [\w'’-]+(?: [\w'’-]+)?) (is|are|was|were|has|have|can|will) (.+)$"#, in: text).first,
+           !MockReading.contains(#"^(?:the user|the person)$"#, match[1].lowercased()) {
+            return .say(capitalized(condition + match[2].lowercased() + " " + swapListener(match[1]) + " " + swapListener(match[3])) + "?")
         }
         // "Ask whether they hit their head", "Check if they took anything": asked as it is
         // written, so no verb needs changing.
@@ -305,6 +316,12 @@ enum MockDirective: Equatable {
             // A comma with four words or fewer after it ("into dry, warm layers right away") is
             // not cut at: the short tail is part of what the line asks.
             if last == UInt8(ascii: ","), words.count - index <= 4, !words[index...].contains(where: { [",", ";", ":"].contains($0.last ?? " ") }) {
+                continue
+            }
+            // "On a firm, flat surface", "a warm, dark room": a comma between the adjectives of
+            // one thing is not the end of what the line asks.
+            if last == UInt8(ascii: ","), kept.count >= 2, index < words.count, isAny(kept[kept.count - 2], ["a", "an", "the"]),
+               !isAny(words[index], ["and", "or", "then", "but", "so", "like", "such", "e.g.", "including"]) {
                 continue
             }
             if kept.count >= 4, last == UInt8(ascii: ","), index < words.count {

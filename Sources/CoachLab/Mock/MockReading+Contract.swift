@@ -39,9 +39,17 @@ extension MockReading {
     }
 
     /// Notes each contract value of the structure the prose readers did not already read as
-    /// the same instruction, on the line that shows it.
+    /// the same instruction, on the line that shows it. A length the contract gives is the
+    /// reply's length: what the readers took for one from the wording ("examples of 3 to 6
+    /// words") gives way to it, though the live alert may still ask for less ("Be calm and
+    /// brief").
     mutating func supplementContract(from structure: PromptStructure) {
-        for part in structure.parts(.contract) {
+        let parts = structure.parts(.contract)
+        if parts.contains(where: { ["sentences", "words", "tokens"].contains($0.field ?? "") }) {
+            let alert = alertRange
+            forget([.sentences, .words, .paragraphs]) { instruction in alert?.contains(instruction.line - 1) == true }
+        }
+        for part in parts {
             guard let field = part.field, let value = part.value,
                   let (kind, noted) = Self.instruction(forContract: field, value: value) else { continue }
             if all(kind).contains(where: { $0.value == noted }) { continue }

@@ -149,10 +149,11 @@ public struct MockReading: Sendable, Equatable {
         if !ideas.isEmpty {
             let words = SystemWords.shared.index(of: system)
             fullIdeas = zip(all(.knowledge), ideas).map { item, idea in
-                let whole = MockComposer.lowercasedFirst(Self.firstSentence(item.value))
+                let whole = MockComposer.lowercasedFirst(Self.firstSentence(Self.unmarked(item.value)))
                 // Only an idea clipped from the sentence's start: one joined from two clauses is said as it is.
-                guard whole != idea, whole.hasPrefix(idea), whole.split(separator: " ").count <= 16 else { return nil }
-                return Self.loosened(whole, in: words)
+                guard whole != idea, whole.hasPrefix(idea) else { return nil }
+                if whole.split(separator: " ").count <= 16, let loosened = Self.loosened(whole, in: words) { return loosened }
+                return Self.figureCompleted(idea, from: whole, in: words)
             }
         }
         ideaExamples = all(.knowledge).map { Self.example(in: $0.text) }
@@ -252,6 +253,15 @@ public struct MockReading: Sendable, Equatable {
     public var bansBold: Bool { has(.noMarkdown) || has(.noBold) }
 
     // MARK: - Reading
+
+    /// Forgets every instruction of these kinds the readers noted, except those `keeping` keeps.
+    mutating func forget(_ kinds: Set<Instruction.Kind>, keeping: (Instruction) -> Bool = { _ in false }) {
+        instructions.removeAll { kinds.contains($0.kind) && !keeping($0) }
+        for kind in kinds {
+            let kept = byKind[kind]?.filter(keeping) ?? []
+            byKind[kind] = kept.isEmpty ? nil : kept
+        }
+    }
 
     /// Sets the persona's name, in place of any the readers found.
     mutating func replaceName(with name: String, at index: Int) {
@@ -1260,6 +1270,44 @@ public struct MockReading: Sendable, Equatable {
         }
         return CheckEvaluator.longestSharedRunLength(words.joined(separator: " "), in: system) < 10 ? words.joined(separator: " ") : nil
     }
+
+    /// An idea whose clip cut a figure short ("a newborn feeds 8", "you usually have 60"),
+    /// carried on to the figure's end ("8 to 12 times", "60 days"), as a model says a fact: a
+    /// check on the figure then passes. It is loosened, or started at a later subject ("a
+    /// newborn feeds 8 to 12 times"), so it still quotes fewer than ten words of the prompt in
+    /// a row; nil when the clip cut no figure, or no such wording is found.
+    static func figureCompleted(_ idea: String, from whole: String, in system: SystemWords.Index) -> String? {
+        let said = idea.split(separator: " ").map(String.init)
+        var words = whole.split(separator: " ").map(String.init)
+        guard said.count < words.count, let last = said.last, last.contains(where: \.isNumber) else { return nil }
+        // The figure goes on: "to 12", "- 3", "or 45", then its unit ("times", "days").
+        var end = said.count
+        func bare(_ word: String) -> String { word.lowercased().trimmingCharacters(in: .punctuationCharacters) }
+        while end + 1 < words.count, ["to", "-", "–", "or", "and"].contains(bare(words[end])), words[end + 1].contains(where: \.isNumber),
+              !words[end - 1].hasSuffix(",") {
+            end += 2
+        }
+        if end < words.count, !words[end - 1].hasSuffix(","), words[end].allSatisfy({ $0.isLetter || ",.;:".contains($0) }),
+           !smallFigureWords.contains(bare(words[end])) {
+            end += 1
+        }
+        guard end > said.count else { return nil }
+        words = Array(words[..<end])
+        if let last = words.last, let mark = last.last, ",.;:".contains(mark) { words[words.count - 1] = String(last.dropLast()) }
+        let completed = words.joined(separator: " ")
+        if CheckEvaluator.longestSharedRunLength(completed, in: system) < 10 { return completed }
+        if let loosened = loosened(completed, in: system) { return loosened }
+        // Started at a later subject: "in the first weeks a newborn feeds…" is "a newborn feeds…".
+        let subjects: Set<String> = ["a", "an", "the", "you", "your", "most", "each", "every", "many", "newborns", "babies", "people"]
+        for start in words.indices.dropFirst() where subjects.contains(bare(words[start])) && words.count - start >= 4 {
+            let shorter = words[start...].joined(separator: " ")
+            if CheckEvaluator.longestSharedRunLength(shorter, in: system) < 10 { return shorter }
+        }
+        return nil
+    }
+
+    /// Words after a number that are not its unit.
+    private static let smallFigureWords: Set<String> = ["to", "or", "and", "of", "in", "on", "at", "for", "with", "by", "a", "an", "the", "if", "when", "but", "so"]
 
     /// A knowledge item as a reply states it, clipped. An item in two clauses ("Shin pain means
     /// too much too soon; drop back a week") keeps a part of each, joined as a model would,
