@@ -174,7 +174,7 @@ public struct MutationTester: Sendable {
         }
         if unread.contains(result.location) {
             result.verdict = .unread
-            result.hint = "the mock reads no instruction on this line, so no check can catch its loss: state it in the pack's reply contract, or word it as docs/mock.md lists"
+            result.hint = "the mock reads no instruction on this line, so no check can catch its loss on the mock: a length, question, form, role or secrecy rule belongs in the pack's reply contract; anything else a judge check on a live run can test"
             return result
         }
         result.hint = Self.hint(for: mutant)

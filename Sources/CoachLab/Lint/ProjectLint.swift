@@ -124,7 +124,7 @@ public struct ProjectLint: Sendable {
                 guard let location = line.location else { continue }
                 diagnostics.append(.warning("the mock reads no instruction in '\(line.text.prefix(70))\(line.text.count > 70 ? "…" : "")', so no check can catch its loss",
                                             at: location,
-                                            hint: "state it as the pack's reply contract (reply:) and render that, or word it as docs/mock.md lists; coachlab compile --format mock shows what the mock reads"))
+                                            hint: "a length, question, form, role or secrecy rule belongs in the pack's reply contract (reply:), which the mock obeys whatever the wording; anything else a judge check on a live run can test (coachlab compile --format mock shows what the mock reads)"))
             }
         }
         diagnostics += EvalLinter(fileSystem: fileSystem).lint(fixtures: fixtures, suites: suites, packs: shelf)

@@ -13,7 +13,7 @@ public enum ContentSpecs {
     /// One layer of a stack.
     public static let layer = ObjectSpec("layer", "One section of the system prompt.", fields: [
         FieldSpec("id", .string, required: true, "Stable identifier, used by 'trim' and in reports."),
-        FieldSpec("title", .string, "The header title; rendered through the stack's 'header' template. Empty for no header."),
+        FieldSpec("title", .string, "The header title; rendered through the stack's 'header' template. Leave it out for no header."),
         FieldSpec("template", .text, required: true, "A Mustache template rendered against the compile context."),
         FieldSpec("when", .string, "A condition such as 'risk', '!coach.template' or 'coach.template && memory.insights'; the layer is left out when it is false."),
         FieldSpec("description", .text, "What the layer is for (documentation only)."),
