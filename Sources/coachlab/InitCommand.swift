@@ -34,6 +34,11 @@ struct InitCommand: ParsableCommand {
     func run() throws {
         let installation = try PackScaffold.install(try scaffold(), into: directory, fileSystem: .invocation)
         for path in installation.written { Terminal.out("wrote \(path)") }
+        for path in installation.leftAlone {
+            let shown = (directory == "." ? "" : directory + "/") + path
+            Terminal.out(path == ".gitignore" ? "\(shown) exists and was left as it is; add .coachlab/ to it (CoachLab's local store and cache)"
+                                              : "\(shown) exists and was left as it is")
+        }
         if let entry = installation.providersEntry {
             Terminal.out("\(directory == "." ? "" : directory + "/")providers.yaml exists and was left as it is; to try \(app) on OpenAI, add:")
             Terminal.out(entry)
@@ -60,6 +65,7 @@ struct InitCommand: ParsableCommand {
               \(cd)coachlab lint
               \(cd)coachlab compile personas/\(app)\(from == nil ? " --variant first-step" : "")
               \(cd)coachlab eval evals/\(app).yaml evals/\(app)-guardrails.yaml
+            In CI: set the uses: line of .github/workflows/coachlab.yml to CoachLab's repository (docs/ci.md).
             """
     }
 }

@@ -80,19 +80,19 @@ enum CLI {
     /// Runs the built binary in `directory`, as a user would. Waiting for it blocks a thread,
     /// so it waits on one of Dispatch's own, not on one of the few that run every test's tasks.
     static func spawn(_ arguments: [String], in directory: String = root, variables: [String: String],
-                      stdin: String? = nil) async throws -> Result {
+                      stdin: String? = nil, executable: String = binary) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try spawnAndWait(arguments, in: directory, variables: variables, stdin: stdin) })
+                continuation.resume(with: Swift.Result { try spawnAndWait(arguments, in: directory, variables: variables, stdin: stdin, executable: executable) })
             }
         }
     }
 
     /// ``spawn(_:in:variables:stdin:)`` on the calling thread, blocking it until the binary exits.
     static func spawnAndWait(_ arguments: [String], in directory: String, variables: [String: String],
-                                     stdin: String?) throws -> Result {
+                                     stdin: String?, executable: String = binary) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.environment = variables

@@ -1,3 +1,4 @@
+import CoachLab
 import Foundation
 import Hummingbird
 import NIOCore
@@ -135,12 +136,103 @@ actor ImitationGitHub {
     @Test func theActionRunsTheSameCommandsItsDocsPromise() async throws {
         let action = try String(contentsOfFile: CLI.root + "/action.yml", encoding: .utf8)
         #expect(action.contains("using: composite"))
-        for command in ["lint", "compile --check", "eval ${{ inputs.suites }}", "pr-comment --baseline"] {
+        for command in ["lint", "compile --check", "eval ${{ inputs.suites }}", "pr-comment \"${gate[@]}\""] {
             #expect(action.contains("\"$COACHLAB_BIN\" \(command)"), "action.yml runs \(command)")
         }
         // Every coachlab subcommand the action calls exists.
         for subcommand in ["lint", "compile", "eval", "pr-comment"] {
             #expect(try await CLI.run([subcommand, "--help"]).status == 0)
         }
+    }
+
+    /// action.yml's own steps, run as the runner runs them (bash, its variables, a step summary
+    /// file, step outputs) against a project `coachlab init` made outside this repository, with
+    /// an imitation GitHub API: a fresh project has no baseline and no compiled prompts, and the
+    /// action runs it, says how to add both, writes the summary, the JUnit file and one comment.
+    @Test func theActionsStepsRunOnAFreshInitProjectOutsideTheRepository() async throws {
+        let project = try CLI.temporaryDirectory()
+        let made = try await CLI.spawn(["init", "--app", "stride"], in: project, variables: ProcessInfo.processInfo.environment)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: project + "/Package.swift"))
+        let action = try YAMLDocument.parse(try String(contentsOfFile: CLI.root + "/action.yml", encoding: .utf8), file: "action.yml")
+        let steps = try #require(action["runs"]?["steps"]?.items)
+        let inputs = Dictionary(uniqueKeysWithValues: (action["inputs"]?.entries ?? []).map { ($0.key, $0.value["default"]?.text ?? "") })
+            .merging(["coachlab": CLI.binary, "github-token": Self.token]) { $1 }
+        let summary = project + "/summary.md", output = project + "/output.txt", env = project + "/env.txt"
+        let event = project + "/event.json"
+        try #"{"pull_request": {"number": 7}}"#.write(toFile: event, atomically: true, encoding: .utf8)
+        let state = ImitationGitHub()
+        let logFile = project + "/action.log"
+        try await ImitationGitHub.with(state) { api in
+            var log = ""
+            var outputs: [String: [String: String]] = [:]
+            var exported: [String: String] = [:]
+            func expand(_ text: String) -> String {
+                var result = text
+                for match in text.matches(of: /\$\{\{\s*([^}]+?)\s*\}\}/) {
+                    let expression = String(match.1)
+                    let value: String
+                    if expression.hasPrefix("inputs.") {
+                        value = inputs[String(expression.dropFirst(7))] ?? ""
+                    } else if expression.hasPrefix("steps."), case let parts = expression.split(separator: "."), parts.count == 4 {
+                        value = outputs[String(parts[1])]?[String(parts[3])] ?? ""
+                    } else {
+                        value = ["github.event_name": "pull_request", "github.action_path": CLI.root, "runner.os": "Linux"][expression] ?? ""
+                    }
+                    result = result.replacingOccurrences(of: String(match.0), with: value)
+                }
+                return result
+            }
+            /// `if:` as the action writes it: terms joined by &&, each always(), X == 'v' or X != 'v'.
+            func holds(_ condition: String?) -> Bool {
+                guard let condition else { return true }
+                return condition.components(separatedBy: "&&").allSatisfy { term in
+                    let term = term.trimmingCharacters(in: .whitespaces)
+                    if term == "always()" { return true }
+                    for (op, equal) in [("!=", false), ("==", true)] {
+                        let sides = term.components(separatedBy: op)
+                        guard sides.count == 2 else { continue }
+                        let left = expand("${{ " + sides[0].trimmingCharacters(in: .whitespaces) + " }}")
+                        let right = sides[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+                        return (left == right) == equal
+                    }
+                    return false
+                }
+            }
+            for step in steps {
+                guard holds(step["if"]?.text), let script = step["run"]?.text else { continue }
+                try "".write(toFile: output, atomically: true, encoding: .utf8)
+                try "".write(toFile: env, atomically: true, encoding: .utf8)
+                var variables = ProcessInfo.processInfo.environment.merging(exported) { $1 }
+                variables.merge(["GITHUB_STEP_SUMMARY": summary, "GITHUB_OUTPUT": output, "GITHUB_ENV": env, "GITHUB_ACTION_PATH": CLI.root,
+                                 "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": event, "GITHUB_REPOSITORY": "team/app",
+                                 "GITHUB_API_URL": api, "COACHLAB_CACHE": project + "/.coachlab/cache"]) { $1 }
+                for (key, value) in step["env"]?.entries?.map({ ($0.key, expand($0.value.text ?? "")) }) ?? [] { variables[key] = value }
+                let result = try await CLI.spawn(["-eo", "pipefail", "-c", expand(script)], in: project, variables: variables, executable: "/bin/bash")
+                log += "== \(step["name"]?.text ?? "")\n\(result.stdout)\(result.stderr)"
+                if let id = step["id"]?.text {
+                    for line in try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n") {
+                        let pair = line.split(separator: "=", maxSplits: 1).map(String.init)
+                        if pair.count == 2 { outputs[id, default: [:]][pair[0]] = pair[1] }
+                    }
+                }
+                for line in try String(contentsOfFile: env, encoding: .utf8).split(separator: "\n") {
+                    let pair = line.split(separator: "=", maxSplits: 1).map(String.init)
+                    if pair.count == 2 { exported[pair[0]] = pair[1] }
+                }
+                #expect(result.status == 0, "step \(step["name"]?.text ?? ""): \(result.stdout)\(result.stderr)")
+            }
+            #expect(outputs["eval"]?["code"] == "0", "\(log)")
+            #expect(outputs["prompts"]?["code"] == "0", "\(log)")
+            try log.write(toFile: logFile, atomically: true, encoding: .utf8)
+        }
+        let log = try String(contentsOfFile: logFile, encoding: .utf8)
+        #expect(log.contains("No baseline at evals/baseline.json") && log.contains("coachlab eval --write-baseline evals/baseline.json"), "\(log)")
+        #expect(log.contains("No compiled prompts in prompts/, so the drift check is skipped"), "\(log)")
+        #expect(try String(contentsOfFile: summary, encoding: .utf8).contains("stride"))
+        #expect(FileManager.default.fileExists(atPath: project + "/.coachlab/junit.xml"))
+        let comments = await state.comments
+        #expect(comments.count == 1 && comments[0].body.contains("stride"), "\(comments.map(\.body))")
+        #expect(!log.contains(Self.token))
     }
 }

@@ -155,12 +155,25 @@ import CoachLabTestSupport
             Issue.record("a second init wrote over the first")
         } catch let error as CoachLabError {
             #expect(error.kind == .usage)
-            #expect(error.diagnostics.count == files.count - 3)
+            // providers.yaml, .gitignore and the CI workflow are the project's own, and never clash.
+            #expect(error.diagnostics.count == files.count - 5)
             #expect(error.description.contains("project/personas/focus-buddy/rules.yaml:1:1: error: already exists; init writes only new files"))
-            #expect(error.description.contains("init would overwrite \(files.count - 3) files; nothing was written"))
+            #expect(error.description.contains("init would overwrite \(files.count - 5) files; nothing was written"))
         }
         #expect(String(decoding: try project.read("project/personas/focus-buddy/rules.yaml"), as: UTF8.self) == "# mine\n")
         #expect(!project.exists("project/evals/focus-buddy.yaml") && !project.exists("project/fixtures/focus-buddy/greeting.yaml"))
+    }
+
+    /// A project's own .gitignore and CI workflow are left as they are, and named.
+    @Test func aProjectsOwnGitignoreAndWorkflowAreLeftAlone() throws {
+        let files = try PackScaffold.files(app: "nova")
+        #expect(files.contains { $0.path == ".gitignore" && $0.text.contains(".coachlab/") })
+        #expect(files.contains { $0.path == ".github/workflows/coachlab.yml" && $0.text.contains("uses: OWNER/coachlab@main") })
+        let project = FileSystem.inMemory([".gitignore": "node_modules/\n"])
+        let installation = try PackScaffold.install(files, into: ".", fileSystem: project)
+        #expect(installation.leftAlone == [".gitignore"])
+        #expect(String(decoding: try project.read(".gitignore"), as: UTF8.self) == "node_modules/\n")
+        #expect(project.exists(".github/workflows/coachlab.yml"))
     }
 
     /// A file that appears between the check for clashes and its own write is not replaced.

@@ -43,8 +43,43 @@ public enum PackScaffold {
             ("evals/\(app).yaml", suite(app: app, name: name)),
             ("evals/\(app)-guardrails.yaml", guardrailSuite(app: app, name: name)),
             ("providers.yaml", providers(app: app)),
-        ]
+        ] + projectFiles
     }
+
+    /// The project's own files, shared with whatever else the repository holds: written when
+    /// missing, left alone when there (``Installation/leftAlone``).
+    static let projectFiles: [(path: String, text: String)] = [
+        (".gitignore", """
+            # CoachLab's result store, response cache and reports: local to each machine.
+            .coachlab/
+
+            """),
+        (".github/workflows/coachlab.yml", """
+            # CoachLab in CI: lint, eval every suite on the mock, write the job summary, upload
+            # the HTML report and keep one comment on the pull request up to date. Set `uses:`
+            # to the repository that holds CoachLab's action.yml (docs/ci.md). With no
+            # evals/baseline.json yet, the run gates on the suites' thresholds and says how to add one.
+            name: CoachLab
+            on:
+              pull_request:
+              push:
+                branches: [main]
+            permissions:
+              contents: read
+              pull-requests: write
+            jobs:
+              eval:
+                runs-on: ubuntu-latest
+                steps:
+                  - uses: actions/checkout@v4
+                  - uses: OWNER/coachlab@main
+                    with: {baseline: evals/baseline.json}
+
+            """),
+    ]
+
+    /// Files init writes only when missing: a project keeps its own.
+    static let sharedPaths: Set<String> = Set(["providers.yaml"] + projectFiles.map(\.path))
 
     static func packFile(app: String, name: String) -> String {
         """
@@ -547,7 +582,7 @@ extension PackScaffold {
             """))
         files.append(("evals/\(app)-guardrails.yaml", guardrailSuite(app: app, name: name)))
         files.append(("providers.yaml", providers(app: app)))
-        return files
+        return files + projectFiles
     }
 }
 
@@ -601,6 +636,9 @@ extension PackScaffold {
         /// When `providers.yaml` was already there (and was left as it was): the scaffold's
         /// providers entry, for the person to add by hand.
         public var providersEntry: String?
+        /// The project's own files that were already there and were left as they were
+        /// (`.gitignore`, the CI workflow).
+        public var leftAlone: [String] = []
     }
 
     /// Whether a file at `path` could not be written as new: something is there (a file, a
@@ -623,15 +661,16 @@ extension PackScaffold {
     }
 
     /// Writes a new app's files under `folder` ("." for the current one), only ever as new
-    /// files: if any of them exists, other than `providers.yaml`, nothing at all is written,
-    /// and a file that appears between that check and its write is left as it is. An existing
-    /// `providers.yaml` is never touched; its entry is returned instead.
+    /// files: if any of them exists, other than the project's shared files (`providers.yaml`,
+    /// `.gitignore`, the CI workflow), nothing at all is written, and a file that appears
+    /// between that check and its write is left as it is. An existing shared file is never
+    /// touched: `providers.yaml`'s entry is returned instead, and the others are named.
     /// - Parameter files: What ``files(app:name:)`` or ``files(app:name:from:fileSystem:)`` gave.
     /// - Throws: ``CoachLabError`` (usage) naming every clash at its path; (io) when a write fails.
     public static func install(_ files: [(path: String, text: String)], into folder: String, fileSystem: FileSystem) throws -> Installation {
         let providers = "providers.yaml"
         let existing = Set(files.map(\.path).filter { isTaken(Paths.join(folder, $0), fileSystem: fileSystem) })
-        let clashes = files.map(\.path).filter { existing.contains($0) && $0 != providers }
+        let clashes = files.map(\.path).filter { existing.contains($0) && !sharedPaths.contains($0) }
         guard clashes.isEmpty else {
             var error = CoachLabError(.usage, clashes.map {
                 .error("already exists; init writes only new files", at: SourceLocation(file: Paths.join(folder, $0), line: 1, column: 1))
@@ -653,6 +692,7 @@ extension PackScaffold {
             for path in installation.written.reversed() { try? fileSystem.remove(path) }
             throw error
         }
+        installation.leftAlone = files.map(\.path).filter { existing.contains($0) && sharedPaths.contains($0) && $0 != providers }
         if existing.contains(providers), let entry = files.first(where: { $0.path == providers }) {
             installation.providersEntry = entry.text.split(separator: "\n").drop { !$0.hasPrefix("  - id:") }.joined(separator: "\n")
         }
