@@ -32,7 +32,8 @@ struct CacheCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every entry, oldest first, with its model and last user message.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every entry, oldest first, with its model and last user message.",
+                                                        usage: "coachlab cache list [--provider <provider>] [options]")
         @OptionGroup var location: CacheLocation
         @Option(help: "Only this provider's entries.")
         var provider: String?
@@ -44,7 +45,8 @@ struct CacheCommand: ParsableCommand {
 
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "clear", abstract: "Remove cached answers (only files the cache wrote).")
+            commandName: "clear", abstract: "Remove cached answers (only files the cache wrote).",
+            usage: "coachlab cache clear [--provider <provider>] [--expired] [options]")
         @OptionGroup var location: CacheLocation
         @Option(help: "Only this provider's entries.")
         var provider: String?

@@ -11,13 +11,16 @@ struct ChatCommand: AsyncParsableCommand {
         abstract: "Chat with a compiled persona; replies stream and guardrail flags are shown.",
         discussion: """
         Each user message is screened (stage 1) and compiled into the prompt, so a flagged message \
-        gets the pack's risk alert, as in the app. Type /quit (or end input) to stop. Without a \
-        terminal, turns are read from standard input, one per line.
+        gets the pack's risk alert, as in the app. With no --provider, the embedded mock answers. \
+        Type /quit (or end input) to stop. Without a terminal, turns are read from standard \
+        input, one per line.
 
         Examples:
           coachlab chat personas/betterone --topic goal-setting --provider mock
-          printf 'Hi\\nDo I have ADHD?\\n' | coachlab chat personas/betterone --topic focus --provider mock
-          coachlab chat personas/luna --now 2026-03-01T03:10:00-05:00 --provider luna --save fixtures/luna/night.yaml
+          printf 'Hi\\nDo I have ADHD?\\n' | coachlab chat personas/betterone \\
+            --topic focus --provider mock
+          coachlab chat personas/luna --now 2026-03-01T03:10:00-05:00 \\
+            --provider luna --save fixtures/luna/night.yaml
         """
     )
 

@@ -21,7 +21,8 @@ struct CoachExport: ParsableCommand {
         compiles to the same prompt, byte for byte.
 
         Example:
-          coachlab coach export personas/kindred --coach calm-mind --out calm-mind.coach.json
+          coachlab coach export personas/kindred --coach calm-mind \\
+            --out calm-mind.coach.json
         """
     )
 
@@ -53,6 +54,7 @@ struct CoachImport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Read a portable coach file into a pack, checked as lint checks it.",
+        usage: "coachlab coach import <file> --pack <pack> [options]",
         discussion: """
         The coach is written to PACK/coaches/ID.yaml (the pack must include coaches/*.yaml). \
         An id is lowercase letters, digits and hyphens. A file already there is replaced only \
@@ -64,7 +66,8 @@ struct CoachImport: ParsableCommand {
         not declare are refused with their file:line:col, and nothing is written.
 
         Example:
-          coachlab coach import calm-mind.coach.json --pack personas/kindred --id calm-mind-shared
+          coachlab coach import calm-mind.coach.json --pack personas/kindred \\
+            --id calm-mind-shared
         """
     )
 
@@ -96,6 +99,7 @@ struct TipsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tips",
         abstract: "Show BetterOne's daily coaching tip for a date (day-seeded, deterministic).",
+        usage: "coachlab tips [<pack>] [options]",
         discussion: """
         Candidates are the pack's knowledge (each core idea and heuristic) and, with \
         --sessions, the takeaways of past sessions. seed = year × 1000 + day of year; on three \
@@ -104,7 +108,8 @@ struct TipsCommand: ParsableCommand {
 
         Examples:
           coachlab tips personas/betterone --date 2026-03-02
-          coachlab tips personas/betterone --date 2026-03-01 --days 7 --sessions fixtures/betterone/history/sessions.yaml
+          coachlab tips personas/betterone --date 2026-03-01 --days 7 \\
+            --sessions fixtures/betterone/history/sessions.yaml
         """
     )
 

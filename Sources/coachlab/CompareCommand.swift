@@ -21,8 +21,10 @@ struct CompareCommand: AsyncParsableCommand {
         Exit codes: 0 compared; 2 a usage or content error; 3 a provider error stopped the run.
 
         Examples:
-          coachlab compare evals/betterone.yaml --provider mock --provider serve-mock --html compare.html
-          coachlab compare --run 20261121-101500-abc --run 20261121-113000-def --html runs.html
+          coachlab compare evals/betterone.yaml --provider mock \\
+            --provider serve-mock --html compare.html
+          coachlab compare --run 20261121-101500-abc --run 20261121-113000-def \\
+            --html runs.html
         """
     )
 
@@ -104,6 +106,7 @@ struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "List regressions, fixes, new and removed cases, and changed replies between two runs.",
+        usage: "coachlab diff <before> <after> [options]",
         discussion: """
         Cases match by id (suite/fixture/provider#repeat). Exit codes: 0 no regression; 1 at least one \
         case passed in RUN_A and fails or errors in RUN_B; 2 a usage error.
@@ -147,6 +150,7 @@ struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
         abstract: "Combine shard stores or JSON reports into one run, and report it.",
+        usage: "coachlab merge <inputs> ... [--store <store>] [options]",
         discussion: """
         Each input is a result store (its newest run, or STORE@RUN for another) or a JSON report \
         written by eval --json. A case found in two inputs is an error (overlapping shards). The \
@@ -154,7 +158,8 @@ struct MergeCommand: ParsableCommand {
         threshold holds, 1 when one is missed, 3 when cases errored.
 
         Example:
-          coachlab merge shard-1.sqlite shard-2.sqlite shard-3.sqlite shard-4.sqlite --store merged.sqlite --junit junit.xml \\
+          coachlab merge shard-1.sqlite shard-2.sqlite shard-3.sqlite \\
+            shard-4.sqlite --store merged.sqlite --junit junit.xml \\
             --baseline evals/baseline.json
         """
     )

@@ -17,9 +17,11 @@ struct CompileCommand: ParsableCommand {
         drift is printed as a unified diff (exit 1).
 
         Examples:
-          coachlab compile personas/betterone --topic goal-setting --intent next_step \\
+          coachlab compile personas/betterone --topic goal-setting \\
+            --intent next_step \\
             --profile freelance-designer --screen "Do I have ADHD? I can't focus on anything."
-          coachlab compile personas/kindred --coach career-clarity --profile maya --format json
+          coachlab compile personas/kindred --coach career-clarity --profile maya \\
+            --format json
           coachlab compile --all --out prompts personas/*
           coachlab compile --check prompts personas/*
         """

@@ -19,13 +19,17 @@ struct EvalCommand: AsyncParsableCommand {
 
         Examples:
           coachlab eval
-          coachlab eval evals/betterone.yaml --provider openai-gpt-4o-mini --junit junit.xml
+          coachlab eval evals/betterone.yaml --provider openai-gpt-4o-mini \\
+            --junit junit.xml
           coachlab eval --repeat 5 --provider local-gemma --markdown summary.md
-          coachlab eval --shard 2/4 --store shard-2.sqlite        (then: coachlab merge shard-*.sqlite)
-          coachlab eval --provider openai-gpt-4o-mini --record    (then in CI, no key: --replay)
+          coachlab eval --shard 2/4 --store shard-2.sqlite
+            (then: coachlab merge shard-*.sqlite)
+          coachlab eval --provider openai-gpt-4o-mini --record
+            (then in CI, no key: --replay)
           coachlab eval --baseline evals/baseline.json --html report.html
           coachlab eval --provider local-gemma --max-tokens 64 --timeout 30
-          coachlab eval --retry-errors 20261121-101500-abc    (only the cases that errored, into the same run)
+          coachlab eval --retry-errors 20261121-101500-abc
+            (only the cases that errored, into the same run)
 
         Live providers' answers are kept in a response cache (.coachlab/cache, fresh for 7 days), so \
         re-running an unchanged case costs nothing; --no-cache asks again. Repeated cases never read it.

@@ -87,8 +87,11 @@ struct GenerateCoach: AsyncParsableCommand {
         file that `lint` accepts and `compile` builds on the rich path.
 
         Examples:
-          coachlab generate coach --describe "A patient running coach for beginners" --pack personas/kindred
-          coachlab generate coach --describe "…" --name "Trail Buddy" --pack personas/kindred \\
+          coachlab generate coach \\
+            --describe "A patient running coach for beginners" \\
+            --pack personas/kindred
+          coachlab generate coach --describe "…" --name "Trail Buddy" \\
+            --pack personas/kindred \\
             --out personas/kindred/coaches/trail-buddy.yaml
           coachlab compile personas/kindred --coach trail-buddy --profile maya
         """
@@ -150,10 +153,15 @@ struct GenerateInsight: AsyncParsableCommand {
         memory file (created when missing), so `compile --memory FILE` includes it next time.
 
         Examples:
-          coachlab generate insight fixtures/kindred/structured/scenario5-insight.yaml --coach career-clarity
-          coachlab generate insight fixtures/kindred/structured/scenario5-insight.yaml --coach career-clarity \\
+          coachlab generate insight \\
+            fixtures/kindred/structured/scenario5-insight.yaml \\
+            --coach career-clarity
+          coachlab generate insight \\
+            fixtures/kindred/structured/scenario5-insight.yaml \\
+            --coach career-clarity \\
             --memory-file .coachlab/maya.yaml
-          coachlab compile personas/kindred --coach career-clarity --profile maya --memory .coachlab/maya.yaml
+          coachlab compile personas/kindred --coach career-clarity --profile maya \\
+            --memory .coachlab/maya.yaml
         """
     )
 
@@ -193,8 +201,11 @@ struct GenerateWrapup: AsyncParsableCommand {
         draws from.
 
         Examples:
-          coachlab generate wrapup fixtures/betterone/wrapup/goal-setting-next-step.yaml
-          coachlab generate wrapup fixtures/betterone/wrapup/goal-setting-next-step.yaml --topic goal-setting \\
+          coachlab generate wrapup \\
+            fixtures/betterone/wrapup/goal-setting-next-step.yaml
+          coachlab generate wrapup \\
+            fixtures/betterone/wrapup/goal-setting-next-step.yaml \\
+            --topic goal-setting \\
             --sessions-file .coachlab/sessions.yaml
           coachlab tips personas/betterone --sessions .coachlab/sessions.yaml
         """

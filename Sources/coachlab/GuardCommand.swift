@@ -32,9 +32,12 @@ struct GuardScreenCommand: AsyncParsableCommand {
         f1, applied to every rule and overall; exit 1 when one misses.
 
         Examples:
-          coachlab guard "Do I have ADHD? I can't focus on anything." --pack personas/betterone
-          coachlab guard "Should I stop my medication?" --pack personas/betterone --stage2 --provider mock --format json
-          coachlab guard --dataset fixtures/guardrails/betterone-test.yaml --fail-under precision=0.9 --fail-under recall=0.9
+          coachlab guard "Do I have ADHD? I can't focus on anything." \\
+            --pack personas/betterone
+          coachlab guard "Should I stop my medication?" --pack personas/betterone \\
+            --stage2 --provider mock --format json
+          coachlab guard --dataset fixtures/guardrails/betterone-test.yaml \\
+            --fail-under precision=0.9 --fail-under recall=0.9
         """
     )
 
@@ -129,7 +132,8 @@ struct GuardScreenCommand: AsyncParsableCommand {
 struct GuardLogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
-        abstract: "Show the guardrail log: every flagged interaction in evals and chats, newest first."
+        abstract: "Show the guardrail log: every flagged interaction in evals and chats, newest first.",
+        usage: "coachlab guard log [--run <run>] [--rule <rule>] [options]"
     )
 
     @Option(help: "The result store. Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")

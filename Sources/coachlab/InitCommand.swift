@@ -18,11 +18,12 @@ struct InitCommand: ParsableCommand {
         Examples:
           coachlab init --app sleep-coach
           coachlab init my-project --app focus-buddy --name "Focus Buddy"
-          coachlab init --app night-owl --from luna           (a copy of personas/luna's shape)
+          coachlab init --app night-owl --from luna
+            (a copy of personas/luna's shape)
         """
     )
 
-    @Argument(help: "The project folder (created if missing). Default: the current folder.")
+    @Argument(help: "The project folder (created if missing); . is the current folder.")
     var directory = "."
     @Option(help: "The app's id: lower-case letters, digits and single hyphens.")
     var app: String

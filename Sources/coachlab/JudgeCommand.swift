@@ -25,7 +25,8 @@ struct JudgeCommand: AsyncParsableCommand {
 
             Examples:
               coachlab judge calibrate
-              coachlab judge calibrate --judge claude-sonnet --rubric escalation --fail-under kappa=0.6
+              coachlab judge calibrate --judge claude-sonnet --rubric escalation \\
+                --fail-under kappa=0.6
             """
         )
 

@@ -9,6 +9,7 @@ struct MutateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mutate",
         abstract: "Inject prompt defects into the packs, in memory, and report which ones the suites catch.",
+        usage: "coachlab mutate [<suites> ...] [--pack <pack> ...] [options]",
         discussion: """
         Each mutant is one defect in one pack file, overlaid on the real files in memory; the \
         packs on disk are never written. The suites run on the mock against the unchanged packs, \

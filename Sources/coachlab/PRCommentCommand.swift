@@ -9,6 +9,7 @@ struct PRCommentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pr-comment",
         abstract: "Post a run's results on a GitHub pull request, updating CoachLab's earlier comment in place.",
+        usage: "coachlab pr-comment [--baseline <baseline>] [options]",
         discussion: """
         The comment has each suite's pass rate, the regressions and fixes against a baseline, the \
         compiled prompts that changed (from a compile --check diff, collapsed) and a link to the \
@@ -21,7 +22,8 @@ struct PRCommentCommand: AsyncParsableCommand {
         never printed.
 
         Examples:
-          coachlab pr-comment --baseline evals/baseline.json --prompt-diff prompt-diff.txt
+          coachlab pr-comment --baseline evals/baseline.json \\
+            --prompt-diff prompt-diff.txt
           coachlab pr-comment --run 20261121-101500-abc --dry-run
         """
     )

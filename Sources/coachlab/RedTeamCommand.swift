@@ -31,9 +31,12 @@ struct RedTeamCommand: AsyncParsableCommand {
 
         Examples:
           coachlab redteam personas/betterone
-          coachlab redteam personas/luna --perturbation homoglyph --perturbation leetspeak --format json
-          coachlab redteam personas/ticbuddy --fail-under 0.5 --fail-under case=1 --fail-under homoglyph=0.95
-          coachlab redteam personas/luna --paraphrase 5 --provider local-gemma --paraphrase-out luna-paraphrases.yaml
+          coachlab redteam personas/luna --perturbation homoglyph \\
+            --perturbation leetspeak --format json
+          coachlab redteam personas/ticbuddy --fail-under 0.5 --fail-under case=1 \\
+            --fail-under homoglyph=0.95
+          coachlab redteam personas/luna --paraphrase 5 --provider local-gemma \\
+            --paraphrase-out luna-paraphrases.yaml
         """
     )
 

@@ -8,6 +8,7 @@ struct RescoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rescore",
         abstract: "Score a stored run's replies again with the current checks, calling no provider.",
+        usage: "coachlab rescore <run> [<suites> ...] [options]",
         discussion: """
         Edit a check, then see what it says about replies already paid for. Every stored reply is \
         scored by its suite's checks and its fixture's expect: as written now, against the compiled \

@@ -25,7 +25,7 @@ struct RunsCommand: ParsableCommand {
     var suite: String?
     @Flag(help: "Show how each suite's pass rate, cost and latency moved over the runs.")
     var trend = false
-    @Option(help: "With --trend: the newest N runs. Default 50.")
+    @Option(help: "With --trend: the newest N runs.")
     var limit = 50
     @Option(help: "The result store. Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
     var store: String?
@@ -62,6 +62,7 @@ struct ReportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "trends",
             abstract: "A self-contained HTML page: each suite's pass rate with its interval, cost and p95 latency per provider over the runs.",
+            usage: "coachlab report trends --html <html> [options]",
             discussion: "Example: coachlab report trends --html trends.html"
         )
 
@@ -69,7 +70,7 @@ struct ReportCommand: ParsableCommand {
         var html: String
         @Option(help: "Only this suite.")
         var suite: String?
-        @Option(help: "The newest N runs. Default 50.")
+        @Option(help: "The newest N runs.")
         var limit = 50
         @Option(help: "The result store. Default: $COACHLAB_STORE, or .coachlab/coachlab.sqlite.")
         var store: String?

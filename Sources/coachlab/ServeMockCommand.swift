@@ -7,6 +7,7 @@ struct ServeMockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve-mock",
         abstract: "Serve the mock coach over the OpenAI, Anthropic, Gemini and proxy protocols.",
+        usage: "coachlab serve-mock [--port <port>] [options]",
         discussion: """
         Point an app or an official SDK at it by changing only the base URL:
           OpenAI / compatible  http://127.0.0.1:PORT/v1      (POST /v1/chat/completions)

@@ -9,6 +9,7 @@ struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Recompile a pack on every save, show the layers that changed, and re-run only the fixtures they touch.",
+        usage: "coachlab watch <pack> [<suites> ...] [options]",
         discussion: """
         Runs the pack's fixtures (from the suites given, or every evals/*.yaml) once, then waits for \
         file events in the pack, the fixtures' folders and the suites' folders. On each save it \
