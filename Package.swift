@@ -120,8 +120,9 @@ let package = Package(
         // End-to-end tests run the built `coachlab` binary.
         .testTarget(
             name: "CoachLabCLITests",
-            // Hummingbird serves the imitation GitHub API the pull-request comment is tested against.
-            dependencies: ["CoachLab", "CoachLabProviders", "coachlab", "CoachLabTestSupport", .product(name: "Hummingbird", package: "hummingbird")]
+            // Hummingbird serves the imitation GitHub API the pull-request comment is tested against; its log stays quiet.
+            dependencies: ["CoachLab", "CoachLabProviders", "coachlab", "CoachLabTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "Logging", package: "swift-log")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -41,7 +41,7 @@ public struct MockServer: Sendable {
                 try await handleGemini(request, target: context.parameters.get("target") ?? "")
             }
         }
-        var quietLogger = logger ?? Logger(label: "coachlab.serve-mock")
+        var quietLogger = logger ?? Logger(label: "coachlab.serve-mock") { StoppingQuietly(StreamLogHandler.standardError(label: $0)) }
         if logger == nil { quietLogger.logLevel = .warning }
         let app = Application(router: router,
                               configuration: .init(address: .hostname(configuration.host, port: configuration.port),
@@ -237,5 +237,35 @@ public final class RunningMockServer: Sendable {
             await server.stop()
             throw error
         }
+    }
+}
+
+/// Serve-mock's log: warnings and errors, less the one a stop is not. Cancelling the server's
+/// task (Ctrl-C, or a test that is done with it) makes the HTTP server log "Waiting on child
+/// channel: CancellationError()" at error level; a stop asked for is no error, so a passing run
+/// logs none.
+struct StoppingQuietly: LogHandler {
+    var base: any LogHandler
+
+    init(_ base: any LogHandler) { self.base = base }
+
+    var logLevel: Logger.Level {
+        get { base.logLevel }
+        set { base.logLevel = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { base.metadata }
+        set { base.metadata = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { base[metadataKey: key] }
+        set { base[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        if event.message.description.hasSuffix("CancellationError()") || event.error is CancellationError { return }
+        base.log(event: event)
     }
 }

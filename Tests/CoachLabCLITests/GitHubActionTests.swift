@@ -1,6 +1,7 @@
 import CoachLab
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
 import Testing
 
@@ -31,6 +32,13 @@ actor ImitationGitHub {
         comments[index].body = body
         return true
     }
+
+    /// The imitation's log: nothing below critical, so stopping it (its task cancelled) logs no error.
+    static let logger: Logger = {
+        var logger = Logger(label: "imitation-github")
+        logger.logLevel = .critical
+        return logger
+    }()
 
     /// Serves until `body` returns; `body` gets the base URL.
     static func with(_ state: ImitationGitHub, _ body: @escaping @Sendable (String) async throws -> Void) async throws {
@@ -66,7 +74,8 @@ actor ImitationGitHub {
         }
         let ports = AsyncStream<Int>.makeStream()
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in ports.continuation.yield(channel.localAddress?.port ?? 0) })
+                              onServerRunning: { channel in ports.continuation.yield(channel.localAddress?.port ?? 0) },
+                              logger: Self.logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.run() }
             var iterator = ports.stream.makeAsyncIterator()

@@ -25,7 +25,7 @@ import Testing
         switch random.below(7) {
         case 0: return Double(random.below(2001) - 1000)
         case 1: return Double(random.below(100_000)) / 64
-        case 2: return [1e15, -1e15, 1e15 - 1, 999_999_999_999_999.5, 1e300, 5e-324, 1e-7, 0.1, -0.0][random.below(9)]
+        case 2: return [1e15, -1e15, 1e15 - 1, 999_999_999_999_999.5, 1e300, .leastNonzeroMagnitude, 1e-7, 0.1, -0.0][random.below(9)]
         case 3: return [.infinity, -.infinity, .nan][random.below(3)]
         default:
             let bits = Double(bitPattern: random.next())

@@ -32,7 +32,7 @@ extension PackChecker {
                                     + (isFlag ? "{{#reply.\(entry.key)}}…{{/reply.\(entry.key)}}" : "{{reply.phrases.\(entry.key)}} or {{reply.\(entry.key)}}"))
         }
         let listed = tags.contains { $0.hasSuffix("phrases.forbidden") || $0.hasSuffix("reply.forbid") || $0 == "forbid" || $0 == "forbidden" }
-        for form in pack.reply?.value.locatedList("forbid") ?? [] where !listed && ReplyContract.Form(rawValue: form.value) != nil && !tags.contains { $0.hasSuffix("forbids." + form.value) } {
+        for form in pack.reply?.value.locatedList("forbid") ?? [] where !listed && ReplyContract.Form(rawValue: form.value) != nil && !tags.contains(where: { $0.hasSuffix("forbids." + form.value) }) {
             diagnostics.warning("reply.forbid holds '\(form.value)', but no template renders it, so the model is never asked to leave it out",
                                 at: form.location,
                                 hint: "add {{> reply}} to a layer, list {{reply.phrases.forbidden}}, or say it in your own words: {{#reply.forbids.\(form.value)}}…{{/reply.forbids.\(form.value)}}")

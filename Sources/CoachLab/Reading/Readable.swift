@@ -141,7 +141,7 @@ extension MockReading {
     static func groupTitle(_ line: String, over next: String?) -> String? {
         guard let next, let text = bulleted(line.trimmed(.whitespaces)), !text.contains(":"), text.contains(where: \.isLetter),
               (1...3).contains(text.split(separator: " ").count), bulleted(next.trimmed(.whitespaces)) != nil,
-              next.prefix { $0 == " " || $0 == "\t" }.count > line.prefix { $0 == " " || $0 == "\t" }.count else { return nil }
+              next.prefix(while: { $0 == " " || $0 == "\t" }).count > line.prefix(while: { $0 == " " || $0 == "\t" }).count else { return nil }
         let indent = line.prefix { $0 == " " || $0 == "\t" }
         return indent + text.trimmed(Self.spacesAndStops) + ":"
     }
