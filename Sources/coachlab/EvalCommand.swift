@@ -235,30 +235,63 @@ final class InterruptWatcher {
     }
 }
 
-/// A one-line progress bar on a terminal; nothing otherwise.
+/// How far a run is: on a terminal, one line kept up to date (a bar, the cases done out of the
+/// total, those not passing and erroring, the rate and the time left); elsewhere, such as a CI
+/// log, the same as a line every ten seconds, so a long live run is never silent and a fast
+/// one prints nothing extra.
 actor Progress {
     let total: Int
     let live: Bool
     private(set) var done = 0
     private var failed = 0
+    private var errors = 0
+    private let clock = ContinuousClock()
+    private let started: ContinuousClock.Instant
+    private var lastLine: ContinuousClock.Instant
+    /// How often a line is printed when not on a terminal.
+    static let interval: Duration = .seconds(10)
 
     init(total: Int, live: Bool) {
         self.total = total
         self.live = live
+        started = clock.now
+        lastLine = started
     }
 
     func advance(_ result: CaseResult) {
         done += 1
-        if result.outcome != .pass { failed += 1 }
-        guard live, total >= 20 else { return }
-        let width = 30
-        let filled = total == 0 ? width : width * done / total
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        Terminal.error("\r\(bar) \(done)/\(total) cases, \(failed) not passing", terminator: "")
+        if result.outcome == .error { errors += 1 } else if result.outcome != .pass { failed += 1 }
+        let now = clock.now
+        if live {
+            guard total >= 2 else { return }
+            let width = 30
+            let filled = total == 0 ? width : width * done / total
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            Terminal.error("\r\(bar) \(Self.status(done: done, total: total, failed: failed, errors: errors, elapsed: now - started))\u{1B}[K", terminator: "")
+        } else if now - lastLine >= Self.interval, done < total {
+            lastLine = now
+            Terminal.error("progress: " + Self.status(done: done, total: total, failed: failed, errors: errors, elapsed: now - started))
+        }
+    }
+
+    /// "120/552 cases, 3 not passing, 1 error, 4.1 cases/s, about 1m45s left".
+    static func status(done: Int, total: Int, failed: Int, errors: Int, elapsed: Duration) -> String {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        var parts = ["\(done)/\(total) cases", "\(failed) not passing"]
+        if errors > 0 { parts.append("\(errors) error\(errors == 1 ? "" : "s")") }
+        if seconds >= 1, done > 0 {
+            let rate = Double(done) / seconds
+            parts.append(rate >= 10 ? "\(Int(rate.rounded())) cases/s" : String(format: "%.1f cases/s", rate))
+            if done < total {
+                let left = Int((Double(total - done) / rate).rounded())
+                parts.append("about " + (left >= 60 ? "\(left / 60)m\(String(format: "%02d", left % 60))s" : "\(left)s") + " left")
+            }
+        }
+        return parts.joined(separator: ", ")
     }
 
     func finish() {
-        if live, total >= 20 { Terminal.error("") }
+        if live, total >= 2 { Terminal.error("") }
     }
 }
 
