@@ -12,8 +12,9 @@ struct ChatCommand: AsyncParsableCommand {
         discussion: """
         Each user message is screened (stage 1) and compiled into the prompt, so a flagged message \
         gets the pack's risk alert, as in the app. With no --provider, the embedded mock answers. \
-        Type /quit (or end input) to stop. Without a terminal, turns are read from standard \
-        input, one per line.
+        Slash commands are handled here and never sent: /help, /reset, /save PATH and /quit (or \
+        end input) to stop. Keys' escape codes (arrows) are dropped from what is sent and saved. \
+        Without a terminal, turns are read from standard input, one per line.
 
         Examples:
           coachlab chat personas/betterone --topic goal-setting --provider mock
@@ -47,7 +48,7 @@ struct ChatCommand: AsyncParsableCommand {
         if session.interactive {
             Terminal.error("Chatting with \(session.speaker) (\(session.compiler.pack.name)) via \(session.providerID). /quit to stop.")
         }
-        while let message = session.nextMessage() {
+        while let message = try session.nextMessage() {
             try await session.exchange(message)
         }
         if let save { try session.save(to: save) }
@@ -67,6 +68,8 @@ struct ChatCommand: AsyncParsableCommand {
         private let pack: String
         private let store: String?
         private var conversation: Conversation
+        private let resolved: ResolvedInputs
+        private let sanitize: Bool
         private(set) var turns: [FixtureRecording.Turn] = []
         private(set) var failures = 0
 
@@ -86,20 +89,62 @@ struct ChatCommand: AsyncParsableCommand {
                                                sendsSchema: configuration.sendsResponseSchema)
             }
             conversation = Conversation(compiler: compiler, inputs: resolved, sanitize: command.sanitize)
+            (self.resolved, sanitize) = (resolved, command.sanitize)
             (noStream, pack, store) = (command.noStream, command.pack, command.store)
         }
 
-        /// The next message: a line of input, skipping blank ones; nil at the end or on /quit.
-        func nextMessage() -> String? {
+        /// The commands handled here, never sent to the coach.
+        static let help = """
+            /help         these commands
+            /reset        start the conversation again (the saved fixture starts here too)
+            /save PATH    save the conversation so far as a fixture
+            /quit         stop (so does the end of input)
+            """
+
+        /// The next message: a line of input without terminal escape codes (an arrow key's
+        /// `ESC [ A`) or other control characters, skipping blank ones and handling the slash
+        /// commands here; nil at the end or on /quit.
+        mutating func nextMessage() throws -> String? {
             while true {
                 if interactive { Terminal.out("you> ", terminator: "") }
                 guard let line = Invocation.current.readLine() else { return nil }
-                let message = line.trimmingCharacters(in: .whitespaces)
+                let message = Self.typed(line).trimmingCharacters(in: .whitespaces)
                 if message.isEmpty { continue }
-                if message == "/quit" || message == "/exit" { return nil }
+                let words = message.split(separator: " ", maxSplits: 1).map(String.init)
+                switch words[0] {
+                case "/quit", "/exit":
+                    return nil
+                case "/help":
+                    Terminal.error(Self.help)
+                    continue
+                case "/reset":
+                    conversation = Conversation(compiler: compiler, inputs: resolved, sanitize: sanitize)
+                    turns = []
+                    Terminal.error("the conversation starts again")
+                    continue
+                case "/save":
+                    guard words.count == 2 else { Terminal.error("/save takes a path: /save fixtures/app/chat.yaml"); continue }
+                    do {
+                        try FileSystem.invocation.checkReplaceable(words[1], by: .recording)
+                        try save(to: words[1])
+                    } catch { Terminal.error("\(error)") }
+                    continue
+                case let command where command.hasPrefix("/") && words.count == 1 && command.dropFirst().allSatisfy(\.isLetter):
+                    Terminal.error("no command \(command); /help lists them")
+                    continue
+                default:
+                    break
+                }
                 if !interactive { Terminal.out("you> \(message)") }
                 return message
             }
+        }
+
+        /// What the user typed, without the escape sequences a terminal sends for keys that
+        /// edit rather than type (arrows, Home, Delete) and without other control characters.
+        static func typed(_ line: String) -> String {
+            line.replacingOccurrences(of: #"\x{1B}(?:\[[0-9;?]*[ -/]*[@-~]|O.|.)?"#, with: "", options: .regularExpression)
+                .filter { character in !character.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\t" } }
         }
 
         /// Saves the conversation as a fixture. If the file cannot be written (one appeared at the
