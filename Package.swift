@@ -103,6 +103,8 @@ let package = Package(
             // Yams composes the reference reading that YAMLComposerReferenceTests checks the
             // event reader against.
             dependencies: ["CoachLab", "CoachLabTestSupport", .product(name: "Yams", package: "Yams")],
+            // Golden/ is read from the package root, as the reporters' goldens are.
+            exclude: ["Golden"],
             resources: [.copy("Malformed")]
         ),
         .testTarget(
