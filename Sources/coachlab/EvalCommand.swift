@@ -147,7 +147,11 @@ enum EvalTerminal {
         }
         if let summary = plan.continuationSummary { Terminal.error(summary) }
         let progress = Progress(total: plan.total, live: Terminal.stderrIsTerminal)
-        let work = Task { try await RunExecution.run(plan, store: store) { await progress.advance($0) } }
+        let work = Task {
+            try await RunExecution.run(plan, store: store) { result in
+                if let line = await progress.advance(result) { Terminal.error(line.text, terminator: line.terminator) }
+            }
+        }
         let interrupts = Invocation.current.ownsProcess ? InterruptWatcher { work.cancel() } : nil
         defer { interrupts?.stop() }
         let execution = try await work.value
@@ -249,29 +253,32 @@ actor Progress {
     private let started: ContinuousClock.Instant
     private var lastLine: ContinuousClock.Instant
     /// How often a line is printed when not on a terminal.
-    static let interval: Duration = .seconds(10)
+    let interval: Duration
 
-    init(total: Int, live: Bool) {
+    init(total: Int, live: Bool, interval: Duration = .seconds(10)) {
         self.total = total
         self.live = live
+        self.interval = interval
         started = clock.now
         lastLine = started
     }
 
-    func advance(_ result: CaseResult) {
+    /// Counts a finished case; the line to print, if any (with what ends it: nothing, on a
+    /// terminal, where the next line overwrites it).
+    func advance(_ result: CaseResult) -> (text: String, terminator: String)? {
         done += 1
         if result.outcome == .error { errors += 1 } else if result.outcome != .pass { failed += 1 }
         let now = clock.now
         if live {
-            guard total >= 2 else { return }
+            guard total >= 2 else { return nil }
             let width = 30
             let filled = total == 0 ? width : width * done / total
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            Terminal.error("\r\(bar) \(Self.status(done: done, total: total, failed: failed, errors: errors, elapsed: now - started))\u{1B}[K", terminator: "")
-        } else if now - lastLine >= Self.interval, done < total {
-            lastLine = now
-            Terminal.error("progress: " + Self.status(done: done, total: total, failed: failed, errors: errors, elapsed: now - started))
+            return ("\r\(bar) \(Self.status(done: done, total: total, failed: failed, errors: errors, elapsed: now - started))\u{1B}[K", "")
         }
+        guard now - lastLine >= interval, done < total else { return nil }
+        lastLine = now
+        return ("progress: " + Self.status(done: done, total: total, failed: failed, errors: errors, elapsed: now - started), "\n")
     }
 
     /// "120/552 cases, 3 not passing, 1 error, 4.1 cases/s, about 1m45s left".

@@ -1,4 +1,5 @@
 @testable import coachlab
+import CoachLabEval
 import Testing
 
 /// What a run says while it works: the cases done out of the total, those not passing and
@@ -14,10 +15,18 @@ import Testing
         #expect(Progress.status(done: 10, total: 10, failed: 1, errors: 0, elapsed: .seconds(5)) == "10/10 cases, 1 not passing, 2.0 cases/s")
     }
 
-    /// Off a terminal (a CI log), a run that ends within ten seconds prints no progress line.
-    @Test func aFastRunOffATerminalPrintsNoProgress() async throws {
-        let run = try await CLI.run(["eval", "evals/luna.yaml"])
-        #expect(run.status == 0)
-        #expect(!run.stderr.contains("progress:"), "\(run.stderr)")
+    /// Off a terminal (a CI log), a line when the interval has passed since the last one, and
+    /// none for the last case (the summary follows); on a terminal, a line kept up to date.
+    @Test func offATerminalALineComesEveryIntervalAndOnOneEveryCase() async {
+        let result = CaseResult(suite: "s", fixture: "f", provider: "mock", model: "mock", repeatIndex: 0, outcome: .error, score: 0,
+                                turns: [], error: "refused", tags: [])
+        let often = Progress(total: 3, live: false, interval: .zero)
+        let lines = [await often.advance(result), await often.advance(result), await often.advance(result)]
+        #expect(lines.map { $0?.text } == ["progress: 1/3 cases, 0 not passing, 1 error", "progress: 2/3 cases, 0 not passing, 2 errors", nil])
+        let seldom = Progress(total: 3, live: false, interval: .seconds(3600))
+        #expect(await seldom.advance(result) == nil)
+        let live = Progress(total: 3, live: true)
+        let line = await live.advance(result)
+        #expect(line?.terminator == "" && line?.text.hasPrefix("\r") == true && line?.text.contains("1/3 cases") == true)
     }
 }
