@@ -6,6 +6,7 @@
 # left aside). Reports figures; asserts nothing. docs/benchmarks.md keeps the current table.
 #
 #   scripts/transfer-corpus.sh [COACHLAB_BINARY]      default: a debug build's
+#   CORPUS_GLOB='corpus/set4/*/evals' scripts/transfer-corpus.sh BIN    one set only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-}
@@ -14,7 +15,7 @@ bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf '| pack | fixture cases | fixture checks | labelled cases | reading coverage | mutate score | mutate, the bar |\n|---|---:|---:|---:|---:|---:|---:|\n'
-for project in $(ls -d corpus/*/evals corpus/*/*/evals 2>/dev/null | xargs -n1 dirname | sort -u); do
+for project in $(ls -d ${CORPUS_GLOB:-corpus/*/evals corpus/*/*/evals} 2>/dev/null | xargs -n1 dirname | sort -u); do
   name=$(basename "$project")
   (cd "$project" && "$bin" eval --store "$work/$name.sqlite" --json "$work/$name.json" >/dev/null 2>&1) || true
   coverage=$( (cd "$project" && "$bin" lint 2>&1 >/dev/null || true) | sed -n 's/.*the mock reads \(.*\) instruction lines (\(.*\))$/\1 (\2)/p')
