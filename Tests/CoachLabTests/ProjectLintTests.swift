@@ -48,7 +48,23 @@ struct ProjectLintTests {
         #expect(problem.severity == .error)
         #expect((problem.location.line, problem.location.column) == (4, 3))
         #expect(problem.description.contains("topik"))
-        #expect(result.packs == 0, "a fixtures folder names no packs")
+        #expect(result.packs == 1, "the pack the fixtures name is linted with them")
+    }
+
+    /// A pack kept outside personas/ (an app's bundle resources) is linted through the fixtures
+    /// that name it: its own mistakes are not hidden behind the fixtures that use it.
+    @Test func aPackOnlyTheFixturesNameIsLintedWithThem() throws {
+        let fileSystem = FileSystem.inMemory([
+            "Sources/App/Pack/nudge/pack.yaml": "pack:\n  id: nudge\n  name: Nudge\npersona:\n  name: Nudge\n  rolle: a coach\n"
+                + "stack:\n  layers:\n    - id: persona\n      template: |\n        You are {{persona.name}}.\n        Keep replies to two sentences.\n",
+            "fixtures/nudge/hello.yaml": "fixture:\n  id: nudge-hello\n  pack: Sources/App/Pack/nudge\nturns:\n  - user: Hi\n",
+            "fixtures/nudge/again.yaml": "fixture:\n  id: nudge-again\n  pack: Sources/App/Pack/nudge\nturns:\n  - user: Hi again\n",
+        ])
+        let result = try ProjectLint(fileSystem: fileSystem).lint([])
+        #expect(result.packs == 1, "named twice, linted once")
+        let problem = try #require(result.diagnostics.first { $0.location.file == "Sources/App/Pack/nudge/pack.yaml" })
+        #expect(problem.severity == .error && problem.description.contains("rolle"), "\(problem)")
+        #expect(result.summary.contains("linted 1 pack, 2 fixtures"))
     }
 
     /// Each malformed file, named alone as `coachlab lint FILE` names it, fails lint (a file

@@ -76,7 +76,17 @@ public struct ProjectLint: Sendable {
             case .packs: packPaths.append(path)
             }
         }
-        let packs = packPaths.isEmpty ? [] : try self.packs(in: packPaths)
+        var packs = packPaths.isEmpty ? [] : try self.packs(in: packPaths)
+        // The packs the fixtures name are linted too, wherever they live (an app's bundle
+        // resources, say): otherwise a pack outside the linted folders is loaded only to check
+        // its fixtures, and its own errors, warnings and coverage are never shown.
+        let loader = EvalLoader(fileSystem: fileSystem)
+        let linted = Set(packs.map(Paths.normalize))
+        let named = fixtures.concurrentMap { loader.fixture(at: $0).0?.pack }.compactMap { $0 }
+        var added = Set<String>()
+        packs += named.filter { pack in
+            !linted.contains(Paths.normalize(pack)) && self.fileSystem.exists(pack + "/pack.yaml") && added.insert(Paths.normalize(pack)).inserted
+        }
         var result = Result(packs: packs.count, fixtures: fixtures.count, suites: suites.count, datasets: datasets.count)
         result.files = fixtures.count + suites.count + records.count + datasets.count + judgements.count
         // Packs, datasets and records are read and checked together on every core, packs (the
@@ -144,7 +154,6 @@ public struct ProjectLint: Sendable {
                 diagnostics.append(.error("\(error)", at: SourceLocation(file: path, line: 1, column: 1)))
             }
         }
-        let loader = EvalLoader(fileSystem: fileSystem)
         diagnostics += judgements.concurrentMap { loader.judgement(at: $0).1 }.flatMap { $0 }
         result.diagnostics = diagnostics
         return result
