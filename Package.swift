@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "CoachLabMockServer", targets: ["CoachLabMockServer"]),
         .library(name: "CoachLabEval", targets: ["CoachLabEval"]),
         .executable(name: "coachlab", targets: ["coachlab"]),
+        // `swift package coachlab eval` in a package that depends on CoachLab.
+        .plugin(name: "CoachLabCommand", targets: ["CoachLabCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -82,6 +84,17 @@ let package = Package(
             // symbols through the global scope, and the runtime's start-up `dladdr` scans them
             // all (docs/benchmarks.md, "the loader").
             linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]
+        ),
+        // Runs the `coachlab` command, built from source, in the package that asks for it:
+        // eval and mutate keep their store in .coachlab/ and write the reports asked for.
+        .plugin(
+            name: "CoachLabCommand",
+            capability: .command(
+                intent: .custom(verb: "coachlab", description: "Run coachlab (eval, lint, compile, mutate, ...) in this package's folder"),
+                permissions: [.writeToPackageDirectory(reason: "coachlab eval and mutate keep their results in .coachlab/ and write the reports you ask for")]
+            ),
+            dependencies: ["coachlab"],
+            path: "Plugins/CoachLabCommand"
         ),
         // A release-build benchmark that prints its figures; it asserts nothing.
         .executableTarget(

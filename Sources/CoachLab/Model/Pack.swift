@@ -93,6 +93,25 @@ public struct Entity: Sendable {
     public var value: YAMLValue
 }
 
+extension Entity {
+    /// An entity an app builds from its own data at run time, as a profile or a context.
+    ///
+    /// Every value is a quoted scalar, so text such as `yes` or `null` stays text, and, like every
+    /// profile's value, it is quoted into the prompt as data, never read as template structure.
+    /// - Parameters:
+    ///   - id: The id.
+    ///   - fields: Each key and its text, in the order the prompt should list them.
+    ///   - source: What diagnostics and the source map name as the values' file.
+    public init(id: String, fields: KeyValuePairs<String, String>, source: String = "<app data>") {
+        let location = SourceLocation(file: source, line: 1, column: 1)
+        self.id = id
+        value = .mapping(fields.map { key, text in
+            YAMLValue.Entry(key: key, keyLocation: location,
+                            value: .scalar(.init(text: text, style: .quoted, location: location)))
+        }, location)
+    }
+}
+
 /// The ordered layers of a prompt and how they are joined.
 public struct Stack: Sendable {
     /// One layer.
