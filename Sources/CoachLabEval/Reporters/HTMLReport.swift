@@ -125,7 +125,7 @@ public struct HTMLReport {
         <div class="charts">
         <figure>\(passRateChart())<figcaption>Pass rate per provider, with its 95% Wilson interval.</figcaption></figure>
         <figure>\(latencyChart())<figcaption>Latency per reply: the box spans the middle half, the line is the median, whiskers reach the fastest and the 95th percentile.</figcaption></figure>
-        <figure class="wide">\(checkChart())<figcaption>Pass rate per check and provider.</figcaption></figure>
+        <figure class="wide">\(checkChart(matrix))<figcaption>Pass rate per check and provider; n/a where a provider's replies met no such check.</figcaption></figure>
         </div>
         </section>
 
@@ -305,14 +305,13 @@ public struct HTMLReport {
     }
 
     private func latencyChart() -> String {
-        let rowHeight = 30, left = 150, width = 560, plot = width - left - 20
+        // The right margin holds half of the last tick's label, which is centred on its line.
+        let rowHeight = 30, left = 150, width = 560, plot = width - left - 40
         let height = matrix.columns.count * rowHeight + 40
-        let top = max(matrix.columns.compactMap { $0.summary.latencies.last }.max() ?? 1, 0.001)
-        let ticks = (0...4).map { Double($0) * top / 4 }
+        let ticks = Self.ticks(upTo: matrix.columns.compactMap { $0.summary.latencies.last }.max() ?? 0)
+        let top = ticks.last!
         var out = "<svg class=\"chart\" id=\"chart-latency\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-labelledby=\"chart-latency-title\"><title id=\"chart-latency-title\">Latency distribution per provider</title>"
-        let format: (Double) -> String = top < 0.01 ? { String(format: "%.1f ms", $0 * 1000) }
-            : top < 1 ? { String(format: "%.0f ms", $0 * 1000) } : { String(format: "%.2f s", $0) }
-        out += axis(left: left, plot: plot, top: 8, bottom: height - 24, ticks: ticks, format: format, scale: top)
+        out += axis(left: left, plot: plot, top: 8, bottom: height - 24, ticks: ticks, format: { Self.latencyTick($0, top: top) }, scale: top)
         for (index, column) in matrix.columns.enumerated() {
             let values = column.summary.latencies
             let y = 12 + index * rowHeight
@@ -327,7 +326,8 @@ public struct HTMLReport {
         return out + "</svg>"
     }
 
-    private func checkChart() -> String {
+    /// Each check's pass rate per column, labelled, so 0% and "no such check" (n/a) differ.
+    func checkChart(_ matrix: ComparisonMatrix) -> String {
         let columns = matrix.columns.count
         let bar = 10, gap = 10, left = 220, width = 640, plot = width - left - 60
         let group = columns * bar + gap
@@ -338,12 +338,35 @@ public struct HTMLReport {
             let y = 8 + row * group
             out += "<text x=\"\(left - 6)\" y=\"\(y + columns * bar / 2 + 4)\" text-anchor=\"end\">\(esc(truncate(check.check, 32)))</text>"
             for column in 0..<columns {
-                guard let rate = check.rates[column] else { continue }
-                out += "<rect class=\"c\(column % 6)\" x=\"\(left)\" y=\"\(y + column * bar)\" width=\(q(max(rate.rate * Double(plot), 0.5))) height=\"\(bar - 1)\">"
-                out += "<title>\(esc(check.check)) on \(esc(matrix.columns[column].label)): \(rate.passed)/\(rate.total) passed</title></rect>"
+                let top = y + column * bar, label = matrix.columns[column].label
+                guard let rate = check.rates[column], rate.total > 0 else {
+                    out += "<text class=\"na\" x=\"\(left + 4)\" y=\"\(top + bar - 2)\">n/a<title>\(esc(check.check)) on \(esc(label)): no reply met this check</title></text>"
+                    continue
+                }
+                let end = Double(left) + max(rate.rate * Double(plot), 0.5)
+                out += "<rect class=\"c\(column % 6)\" x=\"\(left)\" y=\"\(top)\" width=\(q(end - Double(left))) height=\"\(bar - 1)\">"
+                out += "<title>\(esc(check.check)) on \(esc(label)): \(rate.passed)/\(rate.total) passed</title></rect>"
+                out += "<text class=\"value\" x=\(q(end + 4)) y=\"\(top + bar - 2)\">\(percent(rate.rate, digits: 0))</text>"
             }
         }
         return out + "</svg>"
+    }
+
+    /// Five or so round ticks from 0 to at least `maximum` (steps of 1, 2, 2.5 or 5 times a
+    /// power of ten), so the axis reads "0 10 20 30 ms", not "0 6 12 19 25 ms".
+    static func ticks(upTo maximum: Double) -> [Double] {
+        let maximum = max(maximum, 0.001)
+        let rough = maximum / 4, power = pow(10, (log10(rough)).rounded(.down))
+        let step = [1, 2, 2.5, 5, 10].map { $0 * power }.first { $0 >= rough } ?? 10 * power
+        let count = Int((maximum / step).rounded(.up))
+        return (0...max(count, 1)).map { Double($0) * step }
+    }
+
+    /// A latency tick's label, in the unit the axis's top calls for: "2.5 ms", "250 ms", "1.5 s".
+    static func latencyTick(_ seconds: Double, top: Double) -> String {
+        if top < 0.01 { return String(format: "%g ms", (seconds * 10_000).rounded() / 10) }
+        if top < 1 { return String(format: "%.0f ms", seconds * 1000) }
+        return String(format: "%g s", (seconds * 100).rounded() / 100)
     }
 
     private func axis(left: Int, plot: Int, top: Int, bottom: Int, ticks: [Double], format: (Double) -> String, scale: Double) -> String {
@@ -409,7 +432,7 @@ public struct HTMLReport {
 
     static let css = """
         :root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--line:#d1d9e0;--pass:#1a7f37;--fail:#cf222e;--error:#8250df;--ins:#dafbe1;--del:#ffebe9}
-        *{box-sizing:border-box}body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;max-width:1200px;padding:0 16px 32px}
+        *{box-sizing:border-box}body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif,"Apple Color Emoji","Segoe UI Emoji","Noto Color Emoji";color:var(--fg);background:var(--bg);margin:0 auto;max-width:1200px;padding:0 16px 32px}
         .skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:4px 8px;z-index:2}
         h1{font-size:1.5rem;margin:16px 0 4px}h2{font-size:1.2rem;margin:24px 0 8px}h3{font-size:1rem;margin:8px 0}h4{font-size:.95rem;margin:0 0 4px}
         header p,.prices,.meta,small,figcaption{color:var(--muted)}.prices{font-size:.85rem}
@@ -419,7 +442,7 @@ public struct HTMLReport {
         .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px}
         .c0{fill:#0969da;background:#0969da}.c1{fill:#bc4c00;background:#bc4c00}.c2{fill:#1a7f37;background:#1a7f37}.c3{fill:#8250df;background:#8250df}.c4{fill:#bf3989;background:#bf3989}.c5{fill:#4d2d00;background:#4d2d00}
         .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(480px,100%),1fr));gap:16px}.charts figure{margin:0}.charts .wide{grid-column:1/-1}
-        .chart{max-width:100%;height:auto;font-size:12px}.chart text{fill:var(--fg)}.axis line{stroke:var(--line)}.axis text{fill:var(--muted)}
+        .chart{max-width:100%;height:auto;font-size:12px}.chart text{fill:var(--fg)}.axis line{stroke:var(--line)}.axis text{fill:var(--muted)}.chart .value{font-size:10px;fill:var(--muted)}.chart .na{font-size:10px;font-style:italic;fill:var(--muted)}
         .whisker{stroke:var(--fg);stroke-width:1.5}.median{stroke:#fff;stroke-width:2.5}.box{opacity:.85}
         .filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:8px 0}.filters select,.filters input[type=search]{font:inherit;padding:4px;max-width:100%}
         th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit;text-align:left}th[aria-sort=ascending] button::after{content:" ▲"}th[aria-sort=descending] button::after{content:" ▼"}
