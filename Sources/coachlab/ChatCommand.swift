@@ -13,7 +13,9 @@ struct ChatCommand: AsyncParsableCommand {
         Each user message is screened (stage 1) and compiled into the prompt, so a flagged message \
         gets the pack's risk alert, as in the app. With no --provider, the embedded mock answers. \
         Slash commands are handled here and never sent: /help, /reset, /save PATH and /quit (or \
-        end input) to stop. Keys' escape codes (arrows) are dropped from what is sent and saved. \
+        end input) to stop. On a terminal, lines are edited (arrows, Home, End, Ctrl-A, Ctrl-E, \
+        Ctrl-K, Ctrl-U, Ctrl-W) and Up and Down recall earlier messages; no key's escape code is \
+        ever sent or saved. \
         Without a terminal, turns are read from standard input, one per line.
 
         Examples:
@@ -72,6 +74,8 @@ struct ChatCommand: AsyncParsableCommand {
         private let sanitize: Bool
         private(set) var turns: [FixtureRecording.Turn] = []
         private(set) var failures = 0
+        /// The line being typed and the messages sent before, for Up and Down.
+        private var editor = LineEditor()
 
         init(_ command: ChatCommand) throws {
             compiler = try PackLoader(fileSystem: .invocation).compiler(for: command.pack)
@@ -106,8 +110,11 @@ struct ChatCommand: AsyncParsableCommand {
         /// commands here; nil at the end or on /quit.
         mutating func nextMessage() throws -> String? {
             while true {
-                if interactive { Terminal.out("you> ", terminator: "") }
-                guard let line = Invocation.current.readLine() else { return nil }
+                // On the process's own terminal the line is edited here (arrows, history);
+                // otherwise it is read as it comes.
+                let line = interactive && Invocation.current.ownsProcess ? LineEditor.read(prompt: "you> ", editor: &editor)
+                    : Invocation.current.readLine()
+                guard let line else { return nil }
                 let message = Self.typed(line).trimmingCharacters(in: .whitespaces)
                 if message.isEmpty { continue }
                 let words = message.split(separator: " ", maxSplits: 1).map(String.init)
