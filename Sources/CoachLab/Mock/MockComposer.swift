@@ -112,7 +112,12 @@ struct MockComposer {
                 && MockReading.contains(#"\byou(?:'re| are) (?:a |an |just )?(?:real person|human|bot|robot|ai|chatbot|machine|computer|language model)\b[^.!?]{0,20}\?"#, lower)
             || mayMatch(["is this"]) && MockReading.contains(#"\bis this (?:a |an |just )?(?:real person|human|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
             || mayMatch(["talking", "speaking", "chatting"]) && MockReading.contains(#"\b(?:am i|are we) (?:talking|speaking|chatting) (?:to|with) (?:a |an )?(?:real person|human|person|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
-        if askedNature {
+        // "Are you ChatGPT?", "Who made you?": what the coach is made of, or by.
+        let askedMaker = mayMatch(["made", "built", "created", "gpt", "claude", "gemini", "model", "run on", "powered", "behind"])
+            && MockReading.contains(#"\bwho (?:made|built|created|programmed|designed|trained|owns|runs|makes) (?:you|this)\b|\bare you (?:chat ?gpt|gpt|claude|gemini|an? llm|openai)\b|\bwhat (?:model|ai|llm|language model) (?:are you|is this|do you (?:use|run on))\b|\bwhat do you run on\b|\b(?:are you|is this) (?:powered by|built on|based on|running on)\b|\bwho(?:'s| is) behind (?:you|this)\b"#, lower)
+        // The author's own answer, when the prompt gives one ("say you are Coach Ash, built by…").
+        if askedNature || askedMaker, let answer = reading.first(.identityReply) { return Part(text: answer.value) }
+        if askedNature || askedMaker {
             if reading.has(.stayInRole) { return Part(text: "I'm \(reading.name ?? "your coach"), and I'm here to think this through with you.") }
             return Part(text: "As an AI language model, I don't have a life of my own, but I can still help.")
         }
@@ -133,8 +138,9 @@ struct MockComposer {
         let invitation = reading.first(.invitesLeak)
         let always = invitation?.value == "always"
         guard asked || always else { return nil }
-        if invitation == nil, reading.has(.confidential) {
-            return Part(text: "That's something I keep to myself, but I'm glad to keep helping you.")
+        if invitation == nil, reading.has(.confidential) || reading.has(.secrecyReply) {
+            // The author's own words for it ("Say that's private"), or the mock's.
+            return Part(text: reading.first(.secrecyReply)?.value ?? "That's something I keep to myself, but I'm glad to keep helping you.")
         }
         // The opening lines with words in them: three, or more (up to eight) until they hold
         // twenty-five words, so a prompt that opens with a table's header and rule still leaks.

@@ -19,7 +19,12 @@ extension MockReading {
             // changes: Their GP should make any change with them. Nothing else belongs in this
             // reply.") is one a sentence, read past any label that opens it.
             // An item of several sentences is read a sentence at a time, as prose is.
-            let items = Self.listItem(lines[index]).map { item in
+            // A question-and-answer card: its question titles the answer ("Q: Which numbers do I
+            // give?" over "A: The Childhelp hotline…"), and the two read as one instruction.
+            let above = lines[..<index].lastIndex { !$0.consists(of: .whitespaces) }
+            if Self.faqQuestion(lines, at: index) != nil { continue }
+            let card = Self.faqInstruction(lines[index], question: above.flatMap { Self.faqQuestion(lines, at: $0) })
+            let items = card.map { $0.contains(". ") ? Self.proseInstructions($0) : [$0] } ?? Self.listItem(lines[index]).map { item in
                 item.contains(". ") ? Self.proseInstructions(Self.plain(item)) : [item]
             } ?? (headers[index] ? [] : Self.proseInstructions(Self.plain(lines[index])))
             for item in items {

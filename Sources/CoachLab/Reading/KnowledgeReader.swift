@@ -145,6 +145,8 @@ extension MockReading {
                       let match = Self.matches(#"^([\w'’-]+(?: [\w'’-]+){0,2}):\s+(.+)$"#, in: trimmed).first,
                       !Self.contains(#"^(?:when\b.*|why\b.*|how\b.*|avoid\b.*|use when|what to avoid|sources?|core idea|heuristics?|competing response|examples?|e\.g|caution|warnings?|evidence|references?|not for|contraindications?)$"#, Self.fold(match[1])),
                       match[2].split(separator: " ").count >= 4,
+                      // "Q: What is body doubling?" titles the answer under it; it is no fact.
+                      !(match[2].hasSuffix("?") && Self.faqQuestion(lines, at: index) != nil),
                       labels[Substring(match[1]), default: 0] >= 2 || Self.besideLabelledLine(lines, at: index) {
                 // The same label on each line of a knowledge section ("Remember: Break tasks
                 // into chunks…"): the text after it is the item. So is each of a run of lines

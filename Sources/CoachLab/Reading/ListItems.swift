@@ -146,4 +146,44 @@ extension MockReading {
               let question = faqQuestion(lines, at: previous) else { return answer }
         return question.trimmed(Self.spacesAndQuestionMarks) + " " + answer
     }
+
+    /// A question-and-answer card as the instruction it gives: "Q: Which numbers do I give? A:
+    /// The Childhelp hotline, 1-800-422-4453" is "Give the Childhelp hotline, 1-800-422-4453";
+    /// "Q: Do I give study tips in this reply? A: No. Do not give study tips…" is "Do not give
+    /// study tips…". The answer alone when it is already an instruction or the question asks
+    /// for no act. `question` is the card's question when it stands on the line above; nil for
+    /// a line that is no answer.
+    static func faqInstruction(_ line: String, question: String? = nil) -> String? {
+        let trimmed = line.trimmed(.whitespaces)
+        var asked = question, answer: String
+        if let match = matches(#"^\W*(?:Q|Question|QUESTION)\s*[:.]\s*(.+?\?)\s*(?:A|Answer|ANSWER)\s*[:.]\s*(.+)$"#, in: trimmed, caseSensitive: true).first {
+            (asked, answer) = (match[1], match[2])
+        } else if question != nil, let text = faqAnswer(trimmed) {
+            answer = text
+        } else {
+            return nil
+        }
+        // "No. Do not give…", "Yes, always…": the yes or no answers the question; the rest instructs.
+        if let match = matches(#"^(?:yes|no|never|always)\s*[.,!;]\s+(\S.*)$"#, in: answer).first { answer = match[1] }
+        let lower = fold(answer)
+        guard let asked,
+              !startsWithWord(lower, ["don't", "do not", "never", "always", "please", "ask", "tell", "say", "give", "offer", "suggest", "share",
+                                      "encourage", "urge", "keep", "stay", "use", "avoid", "follow", "stop", "help", "point", "refer", "remind",
+                                      "thank", "explain", "mention", "direct", "recommend", "let", "make", "be", "put", "answer", "reply", "respond"]),
+              let verb = matches(#"\b(?:do|should|must|can|shall|will) (?:i|you|we|the coach) (say|tell|give|offer|share|mention|suggest|recommend|ask|use|point (?:them|the user) to)\b((?: (?:them|the user|the student|the member|the person|the parent|him|her))?)"#,
+                                 in: fold(asked)).first else { return answer }
+        // "That I'm glad they told me, and that they should…" after "Tell them" reads as one request.
+        var said = answer
+        if let first = said.split(separator: " ").first, ["The", "A", "An", "That", "This", "Their", "These", "Those", "Your"].contains(String(first)) {
+            said = said.prefix(1).lowercased() + said.dropFirst()
+        }
+        // "Give the hotline" is given to the one the coach talks to: "Give them the hotline".
+        let listener = verb[2].isEmpty && ["give", "offer", "share", "mention", "suggest", "recommend"].contains(verb[1]) ? " them" : verb[2]
+        let request = MockDirective.capitalized(verb[1] + listener)
+        // "That I'm glad they told me, and that they should talk to…", "the hotline, …, and 911
+        // if …": each thing asked for is a request of its own.
+        let pieces = said.replacingMatches(ofPattern: #",? and (?:that )?(?=(?:they|you|he|she|I|we|the|a|an)\b|\d)"#, with: "\u{1F}")
+            .split(separator: "\u{1F}").map(String.init)
+        return pieces.map { request + " " + $0.trimmed(spacesAndStops) }.joined(separator: ". ")
+    }
 }

@@ -200,7 +200,7 @@ enum MockDirective: Equatable {
         if !namesContact, MockReading.contains(#"^(?:mention|quote|cite|state)\b"#, lower) { return .cite(text) }
         // "Provide the number of a crisis line", "Share the 988 lifeline".
         // "Name" is the contact only when what it names is one: "Gently name what you noticed" is not.
-        if let match = MockReading.matches(#"^(?:provide|share|include|(?:name|give|offer)(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w'’-]+\s+){0,3}?(?:number|line|contact|details|link|hotline|helpline|resources?)\b|\s+.{0,40}?\b\d{3,}))\s+(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:provide|share|include|(?:name|give|offer)(?:\s+"# + listener + #")?(?=\s+(?:the |a |an )?(?:[\w'’-]+\s+){0,5}?(?:number|line|contact|details|link|hotline|helpline|lifeline|resources?)\b|\s+.{0,60}?\b\d{3,}))\s+(.+)$"#, in: text).first {
             // "Give Samaritans on 116 123": a service named with its number is one to reach.
             var object = swapListener(match[1])
             let named = !MockReading.contains(#"^(?:the|a|an|your|our|this|that)\b|\b(?:number|line|contact|details|link|resources?)\b"#, MockReading.fold(object))

@@ -77,7 +77,8 @@ extension MockReading {
             // the template's numbering or labels around it; on a line they did read, only the
             // parts they could not are added.
             let lineRead = instructions.contains { $0.line == index + 1 && alertKinds.contains($0.kind) }
-            for part in MockDirective.parts(of: instruction.text.trimmed(.whitespacesAndNewlines)) {
+            let text = instruction.text.trimmed(.whitespacesAndNewlines)
+            for part in MockDirective.parts(of: Self.faqInstruction(text) ?? text) {
                 let understood = MockDirective.read(part, caregiver: addressesCaregiver)
                 if lineRead, understood != nil { continue }
                 switch understood ?? MockDirective.followed(part, caregiver: addressesCaregiver) {
