@@ -78,6 +78,8 @@ struct EvalCommand: AsyncParsableCommand {
     var stream = false
     @Flag(help: "Strip leaked system-prompt lines from each reply before it is scored (Kindred's sanitiser); the effect is reported.")
     var sanitize = false
+    @Flag(name: [.customShort("v"), .long], help: "Print each case as it finishes: its outcome, its last reply and its first failing check.")
+    var verbose = false
 
     func validate() throws {
         if let failUnder, !(0...1).contains(failUnder) { throw ValidationError("--fail-under takes a rate from 0 to 1") }
@@ -104,7 +106,7 @@ struct EvalCommand: AsyncParsableCommand {
             store.discardIfNew()
             throw error
         }
-        let execution = try await EvalTerminal.execute(plan, store: store, cache: cache)
+        let execution = try await EvalTerminal.execute(plan, store: store, cache: cache, verbose: verbose)
         let report = try RunReport(run: plan.run, suites: plan.suites.map(\.suite), store: store)
         Terminal.out(Reporters.terminal(report, colour: Terminal.stdoutIsTerminal), terminator: "")
         if sanitize { Terminal.error(try SanitizerSummary(report).line) }
@@ -139,14 +141,14 @@ struct EvalCommand: AsyncParsableCommand {
 /// What eval and compare print around a run: the live settings, a progress bar, the speed
 /// and the cache's use; Ctrl-C (or SIGTERM) cancels the run cleanly.
 enum EvalTerminal {
-    static func execute(_ plan: EvalPlan, store: ResultStore, cache: ResponseCache?) async throws -> RunExecution {
+    static func execute(_ plan: EvalPlan, store: ResultStore, cache: ResponseCache?, verbose: Bool = false) async throws -> RunExecution {
         Terminal.keepUntilExit(plan)
         for warning in plan.warnings { Terminal.error(warning.description) }
         for line in plan.registry.settingsLines(plan.providers, baseURL: plan.request.baseURL, apiKeyVariable: plan.request.apiKeyVariable) {
             Terminal.error(line)
         }
         if let summary = plan.continuationSummary { Terminal.error(summary) }
-        let progress = Progress(total: plan.total, live: Terminal.stderrIsTerminal)
+        let progress = Progress(total: plan.total, live: Terminal.stderrIsTerminal, verbose: verbose)
         let work = Task {
             try await RunExecution.run(plan, store: store) { result in
                 if let line = await progress.advance(result) { Terminal.error(line.text, terminator: line.terminator) }
@@ -255,9 +257,13 @@ actor Progress {
     /// How often a line is printed when not on a terminal.
     let interval: Duration
 
-    init(total: Int, live: Bool, interval: Duration = .seconds(10)) {
+    /// Whether each finished case gets a line of its own (``caseLine(_:)``).
+    let verbose: Bool
+
+    init(total: Int, live: Bool, verbose: Bool = false, interval: Duration = .seconds(10)) {
         self.total = total
         self.live = live
+        self.verbose = verbose
         self.interval = interval
         started = clock.now
         lastLine = started
@@ -269,16 +275,37 @@ actor Progress {
         done += 1
         if result.outcome == .error { errors += 1 } else if result.outcome != .pass { failed += 1 }
         let now = clock.now
+        let finished = verbose ? Self.caseLine(result) : nil
         if live {
-            guard total >= 2 else { return nil }
+            guard total >= 2 else { return finished.map { ($0, "\n") } }
             let width = 30
             let filled = total == 0 ? width : width * done / total
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            return ("\r\(bar) \(Self.status(done: done, total: total, failed: failed, errors: errors, elapsed: now - started))\u{1B}[K", "")
+            // The case's line replaces the bar, which is drawn again under it.
+            return ((finished.map { "\r\($0)\u{1B}[K\n" } ?? "") + "\r\(bar) \(Self.status(done: done, total: total, failed: failed, errors: errors, elapsed: now - started))\u{1B}[K", "")
         }
-        guard now - lastLine >= interval, done < total else { return nil }
+        guard now - lastLine >= interval, done < total else { return finished.map { ($0, "\n") } }
         lastLine = now
-        return ("progress: " + Self.status(done: done, total: total, failed: failed, errors: errors, elapsed: now - started), "\n")
+        return ((finished.map { $0 + "\n" } ?? "") + "progress: " + Self.status(done: done, total: total, failed: failed, errors: errors, elapsed: now - started), "\n")
+    }
+
+    /// A finished case on one line: "FAIL luna/luna-crisis#1 (mock) 0.02 s: "reply…" — contains: missing …".
+    static func caseLine(_ result: CaseResult) -> String {
+        let outcome = result.outcome == .pass ? "PASS" : result.outcome == .error ? "ERROR" : "FAIL"
+        let latency = result.turns.map(\.latency).reduce(0, +)
+        var line = "\(outcome) \(result.suite)/\(result.fixture)#\(result.repeatIndex) (\(result.provider)) " + String(format: "%.2f s", latency)
+        if let error = result.error { return line + ": " + Self.clipped(error, 160) }
+        if let reply = result.turns.last?.reply { line += ": \"" + Self.clipped(reply, 100) + "\"" }
+        if let failing = result.turns.lazy.flatMap(\.checks).first(where: { !$0.passed }) {
+            line += " — " + Self.clipped(failing.check + ": " + failing.reason, 100)
+        }
+        return line
+    }
+
+    /// One line of at most `limit` characters, with an ellipsis where it was cut.
+    static func clipped(_ text: String, _ limit: Int) -> String {
+        let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
     }
 
     /// "120/552 cases, 3 not passing, 1 error, 4.1 cases/s, about 1m45s left".

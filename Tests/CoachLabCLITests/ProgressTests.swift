@@ -1,4 +1,5 @@
 @testable import coachlab
+import CoachLab
 import CoachLabEval
 import Testing
 
@@ -29,4 +30,22 @@ import Testing
         let line = await live.advance(result)
         #expect(line?.terminator == "" && line?.text.hasPrefix("\r") == true && line?.text.contains("1/3 cases") == true)
     }
+
+    /// With -v, each case has a line as it finishes: outcome, reply and first failing check.
+    @Test func verboseShowsEachCaseAsItFinishes() async {
+        let checks = [CheckResult(check: "ends-with-question", passed: true, reason: "ok"),
+                      CheckResult(check: "contains", passed: false, reason: "contains none of \"988\"")]
+        let turn = TurnResult(turn: 1, user: "hi", reply: "Please call someone.\nI'm here.", checks: checks, latency: 0.25,
+                              inputTokens: 1, outputTokens: 1, usageEstimated: true, finishReason: "stop", promptHash: "h")
+        let failed = CaseResult(suite: "luna", fixture: "luna-crisis", provider: "mock", model: "mock", repeatIndex: 1, outcome: .fail, score: 0.5,
+                                turns: [turn], error: nil, tags: [])
+        #expect(Progress.caseLine(failed) == "FAIL luna/luna-crisis#1 (mock) 0.25 s: \"Please call someone. I'm here.\" — contains: contains none of \"988\"")
+        let quiet = Progress(total: 3, live: false, verbose: true, interval: .seconds(3600))
+        #expect(await quiet.advance(failed)?.text == Progress.caseLine(failed), "a case line even when no progress line is due")
+        let live = Progress(total: 3, live: true, verbose: true)
+        let line = await live.advance(failed)?.text ?? ""
+        #expect(line.hasPrefix("\rFAIL luna/luna-crisis#1") && line.contains("\u{1B}[K\n\r") && line.contains("1/3 cases"), "the bar is drawn again under the case")
+        #expect(await Progress(total: 3, live: false).advance(failed) == nil, "without -v, no case lines")
+    }
 }
+
