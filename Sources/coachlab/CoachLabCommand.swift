@@ -30,6 +30,8 @@ enum Exit {
     static let failed: Int32 = 1
     static let usage: Int32 = 2
     static let infrastructure: Int32 = 3
+    /// Stopped at `--max-cost`'s budget; `--resume` goes on.
+    static let budget: Int32 = 4
     /// Stopped by Ctrl-C or SIGTERM (the shell's convention, 128 + SIGINT).
     static let interrupted: Int32 = 130
 }

@@ -3,6 +3,7 @@ import CoachLab
 import CoachLabEval
 import CoachLabProviders
 import Foundation
+import Synchronization
 
 /// `coachlab eval`: the main job.
 struct EvalCommand: AsyncParsableCommand {
@@ -80,6 +81,10 @@ struct EvalCommand: AsyncParsableCommand {
     var sanitize = false
     @Flag(name: [.customShort("v"), .long], help: "Print each case as it finishes: its outcome, its last reply and its first failing check.")
     var verbose = false
+    @Flag(help: "Send nothing: run every case on the embedded mock and print the requests, tokens and cost each provider would see (no key needed).")
+    var dryRun = false
+    @Option(help: "Stop cleanly before the run's cost (spent plus the cases in flight) would pass this many US dollars (exit 4); --resume goes on. Needs a price for every provider.")
+    var maxCost: Double?
 
     func validate() throws {
         if let failUnder, !(0...1).contains(failUnder) { throw ValidationError("--fail-under takes a rate from 0 to 1") }
@@ -88,9 +93,17 @@ struct EvalCommand: AsyncParsableCommand {
         if let shard, Shard(shard) == nil { throw ValidationError("--shard takes i/n with 1 ≤ i ≤ n, e.g. 1/4; got '\(shard)'") }
         if record && replay { throw ValidationError("--record and --replay cannot be used together") }
         if resume != nil && retryErrors != nil { throw ValidationError("--resume and --retry-errors cannot be used together") }
+        if let maxCost, !(maxCost > 0) { throw ValidationError("--max-cost takes an amount in US dollars above 0, e.g. 5 or 0.50") }
+        if dryRun && (record || replay || resume != nil || retryErrors != nil || maxCost != nil) {
+            throw ValidationError("--dry-run sends nothing and stores nothing: it takes no --record, --replay, --resume, --retry-errors or --max-cost")
+        }
     }
 
     func run() async throws {
+        if dryRun {
+            let estimate = try await EvalEstimate.make(request, registry: provider.registry(), catalog: SuiteCatalog(fileSystem: .invocation))
+            return Terminal.out(estimate.table, terminator: "")
+        }
         try outputs.check(fileSystem: .invocation)
         let gate = try baseline.map { (path: $0, file: try Baseline.read($0, fileSystem: .invocation)) }
         let store = try ResultStore(path: Terminal.storePath(store), system: Invocation.current.system)
@@ -106,12 +119,14 @@ struct EvalCommand: AsyncParsableCommand {
             store.discardIfNew()
             throw error
         }
-        let execution = try await EvalTerminal.execute(plan, store: store, cache: cache, verbose: verbose)
+        let budget = try maxCost.map { try EvalTerminal.budget($0, for: plan) }
+        let execution = try await EvalTerminal.execute(plan, store: store, cache: cache, verbose: verbose, budget: budget)
         let report = try RunReport(run: plan.run, suites: plan.suites.map(\.suite), store: store)
         Terminal.out(Reporters.terminal(report, colour: Terminal.stdoutIsTerminal), terminator: "")
         if sanitize { Terminal.error(try SanitizerSummary(report).line) }
         try outputs.write(report)
-        try EvalTerminal.finish(report, execution: execution, failUnder: failUnder, baseline: gate, resumeHint: shard.map { " --shard \($0)" } ?? "")
+        try EvalTerminal.finish(report, execution: execution, failUnder: failUnder, baseline: gate,
+                                resumeHint: (shard.map { " --shard \($0)" } ?? "") + (maxCost.map { " --max-cost \($0)" } ?? ""), budget: budget)
     }
 
     /// Where answers come from besides the providers: cassettes (recorded or replayed: exact,
@@ -141,7 +156,17 @@ struct EvalCommand: AsyncParsableCommand {
 /// What eval and compare print around a run: the live settings, a progress bar, the speed
 /// and the cache's use; Ctrl-C (or SIGTERM) cancels the run cleanly.
 enum EvalTerminal {
-    static func execute(_ plan: EvalPlan, store: ResultStore, cache: ResponseCache?, verbose: Bool = false) async throws -> RunExecution {
+    /// `--max-cost`'s budget for a plan whose every provider has a price.
+    static func budget(_ limit: Double, for plan: EvalPlan) throws -> RunBudget {
+        let unpriced = PriceSheet(registry: plan.registry, ids: plan.providers).unpriced
+        guard unpriced.isEmpty else {
+            throw CoachLabError(usage: "--max-cost needs a price for every provider of the run; none for " + unpriced.joined(separator: ", "),
+                                hint: "set prices: {input: …, output: …} (US dollars per million tokens) for it in providers.yaml")
+        }
+        return RunBudget(limit: limit)
+    }
+
+    static func execute(_ plan: EvalPlan, store: ResultStore, cache: ResponseCache?, verbose: Bool = false, budget: RunBudget? = nil) async throws -> RunExecution {
         Terminal.keepUntilExit(plan)
         for warning in plan.warnings { Terminal.error(warning.description) }
         for line in plan.registry.settingsLines(plan.providers, baseURL: plan.request.baseURL, apiKeyVariable: plan.request.apiKeyVariable) {
@@ -149,11 +174,18 @@ enum EvalTerminal {
         }
         if let summary = plan.continuationSummary { Terminal.error(summary) }
         let progress = Progress(total: plan.total, live: Terminal.stderrIsTerminal, verbose: verbose)
+        // The budget stops the run as Ctrl-C would: the cases in flight are dropped, the rest stored.
+        let running = Mutex<Task<RunExecution, any Error>?>(nil)
+        let slots = plan.runner.concurrency ?? 8
         let work = Task {
             try await RunExecution.run(plan, store: store) { result in
                 if let line = await progress.advance(result) { Terminal.error(line.text, terminator: line.terminator) }
+                if let budget, budget.record(result, inFlight: min(slots, plan.total - (await progress.done))) {
+                    running.withLock { $0?.cancel() }
+                }
             }
         }
+        running.withLock { $0 = work }
         let interrupts = Invocation.current.ownsProcess ? InterruptWatcher { work.cancel() } : nil
         defer { interrupts?.stop() }
         let execution = try await work.value
@@ -166,10 +198,15 @@ enum EvalTerminal {
     /// The exit: interrupted (130, with how to resume), stale cassettes named, then the
     /// thresholds, --fail-under and the baseline. The report's store is closed on the way out.
     static func finish(_ report: RunReport, execution: RunExecution, failUnder: Double?, baseline: (path: String, file: Baseline)?,
-                       resumeHint: String) throws {
+                       resumeHint: String, budget: RunBudget? = nil) throws {
         Terminal.keepUntilExit(report)
         defer {
             do { try report.store.close() } catch { Terminal.error("warning: the result store did not close cleanly: \(error)") }
+        }
+        if execution.interrupted, let budget, budget.stopped {
+            Terminal.error(String(format: "stopped at the budget: $%.4f spent of --max-cost $%.4f; ", budget.spent, budget.limit)
+                           + "\(execution.done) cases finished; continue with: coachlab eval --resume \(execution.run)" + resumeHint)
+            throw ExitCode(Exit.budget)
         }
         if execution.interrupted {
             Terminal.error("interrupted: \(execution.done) cases finished; continue with: coachlab eval --resume \(execution.run)" + resumeHint)
