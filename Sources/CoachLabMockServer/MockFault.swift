@@ -65,6 +65,8 @@ public struct MockServerConfiguration: Sendable {
     public var retryAfterMilliseconds: Int
     /// Faults applied to requests in order: each rule hits `times` requests, then the next applies.
     public var faults: [MockFaultRule]
+    /// Requests per second the server admits; more are answered 429 (``MockRateLimit``). Nil, no limit.
+    public var requestsPerSecond: Double?
     /// The time replies are stamped with (OpenAI's `created`). `coachlab serve-mock` passes the
     /// system clock; the default is ``fixedClock``.
     public var clock: @Sendable () -> Date
@@ -75,7 +77,8 @@ public struct MockServerConfiguration: Sendable {
 
     public init(host: String = "127.0.0.1", port: Int = 8080, latency: Double = 0, chunkDelay: Double = 0,
                 slowDelay: Double = 2, retryAfterMilliseconds: Int = 100, faults: [MockFaultRule] = [],
-                clock: @escaping @Sendable () -> Date = fixedClock) {
+                requestsPerSecond: Double? = nil, clock: @escaping @Sendable () -> Date = fixedClock) {
+        self.requestsPerSecond = requestsPerSecond
         self.clock = clock
         self.host = host
         self.port = port

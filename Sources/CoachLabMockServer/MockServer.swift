@@ -17,10 +17,13 @@ public struct MockServer: Sendable {
     /// The settings.
     public let configuration: MockServerConfiguration
     let schedule: FaultSchedule
+    /// The rate limit, when the configuration sets one; its rate can be changed while serving.
+    public let rateLimit: MockRateLimit?
 
     public init(configuration: MockServerConfiguration) {
         self.configuration = configuration
         self.schedule = FaultSchedule(configuration.faults)
+        rateLimit = configuration.requestsPerSecond.map { MockRateLimit(requestsPerSecond: $0) }
     }
 
     /// Requests answered so far.
@@ -71,6 +74,11 @@ public struct MockServer: Sendable {
         let due = ContinuousClock.now.advanced(by: .seconds(configuration.latency))
         let headerFault = incoming.headers[HTTPField.Name("x-coachlab-fault")!].flatMap(MockFault.init(rawValue:))
         let fault = headerFault ?? schedule.next()
+        if fault == nil, let rateLimit, let wait = rateLimit.admit() {
+            // Refused at once, as a provider's gateway refuses: no latency of a model's answer.
+            let (status, body, headers) = wire.error(.rateLimit, retryAfterMilliseconds: wait)
+            return Self.json(status, body, headers: headers + rateLimit.headers(waitMilliseconds: wait))
+        }
         let response = try await respond(incoming, protocol: wire, fault: fault)
         try await Task.sleep(until: due, clock: .continuous)
         if fault == .slowFirstByte { try await Task.sleep(for: .seconds(configuration.slowDelay)) }

@@ -192,6 +192,9 @@ enum EvalTerminal {
         await progress.finish()
         Terminal.error(execution.speed + "; run \(plan.run) is stored in \(store.path)")
         if let cache, let line = cache.statistics.line(directory: cache.directory) { Terminal.error(line) }
+        for (id, limit) in plan.registry.limits.all.sorted(by: { $0.key < $1.key }) {
+            if let summary = await limit.summary { Terminal.error("\(id): \(summary)") }
+        }
         return execution
     }
 

@@ -36,19 +36,23 @@ struct ServeMockCommand: AsyncParsableCommand {
     var retryAfterMs = 100
     @Option(help: "A fault to inject: KIND or KIND:TIMES (then normal answers).")
     var fault: [String] = []
+    @Option(help: "Admit this many requests per second (a one-second burst, then the rate); answer the rest 429 with retry-after-ms and rate-limit headers.")
+    var rps: Double?
 
     func validate() throws {
         for text in fault where MockFaultRule(parsing: text) == nil {
             throw ValidationError("unknown fault '\(text)'; kinds: " + MockFault.allCases.map(\.rawValue).joined(separator: ", "))
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535") }
+        if let rps, !(rps > 0) { throw ValidationError("--rps takes a rate above 0, e.g. 50 or 0.5") }
     }
 
     func run() async throws {
         let configuration = MockServerConfiguration(host: host, port: port, latency: Double(latencyMs) / 1000,
                                                     chunkDelay: Double(chunkDelayMs) / 1000, slowDelay: Double(slowMs) / 1000,
                                                     retryAfterMilliseconds: retryAfterMs,
-                                                    faults: fault.compactMap(MockFaultRule.init(parsing:)), clock: Invocation.current.now)
+                                                    faults: fault.compactMap(MockFaultRule.init(parsing:)), requestsPerSecond: rps,
+                                                    clock: Invocation.current.now)
         let host = self.host
         try await MockServer(configuration: configuration).run { port in
             Terminal.error("serve-mock listening on http://\(host):\(port) (OpenAI-compatible base URL: http://\(host):\(port)/v1)")

@@ -11,6 +11,9 @@ public struct ProviderRegistry: Sendable {
     public var file: String?
     /// Settings applied to every configuration this registry hands out, fallback links included.
     public var overrides = ProviderOverrides()
+    /// How many requests each HTTP provider is sent at once, adapted to the rate limits it meets;
+    /// shared by every provider this registry (and its copies) makes.
+    public let limits = AdaptiveLimits()
     /// Where keys, packs, requests, waits and jitter come from.
     public let system: SystemEnvironment
 
@@ -306,6 +309,7 @@ public struct ProviderRegistry: Sendable {
                                         maximumResponseBytes: configuration.maxResponseBytes)
             provider.cache = cache
             provider.maxTokensCap = configuration.maxTokensCap
+            provider.limit = limits.limit(for: configuration.id, ceiling: configuration.concurrency)
             return provider
         }
     }

@@ -26,6 +26,8 @@ public struct HTTPProvider: ChatProvider {
     public var cache: ResponseCache?
     /// The most output tokens any request may ask for (`--max-tokens`).
     public var maxTokensCap: Int?
+    /// How many requests go at once, adapted to the provider's rate limits; nil for no limit here.
+    public var limit: AdaptiveLimit?
 
     /// Seconds a request may take when neither it nor the provider sets a timeout.
     public static let defaultTimeout = 60.0
@@ -218,7 +220,17 @@ public struct HTTPProvider: ChatProvider {
         if let hit = cache?.lookup(spec, provider: id) {
             return (HTTPResponse(status: hit.status, headers: hit.headers, body: CassetteTransport.stream(hit.body)), true)
         }
-        return (try await transport.send(spec, timeout: timeout, provider: id), false)
+        guard let limit else { return (try await transport.send(spec, timeout: timeout, provider: id), false) }
+        // Room is held until the response's head arrives: a rate limit counts requests started.
+        let started = try await limit.acquire()
+        do {
+            let response = try await transport.send(spec, timeout: timeout, provider: id)
+            await limit.release(started: started, status: response.status, headers: response.headers)
+            return (response, false)
+        } catch {
+            await limit.release(started: started, status: 0)
+            throw error
+        }
     }
 
     /// Rethrows `error` (redacted) unless the policy retries it, in which case it waits.

@@ -1,0 +1,90 @@
+import CoachLab
+@testable import CoachLabProviders
+import CoachLabMockServer
+import Foundation
+import Testing
+
+/// Concurrency adapted to a provider's rate limits: halved by a 429 once per round of requests,
+/// grown back by successes, held by what the provider says to wait.
+@Suite struct AdaptiveLimitTests {
+    @Test func aRateLimitHalvesItOnceForTheRequestsAlreadySentAndSuccessesGrowItBack() async throws {
+        let limit = AdaptiveLimit(ceiling: 8)
+        var started: [ContinuousClock.Instant] = []
+        for _ in 0..<8 { started.append(try await limit.acquire()) }
+        await limit.release(started: started[0], status: 429)
+        #expect(await limit.current == 4)
+        // Sent before the cut: these say nothing new.
+        for index in 1..<4 { await limit.release(started: started[index], status: 429) }
+        let (current, cuts, limited) = (await limit.current, await limit.cuts, await limit.rateLimited)
+        #expect(current == 4 && cuts == 1 && limited == 4)
+        for index in 4..<8 { await limit.release(started: started[index], status: 200) }
+        // Sent after the cut, and limited again: a second cut.
+        let late = try await limit.acquire()
+        await limit.release(started: late, status: 429)
+        let (again, cutTwice) = (await limit.current, await limit.cuts)
+        #expect(again == 2 && cutTwice == 2)
+        // One more a round of successes, up to the ceiling and no further.
+        for _ in 0..<200 { await limit.release(started: try await limit.acquire(), status: 200) }
+        #expect(await limit.current == 8)
+        let summary = await limit.summary
+        #expect(summary == "5 of 209 requests rate-limited or overloaded (2.4%); concurrency cut 2 times, 8 of 8 at the end", "\(summary ?? "")")
+    }
+
+    @Test func aRequestWaitsForRoom() async throws {
+        let limit = AdaptiveLimit(ceiling: 1)
+        let first = try await limit.acquire()
+        let second = Task { try await limit.acquire() }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await limit.sent == 1, "the second waits while the first is in flight")
+        await limit.release(started: first, status: 200)
+        _ = try await second.value
+        #expect(await limit.sent == 2)
+    }
+
+    @Test func whatTheProviderSaysToWaitIsRead() {
+        let now = Date(timeIntervalSince1970: 1_000)
+        #expect(AdaptiveLimit.wait(status: 429, headers: [HTTPHeader("retry-after-ms", "250")], now: now) == 0.25)
+        #expect(AdaptiveLimit.wait(status: 429, headers: [HTTPHeader("Retry-After", "2")], now: now) == 2)
+        #expect(AdaptiveLimit.wait(status: 200, headers: [HTTPHeader("retry-after", "2")], now: now) == nil)
+        #expect(AdaptiveLimit.wait(status: 200, headers: [HTTPHeader("x-ratelimit-remaining-requests", "0"),
+                                                          HTTPHeader("x-ratelimit-reset-requests", "1m2.5s")], now: now) == 62.5)
+        #expect(AdaptiveLimit.wait(status: 200, headers: [HTTPHeader("x-ratelimit-remaining-requests", "3"),
+                                                          HTTPHeader("x-ratelimit-reset-requests", "1s")], now: now) == nil)
+        #expect(AdaptiveLimit.wait(status: 200, headers: [HTTPHeader("anthropic-ratelimit-requests-remaining", "0"),
+                                                          HTTPHeader("anthropic-ratelimit-requests-reset", "1970-01-01T00:16:50Z")], now: now) == 10)
+        #expect(AdaptiveLimit.duration("120ms") == 0.12 && AdaptiveLimit.duration("6m0s") == 360 && AdaptiveLimit.duration("1h") == 3600)
+        #expect(AdaptiveLimit.duration("soon") == nil && AdaptiveLimit.duration("") == nil && AdaptiveLimit.duration("5") == nil)
+    }
+
+    /// Against serve-mock admitting 100 requests a second, then 50 from halfway: 240 requests, 32
+    /// at a time, all answered, and few of them refused on the way.
+    @Test func againstALimitThatHalvesMidRunNothingErrors() async throws {
+        let configuration = MockServerConfiguration(port: 0, latency: 0.05, requestsPerSecond: 100)
+        try await RunningMockServer.with(configuration) { server in
+            let limit = AdaptiveLimit(ceiling: 32)
+            let chat = {
+                var chat = provider(.openai, server, retry: RetryPolicy(maxRetries: 3, initialDelay: 0.05, maxDelay: 0.2, jitter: 0))
+                chat.limit = limit
+                return chat
+            }()
+            let rate = try #require(server.server.rateLimit)
+            let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+                var slots = 0, failures = 0
+                for index in 0..<240 {
+                    if slots == 32 { failures += try await group.next() ?? 0; slots -= 1 }
+                    if index == 120 { rate.set(requestsPerSecond: 50) }
+                    group.addTask {
+                        do { _ = try await chat.complete(sampleRequest); return 0 } catch { return 1 }
+                    }
+                    slots += 1
+                }
+                for try await failed in group { failures += failed }
+                return failures
+            }
+            #expect(failures == 0)
+            let refused = await limit.rateLimited, sent = await limit.sent
+            #expect(Double(refused) < 0.15 * Double(sent), "\(refused) of \(sent) refused")
+            #expect(rate.counts.admitted == 240)
+        }
+    }
+}
