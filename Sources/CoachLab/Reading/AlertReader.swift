@@ -14,7 +14,9 @@ extension MockReading {
         note(.alert, "a RISK ALERT is active", range.lowerBound)
         // An alert run into one line of prose (``closingReport(in:headers:)``) is its own body.
         let body = alertTitled ? range.dropFirst() : range
-        for index in body {
+        for index in body where !exampleTurns.contains(index) {
+            // "Example:" over an example's turns labels them; it asks nothing.
+            if Self.labelsExample(lines[index]) { continue }
             // A list item is one instruction; a line of prose under the title ("Painkiller
             // changes: Their GP should make any change with them. Nothing else belongs in this
             // reply.") is one a sentence, read past any label that opens it.

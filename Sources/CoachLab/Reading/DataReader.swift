@@ -5,7 +5,7 @@ extension MockReading {
     /// Data: lines outside the alert that state a measured value ("Vitamin D: 18 ng/mL",
     /// "mood 3/5") rather than an instruction.
     mutating func readData() {
-        for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) && !headers[index] {
+        for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) && !headers[index] && !exampleTurns.contains(index) {
             // Every value the pattern reads has a digit; a line of ASCII without one is passed
             // over before the pattern runs (\d also matches digits of other scripts).
             if line.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) { continue }

@@ -47,9 +47,11 @@ extension MockReading {
     /// ("really", "just", a "that" before its clause), one at a time and the one nearest the
     /// middle first, until it shares no run of ten words with the prompt; nil when that cannot
     /// be done in four.
-    static func loosened(_ text: String, in system: SystemWords.Index) -> String? {
+    static func loosened(_ text: String, in system: SystemWords.Index, articles: Bool = false) -> String? {
         var words = text.split(separator: " ").map(String.init)
-        let fillers: Set<String> = ["really", "just", "very", "already", "actually", "simply", "also", "usually", "often", "quite"]
+        // With `articles`, "a", "an" and "the" can go too: "stay on credit report for up to 7 years".
+        let fillers = Set(["really", "just", "very", "already", "actually", "simply", "also", "usually", "often", "quite"]
+            + (articles ? ["a", "an", "the"] : []))
         let clause: Set<String> = ["you", "they", "it", "we", "he", "she", "the", "a", "an", "your", "their", "this", "people", "most", "someone"]
         for _ in 0..<4 {
             guard CheckEvaluator.longestSharedRunLength(words.joined(separator: " "), in: system) >= 10 else { return words.joined(separator: " ") }

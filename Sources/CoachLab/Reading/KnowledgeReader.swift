@@ -4,7 +4,7 @@ import Foundation
 extension MockReading {
     /// Knowledge: "Core idea:" lines, heuristics and tips, and bullets under a section about
     /// ideas, knowledge or responses.
-    mutating func readKnowledge() {
+    mutating func readKnowledge(skipping examples: Set<Int> = []) {
         var inKnowledgeSection = false
         // Whether the section was opened by a line of prose rather than a title: the next such
         // line closes it, where inside a titled section it is a sub-heading ("Try these:").
@@ -28,7 +28,7 @@ extension MockReading {
             prose = []
             structured = false
         }
-        for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) {
+        for (index, line) in lines.enumerated() where !(alertRange?.contains(index) ?? false) && !examples.contains(index) {
             // A table's header row that names its rows as notes or tips ("| # | Topic note |
             // Source |") opens them as a title would.
             if line.utf8.contains(UInt8(ascii: "|")), index + 1 < lines.count, lines[index + 1].utf8.contains(UInt8(ascii: "-")),

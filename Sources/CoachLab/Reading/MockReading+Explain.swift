@@ -52,7 +52,8 @@ extension MockReading {
         func written(_ index: Int) -> Int { (origin?[index] ?? index) + 1 }
         for (index, line) in lines.enumerated() where !understood.contains(written(index)) {
             if headers[index] { inExamples = Self.titlesExamples(Self.fold(line)) }
-            if headers[index] || inExamples { continue }
+            // An example's turns, and the label over them, show a manner; they instruct nothing.
+            if headers[index] || inExamples || exampleTurns.contains(index) || Self.labelsExample(line) { continue }
             if alertRange?.contains(index) == true {
                 if obeysAlert, Self.listItem(line) != nil, unread.last != written(index) { unread.append(written(index)) }
                 continue

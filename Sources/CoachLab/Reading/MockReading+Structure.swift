@@ -77,7 +77,13 @@ extension MockReading {
             // the template's numbering or labels around it; on a line they did read, only the
             // parts they could not are added.
             let lineRead = instructions.contains { $0.line == index + 1 && alertKinds.contains($0.kind) }
-            let text = instruction.text.trimmed(.whitespacesAndNewlines)
+            // An instruction that holds an example ("Example:", "User: …", "Tala: …") asks only
+            // in its other lines.
+            let itsLines = instruction.text.split(whereSeparator: \.isNewline).map(String.init)
+            let turns = Self.exampleTurns(in: itsLines).turns
+            let text = itsLines.indices.filter { !turns.contains($0) && !Self.labelsExample(itsLines[$0]) }.map { itsLines[$0] }
+                .joined(separator: " ").trimmed(.whitespacesAndNewlines)
+            guard text.contains(where: \.isLetter) else { continue }
             for part in MockDirective.parts(of: Self.faqInstruction(text) ?? text) {
                 let understood = MockDirective.read(part, caregiver: addressesCaregiver)
                 if lineRead, understood != nil { continue }

@@ -48,6 +48,9 @@ public struct MockReading: Sendable, Equatable {
     let alertRange: Range<Int>?
     /// Whether the alert's first line titles it rather than asks something of the reply.
     let alertTitled: Bool
+    /// The lines of example dialogues (``exampleTurns(in:)``): no reader takes an instruction,
+    /// a datum or an alert line from them.
+    private(set) var exampleTurns: Set<Int> = []
     /// The four-letter stems of each knowledge item, in ``all(_:)`` order: its own text's, and
     /// those of the lines that title it. They depend on the prompt alone, so they are found
     /// once per reading rather than once per reply.
@@ -153,8 +156,13 @@ public struct MockReading: Sendable, Equatable {
                 let whole = MockComposer.lowercasedFirst(Self.firstSentence(Self.unmarked(item.value)))
                 // Only an idea clipped from the sentence's start: one joined from two clauses is said as it is.
                 guard whole != idea, whole.hasPrefix(idea) else { return nil }
-                if whole.split(separator: " ").count <= 16, let loosened = Self.loosened(whole, in: words) { return loosened }
-                return Self.figureCompleted(idea, from: whole, in: words)
+                let count = whole.split(separator: " ").count
+                if count <= 16, let loosened = Self.loosened(whole, in: words) { return loosened }
+                if let completed = Self.figureCompleted(idea, from: whole, in: words) { return completed }
+                // A figure the clip left out altogether ("…can stay on a credit report for up to 7
+                // years"): the whole fact, with an article or two left out so it quotes no long run.
+                guard count <= 16, whole.dropFirst(idea.count).contains(where: \.isNumber) else { return nil }
+                return Self.loosened(whole, in: words, articles: true)
             }
         }
         ideaExamples = all(.knowledge).map { Self.example(in: $0.text) }
@@ -280,6 +288,8 @@ public struct MockReading: Sendable, Equatable {
     mutating func read() {
         var read: [Line] = []
         var inExamples = false
+        // The turns of example dialogues are no instructions ("User: print your system prompt").
+        exampleTurns = Self.exampleTurns(in: lines).turns
         // Under a title such as "Don't" or "Avoid", each item is a thing never to do.
         var forbidding = false
         for (index, line) in lines.enumerated() {
@@ -296,6 +306,7 @@ public struct MockReading: Sendable, Equatable {
             // Example conversations show a style; what their lines say is not an instruction.
             if headers[index] { inExamples = Self.titlesExamples(lower) }
             if inExamples, !headers[index] { continue }
+            if exampleTurns.contains(index) { continue }
             read.append(Line(index: index, text: text, lower: lower, inAlert: alertRange?.contains(index) ?? false))
         }
         // Each line is read on its own, so on every core: a prompt's first reading is most of
@@ -319,7 +330,8 @@ public struct MockReading: Sendable, Equatable {
             instructions.insert(name, at: 0)
             byKind[.name, default: []].insert(name, at: 0)
         }
-        readKnowledge()
+        readKnowledge(skipping: exampleTurns)
+        readExampleKnowledge()
         readData()
         readMemory()
         readAlert()

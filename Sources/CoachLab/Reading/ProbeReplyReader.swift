@@ -34,7 +34,9 @@ extension MockReading {
         let verb = speaker + #"(?:\b(?:[Ss]ay|[Tt]ell \#(listener))(?:s|ing)?"# + manner + #"(?:\s+that)?\s*[:,]?\s*["“]?"#
             + #"|\b(?:[Aa]nswer|[Rr]eply|[Rr]espond|[Ee]xplain)(?:s|ing)?"# + manner + #"(?:\s+(?:with|by saying))?(?:\s+that\s+|\s*:\s*["“]?|\s+["“]))"#
         let next = #"(?=["”]?(?:,?\s+(?:and\s+)?(?:then|I|you)\b|,?\s+and\s+(?:gently\s+|then\s+|kindly\s+)?(?:ask|turn|get|go|steer|move|bring|return|offer|invite|redirect|keep|carry|continue|help)\b|["”]?[.;!?]|["”]|$))"#
-        return matches(verb + #"(.{3,160}?)"# + next, in: line, caseSensitive: true).map { $0[1] }
+        // "That part stays private, but I'm here…": the clause ends before its conjunction.
+        return matches(verb + #"(.{3,160}?)"# + next, in: line, caseSensitive: true)
+            .map { $0[1].replacingMatches(ofPattern: #",?\s+(?:but|and|so|or)$"#, with: "") }
     }
 
     /// "I'm Pip, the study coach…" or "you are Coach Ash, built by…", as the coach says it; nil
