@@ -70,6 +70,15 @@ extension MockReading {
         while let first = text.first, first != " ", isPictograph(first) || crosses.contains(first.unicodeScalars.first!) || first == "\u{FE0F}" {
             text = String(text.dropFirst()).trimmed(.whitespaces)
         }
+        // A value written as a string or a list of one in a config (`fact = "Give each…"`,
+        // `notes = ["walking…"]`) is its text.
+        if let first = text.first, "\"“[".contains(first) {
+            let inner = text.drop { "\"“[ ".contains($0) }
+            var end = inner.endIndex
+            while end > inner.startIndex, "\"”],. ".contains(inner[inner.index(before: end)]) { end = inner.index(before: end) }
+            let unquoted = String(inner[..<end])
+            if !unquoted.contains("\"") && !unquoted.contains("“") && !unquoted.contains("”") { text = unquoted }
+        }
         return text
     }
 
@@ -240,7 +249,12 @@ extension MockReading {
     /// the label "key: value"; nil for other lines.
     static func assignmentAsLabel(_ line: String) -> String? {
         guard FoldedText.text(line, contains: " = "), let match = matches(#"^(\s*(?:[-*•]\s+)?)([A-Za-z][\w'-]*(?: [A-Za-z][\w'-]*){0,2})\s+=\s+(\S.*)$"#, in: line).first else { return nil }
-        return match[1] + match[2] + ": " + match[3]
+        // `fact = "Give each muscle 48 hours…"`: a quoted value is its text, as a model reads it.
+        var value = match[3]
+        if value.count > 2, value.hasPrefix("\""), value.hasSuffix("\""), !value.dropFirst().dropLast().contains("\"") {
+            value = String(value.dropFirst().dropLast())
+        }
+        return match[1] + match[2] + ": " + value
     }
 
     /// A two-cell table row read as the label it stands for: "| Ending | Always a question |"

@@ -280,6 +280,8 @@ public struct MockReading: Sendable, Equatable {
     }
 
     mutating func note(_ kind: Instruction.Kind, _ value: String, _ index: Int) {
+        // Two readers may take the same fact from one line: it is one fact.
+        if kind == .knowledge, byKind[.knowledge]?.contains(where: { $0.line == index + 1 && $0.value == value }) == true { return }
         let instruction = Instruction(kind: kind, value: value, line: index + 1, text: origin == nil ? written[index] : lines[index])
         instructions.append(instruction)
         byKind[kind, default: []].append(instruction)
