@@ -97,6 +97,19 @@ public struct SuiteCatalog: Sendable {
                     diagnostics.append(.error("\(error)", at: path.location))
                 }
             }
+            for path in suite.caseTables {
+                let (table, problems) = CaseTable.load(path.value, fileSystem: fileSystem)
+                diagnostics += problems
+                for fixture in table {
+                    if let other = fixtureIds[fixture.id], other != path.value {
+                        diagnostics.append(.error("case id '\(fixture.id)' is also used by \(other)", at: fixture.location))
+                        continue
+                    }
+                    fixtureIds[fixture.id] = path.value
+                    guard suite.selects(fixture) else { continue }
+                    fixtures.append(FixtureReference(fixture, holding: true))
+                }
+            }
             // A missing script would fail every case it scores; say so once, before any runs.
             // The same for a judge check no provider can grade, and tags that select nothing.
             diagnostics += EvalLinter(fileSystem: fileSystem).scriptProblems(suite, checks: summary.selectedChecks)

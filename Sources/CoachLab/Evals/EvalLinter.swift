@@ -57,7 +57,27 @@ public struct EvalLinter: Sendable {
         for (suite, problems, files) in parsedSuites {
             diagnostics += problems
             guard let suite else { continue }
-            let fixtures = files.compactMap { parsed[$0] ?? nil }
+            var fixtures = files.compactMap { parsed[$0] ?? nil }
+            // The rows of its case tables, checked against their packs as fixtures are.
+            for table in suite.caseTables where fileSystem.exists(table.value) {
+                let (rows, problems) = CaseTable.load(table.value, fileSystem: fileSystem)
+                diagnostics += problems
+                for fixture in rows {
+                    guard let pack = try? shelf.load(fixture.pack).get() else {
+                        diagnostics.append(.error("pack '\(fixture.pack)' cannot be loaded", at: fixture.location,
+                                                  hint: "name a pack folder relative to the project root; coachlab lint \(fixture.pack) shows why"))
+                        continue
+                    }
+                    diagnostics += Self.inputProblems(of: fixture, pack: pack, fileSystem: fileSystem)
+                    for check in fixture.turns.flatMap(\.expect) {
+                        if let rule = check.kind.as(CheckKinds.Flagged.self)?.rule, pack.rule(rule) == nil {
+                            diagnostics.append(.error("rule '\(rule)' does not exist in pack '\(pack.id)'", at: check.location ?? fixture.location,
+                                                      hint: Suggestions.hint(for: rule, in: pack.rules.map(\.id), noun: "rule")))
+                        }
+                    }
+                }
+                fixtures += rows
+            }
             diagnostics += Self.lint(suite, fixtures: fixtures)
             diagnostics += scriptProblems(suite, fixtures: fixtures)
             diagnostics += Self.quotableProblems(suite.checks) {

@@ -123,11 +123,15 @@ public struct EvalLoader: Sendable {
                           threshold: threshold, repeats: max(1, value.integer("repeats") ?? 1),
                           concurrency: max(1, value.integer("concurrency") ?? 8), file: path, location: value.location)
         suite.datasets = value.locatedList("datasets")
+        suite.caseTables = value.locatedList("cases")
         suite.simulator = value.located("simulator")?.value
         suite.tagLocations = value.locatedList("tags")
-        if suite.fixturePatterns.isEmpty, suite.datasets.isEmpty {
-            diagnostics.append(.error("the suite names no fixtures and no datasets", at: value.location,
-                                      hint: "add 'fixtures: [fixtures/<app>/*.yaml]' or 'datasets: [fixtures/guardrails/<app>.yaml]'"))
+        if suite.fixturePatterns.isEmpty, suite.datasets.isEmpty, suite.caseTables.isEmpty {
+            diagnostics.append(.error("the suite names no fixtures, no datasets and no cases", at: value.location,
+                                      hint: "add 'fixtures: [fixtures/<app>/*.yaml]', 'datasets: [fixtures/guardrails/<app>.yaml]' or 'cases: [fixtures/<app>/cases.csv]'"))
+        }
+        for table in suite.caseTables where !fileSystem.exists(table.value) || fileSystem.isDirectory(table.value) {
+            diagnostics.append(.error("no case table at '\(table.value)'", at: table.location, hint: "a .csv or .jsonl file, relative to the project root"))
         }
         for dataset in suite.datasets where !fileSystem.exists(dataset.value) || fileSystem.isDirectory(dataset.value) {
             diagnostics.append(.error("no dataset file at '\(dataset.value)'", at: dataset.location,

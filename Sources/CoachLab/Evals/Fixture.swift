@@ -163,6 +163,8 @@ public struct Suite: Sendable {
     /// Labelled guardrail datasets whose messages run as one-turn cases, each expecting its
     /// labelled flag (or none).
     public var datasets: [Located<String>] = []
+    /// Case tables (CSV or JSONL, ``CaseTable``): each row runs as a one-turn case.
+    public var caseTables: [Located<String>] = []
     /// Only fixtures with one of these tags (all when empty).
     public var tags: [String]
     /// The tags as written, with their locations (empty for a suite made in code).
@@ -211,6 +213,7 @@ public struct Suite: Sendable {
         ])), required: true, "The suite's identity."),
         FieldSpec("fixtures", .list(.string), "Fixture files or globs, relative to the project root."),
         FieldSpec("datasets", .list(.string), "Labelled guardrail datasets (fixtures/guardrails/*.yaml): each message runs as a one-turn case that expects its labelled flag, or none."),
+        FieldSpec("cases", .list(.string), "Case tables from a spreadsheet or a log (.csv with a header row, or .jsonl): each row runs as a one-turn case. Columns: message, pack, id, description, tags, topic, intent, profile, context, memory, coach, contains, not-contains, flagged, not-flagged."),
         FieldSpec("tags", .list(.string), "Only fixtures with one of these tags."),
         FieldSpec("providers", .list(.string), "Provider ids or kind:model; default mock. --provider overrides."),
         FieldSpec("judge", .string, "The provider that grades judge checks."),
