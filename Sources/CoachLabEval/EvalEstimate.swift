@@ -11,6 +11,7 @@ import Synchronization
 /// requests and input tokens are the run's own; output tokens are the mock's replies, which
 /// keep to the pack's reply contract, and an upper bound, each reply at its max-tokens. A live
 /// model writes replies of its own length: the expected figure is an estimate, the bound is not.
+/// A fallback chain is counted under its own id at its first link's price.
 public struct EvalEstimate: Sendable {
     /// One provider's share.
     public struct Row: Sendable, Hashable {
@@ -66,10 +67,17 @@ public struct EvalEstimate: Sendable {
         }) { _ in cases.add() }
         let ids = Array(tally.rows.withLock { $0.keys }).sorted()
         let sheet = PriceSheet(registry: registry, ids: ids)
+        // A fallback chain is priced as its first link, which answers when nothing fails.
+        func prices(of id: String, depth: Int = 0) -> ProviderConfiguration.Prices? {
+            if let own = sheet.providers[id] { return own }
+            guard depth < 4, let configuration = try? registry.configuration(for: id), configuration.kind == .fallback,
+                  let first = configuration.chain.first else { return nil }
+            return prices(of: first, depth: depth + 1)
+        }
         let rows = tally.rows.withLock { rows in
             ids.map { id in
                 var row = rows[id]!
-                row.prices = sheet.providers[id]
+                row.prices = prices(of: id)
                 return row
             }
         }

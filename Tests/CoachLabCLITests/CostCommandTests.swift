@@ -55,4 +55,18 @@ import CoachLabTestSupport
         let unpriced = try await CLI.run(["eval", "evals/x.yaml", "--max-cost", "1", "--store", store], in: directory)
         #expect(unpriced.status == 2 && unpriced.stderr.contains("none for mock"), "\(unpriced.stderr)")
     }
+
+    /// A fallback chain is estimated at its first link's price, as it runs when nothing fails.
+    @Test func aFallbackChainIsPricedAsItsFirstLink() async throws {
+        let dry = try await CLI.run(["eval", "evals/healthwallet.yaml", "--dry-run", "--provider", "healthwallet", "--provider", "openrouter-grok"],
+                                    environment: ["OPENROUTER_API_KEY": "", "GEMINI_API_KEY": ""])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        let rows = dry.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        let chain = try #require(rows.first { $0.first == "healthwallet" })
+        let link = try #require(rows.first { $0.first == "openrouter-grok" })
+        // The expected cost is the row's first dollar figure.
+        let cost = { (row: [String]) in row.first { $0.hasPrefix("$") } }
+        #expect(cost(chain) != nil && cost(chain) == cost(link), "\(dry.stdout)")
+    }
 }
+
