@@ -42,6 +42,8 @@ let package = Package(
             name: "CoachLabProviders",
             dependencies: [
                 "CoachLab",
+                // An http target's request body is a Mustache template.
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -136,7 +138,9 @@ let package = Package(
         .testTarget(
             name: "CoachLabCLITests",
             // Hummingbird serves the imitation GitHub API the pull-request comment is tested against; its log stays quiet.
-            dependencies: ["CoachLab", "CoachLabProviders", "coachlab", "CoachLabTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
+            // serve-mock's imitation app backend answers the http target's suites.
+            dependencies: ["CoachLab", "CoachLabProviders", "CoachLabMockServer", "coachlab", "CoachLabTestSupport",
+                           .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log")]
         ),
     ],

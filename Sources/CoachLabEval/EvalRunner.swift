@@ -389,7 +389,8 @@ public struct EvalRunner: Sendable {
             let persona = resolved.coach?.value.located("name")?.value ?? compiler.pack.persona?.located("name")?.value
             // A generated or imported coach has a compiler of its own; only the pack's share a cache.
             let cache = fixture.generate == nil ? job.prompts[fixture.pack].map { ($0, inputs) } : nil
-            var conversation = Conversation(compiler: compiler, inputs: resolved, sanitize: sanitize, cache: cache)
+            var conversation = Conversation(compiler: compiler, inputs: resolved, sanitize: sanitize, cache: cache,
+                                            rotates: !slot.provider.isApp)
             let scored = job.suite.mode == .final ? [fixture.turns.count - 1] : Array(fixture.turns.indices)
             let streaming = self.streaming
             // A repeated case is a fresh sample every time: its coach calls never read the

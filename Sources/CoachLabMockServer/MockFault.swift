@@ -70,6 +70,8 @@ public struct MockServerConfiguration: Sendable {
     /// The time replies are stamped with (OpenAI's `created`). `coachlab serve-mock` passes the
     /// system clock; the default is ``fixedClock``.
     public var clock: @Sendable () -> Date
+    /// Imitation app backends served at `/app/{pack}/api/v1/chat` (``MockApp``).
+    public var apps: [MockApp] = []
 
     /// Always 2026-01-01T00:00:00Z: a server that was not given a clock never reads the
     /// system's, and the replies it gives a test are the same on every run.

@@ -39,6 +39,9 @@ public struct MockServer: Sendable {
         router.post("/v1/chat/completions") { request, _ in try await handle(request, protocol: .openai) }
         router.post("/v1/messages") { request, _ in try await handle(request, protocol: .anthropic) }
         router.post("/api/chat") { request, _ in try await handle(request, protocol: .proxy) }
+        router.post("/app/:pack/api/v1/chat") { request, context in
+            try await handleApp(request, id: context.parameters.get("pack") ?? "")
+        }
         for version in ["v1beta", "v1"] {  // Gemini serves both API versions; google-genai uses v1
             router.post("/\(version)/models/:target") { request, context in
                 try await handleGemini(request, target: context.parameters.get("target") ?? "")
@@ -52,6 +55,28 @@ public struct MockServer: Sendable {
                               onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
                               logger: quietLogger)
         try await app.run()
+    }
+
+    /// An imitation app backend (``MockApp``): the same latency, faults and rate limit as the
+    /// model protocols, in the app's own terms.
+    private func handleApp(_ incoming: Request, id: String) async throws -> Response {
+        guard let app = configuration.apps.first(where: { $0.id == id }) else {
+            let known = configuration.apps.map(\.id)
+            return Self.json(404, ["error": ["code": "not_found",
+                                             "detail": .string("no app '\(id)' is served here" + (known.isEmpty ? "; start serve-mock with --app PACK" : "; apps: " + known.joined(separator: ", ")))]])
+        }
+        let due = ContinuousClock.now.advanced(by: .seconds(configuration.latency))
+        let fault = incoming.headers[HTTPField.Name("x-coachlab-fault")!].flatMap(MockFault.init(rawValue:)) ?? schedule.next()
+        if fault == nil, let rateLimit, let wait = rateLimit.admit() {
+            return Self.json(429, ["error": ["code": "rate_limited", "detail": "slow down"]],
+                             headers: [("retry-after-ms", String(wait))] + rateLimit.headers(waitMilliseconds: wait))
+        }
+        var request = incoming
+        let data = Data(try await request.collectBody(upTo: 8 * 1024 * 1024).readableBytesView)
+        let response = app.respond(request, body: data, fault: fault, configuration: configuration)
+        try await Task.sleep(until: due, clock: .continuous)
+        if fault == .slowFirstByte { try await Task.sleep(for: .seconds(configuration.slowDelay)) }
+        return response
     }
 
     private func handleGemini(_ request: Request, target: String) async throws -> Response {

@@ -14,6 +14,7 @@ struct ServeMockCommand: AsyncParsableCommand {
           Anthropic            http://127.0.0.1:PORT         (POST /v1/messages)
           Gemini               http://127.0.0.1:PORT         (POST /v1beta/models/{model}:generateContent, :streamGenerateContent)
           TicBuddy proxy       http://127.0.0.1:PORT         (POST /api/chat)
+          An app backend       http://127.0.0.1:PORT/app/PACK/api/v1/chat, with --app (an http target's server; see docs/providers.md)
         Replies are the mock coach's (deterministic; see docs/providers.md); streaming follows each protocol.
 
         Faults: --fault KIND[:TIMES] (repeatable, applied in order) or the request header \
@@ -36,6 +37,11 @@ struct ServeMockCommand: AsyncParsableCommand {
     var retryAfterMs = 100
     @Option(help: "A fault to inject: KIND or KIND:TIMES (then normal answers).")
     var fault: [String] = []
+    @Option(help: ArgumentHelp("Also imitate an app's own backend for this pack folder, at /app/PACK-ID/api/v1/chat: it builds the prompt on the server from the session data it is sent (repeatable).",
+                               valueName: "pack"))
+    var app: [String] = []
+    @Option(help: ArgumentHelp("The environment variable whose value the app backends require as a bearer token.", valueName: "variable"))
+    var appTokenEnv: String?
     @Option(help: "Admit this many requests per second (a one-second burst, then the rate); answer the rest 429 with retry-after-ms and rate-limit headers.")
     var rps: Double?
 
@@ -48,14 +54,27 @@ struct ServeMockCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = MockServerConfiguration(host: host, port: port, latency: Double(latencyMs) / 1000,
+        var token: String?
+        if let appTokenEnv {
+            guard let value = Invocation.current.variables[appTokenEnv], !value.isEmpty else {
+                throw ValidationError("--app-token-env names \(appTokenEnv), which is not set")
+            }
+            token = value
+        }
+        let apps = try app.map { try MockApp(folder: $0, token: token, fileSystem: Invocation.current.fileSystem) }
+        var configuration = MockServerConfiguration(host: host, port: port, latency: Double(latencyMs) / 1000,
                                                     chunkDelay: Double(chunkDelayMs) / 1000, slowDelay: Double(slowMs) / 1000,
                                                     retryAfterMilliseconds: retryAfterMs,
                                                     faults: fault.compactMap(MockFaultRule.init(parsing:)), requestsPerSecond: rps,
                                                     clock: Invocation.current.now)
+        configuration.apps = apps
         let host = self.host
+        let tokenNote = token == nil ? "" : " (bearer token from $\(appTokenEnv ?? ""))"
         try await MockServer(configuration: configuration).run { port in
             Terminal.error("serve-mock listening on http://\(host):\(port) (OpenAI-compatible base URL: http://\(host):\(port)/v1)")
+            for app in apps {
+                Terminal.error("app '\(app.id)' at http://\(host):\(port)\(MockApp.path(app.id))" + tokenNote)
+            }
         }
     }
 }

@@ -91,6 +91,12 @@ public struct Entity: Sendable {
     public var id: String
     /// The whole mapping.
     public var value: YAMLValue
+
+    /// An entity of any shape: a mapping an app sent (``YAMLValue/init(json:source:)``).
+    public init(id: String, value: YAMLValue) {
+        self.id = id
+        self.value = value
+    }
 }
 
 extension Entity {

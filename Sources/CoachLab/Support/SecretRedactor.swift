@@ -35,7 +35,7 @@ public struct SecretRedactor: Sendable {
     /// Values that are ordinary words (`true`, `none`…) are not secrets and are kept.
     public static func environment(_ environment: [String: String], adding extra: [String?] = []) -> SecretRedactor {
         let markers: Set<String> = ["KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "CREDENTIAL", "CREDENTIALS",
-                                    "AUTH", "PAT", "PEM", "COOKIE", "BEARER"]
+                                    "AUTH", "PAT", "PEM", "COOKIE", "BEARER", "JWT"]
         let weakMarkers: Set<String> = ["SESSION", "CERT", "PRIVATE", "SIGNING", "SIGNATURE", "DSN"]
         let ordinary: Set<String> = ["true", "false", "yes", "none", "null", "unset", "unused", "changeme"]
         var values: [String] = []

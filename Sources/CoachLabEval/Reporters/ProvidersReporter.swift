@@ -13,6 +13,7 @@ extension Reporters {
             case .fallback: endpoint = "→ " + configuration.chain.joined(separator: " → ")
             case .canned: endpoint = configuration.pack.map { "replies from \($0)" } ?? "\(configuration.replies.count) replies"
             case .mock: endpoint = "in-process"
+            case .http: endpoint = configuration.target?.url ?? "-"
             default: endpoint = configuration.baseURL ?? configuration.kind.defaultBaseURL ?? "-"
             }
             let price = configuration.prices.map { String(format: "$%.2f/$%.2f", $0.input, $0.output) } ?? "-"

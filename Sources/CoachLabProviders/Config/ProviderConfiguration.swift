@@ -52,6 +52,8 @@ public struct ProviderConfiguration: Sendable, Hashable {
     public var structuredOutput: Bool?
     /// Whether structured generations send their JSON Schema to this provider.
     public var sendsResponseSchema: Bool { structuredOutput ?? kind.supportsResponseSchema }
+    /// For `http`: the app's endpoint, its request and where its reply is.
+    public var target: HTTPTarget?
     /// Where it was configured, for messages.
     public var location: SourceLocation?
 
@@ -99,7 +101,7 @@ public struct ProviderConfiguration: Sendable, Hashable {
     public static let spec = ObjectSpec("provider", "A provider CoachLab can call.", fields: [
         FieldSpec("id", .string, required: true, "How --provider names it."),
         FieldSpec("kind", .oneOf(ProviderKind.allCases.map(\.rawValue)), required: true, "The protocol."),
-        FieldSpec("model", .string, "The model name (not needed for canned and fallback)."),
+        FieldSpec("model", .string, "The model name (not needed for canned, fallback and http)."),
         FieldSpec("baseURL", .string, "The server; required for openai-compatible and proxy."),
         FieldSpec("apiKeyEnv", .string, "The environment variable holding the key. Keys never go in this file."),
         FieldSpec("temperature", .number, "Default sampling temperature."),
@@ -121,7 +123,7 @@ public struct ProviderConfiguration: Sendable, Hashable {
                   "Whether structured generations send a JSON Schema (OpenAI response_format, Gemini responseJsonSchema). Default true for openai, gemini and mock; elsewhere CoachLab asks for strict JSON and repairs."),
         FieldSpec("systemRole", .oneOf(["system", "user"]),
                   "OpenAI and compatible: send the system prompt as a system message (default), or fold it into the first user message for models whose chat template drops system messages."),
-    ])
+    ] + HTTPTarget.fields)
 
     /// The spec of providers.yaml.
     public static let fileSpec = ObjectSpec("providers file", "CoachLab's provider configuration.", fields: [

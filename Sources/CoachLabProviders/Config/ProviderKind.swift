@@ -8,6 +8,8 @@ public enum ProviderKind: String, Sendable, CaseIterable, Hashable {
     case anthropic
     case gemini
     case proxy
+    /// An app's own chat endpoint (``HTTPTarget``).
+    case http
     case mock
     case canned
     case fallback
@@ -46,12 +48,13 @@ public enum ProviderKind: String, Sendable, CaseIterable, Hashable {
     /// Whether the kind calls a server.
     public var isRemote: Bool {
         switch self {
-        case .openai, .openaiCompatible, .anthropic, .gemini, .proxy: true
+        case .openai, .openaiCompatible, .anthropic, .gemini, .proxy, .http: true
         case .mock, .canned, .fallback: false
         }
     }
 
-    /// The wire format of a remote kind.
+    /// The wire format of a remote kind; nil for `http`, whose wire is its configuration's
+    /// (``HTTPTargetWire``).
     public func wire(systemAsUser: Bool = false) -> (any WireFormat)? {
         switch self {
         case .openai: OpenAIWire(legacyMaxTokens: false, systemAsUser: systemAsUser)
@@ -59,7 +62,7 @@ public enum ProviderKind: String, Sendable, CaseIterable, Hashable {
         case .anthropic: AnthropicWire()
         case .gemini: GeminiWire()
         case .proxy: AnthropicWire(proxy: true)
-        case .mock, .canned, .fallback: nil
+        case .http, .mock, .canned, .fallback: nil
         }
     }
 

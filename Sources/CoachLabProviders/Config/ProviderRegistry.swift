@@ -66,6 +66,12 @@ public struct ProviderRegistry: Sendable {
             configuration.systemAsUser = item["systemRole"]?.text == "user"
             configuration.structuredOutput = item["structuredOutput"]?.text.flatMap { Bool($0.lowercased()) }
             configuration.latency = Double(item["latencyMs"]?.text.flatMap { Int($0) } ?? 0) / 1000
+            if kind == .http {
+                let (target, problems) = HTTPTarget.parse(item, id: id)
+                configuration.target = target
+                if configuration.model.isEmpty { configuration.model = "app" }
+                diagnostics += problems
+            }
             diagnostics += problems(configuration, item: item)
             configurations.append(configuration)
         }
@@ -174,7 +180,7 @@ public struct ProviderRegistry: Sendable {
         if [.openaiCompatible, .proxy].contains(kind), baseURL == nil {
             throw CoachLabError(usage: "'\(spec)' needs --base-url", hint: "for example --base-url http://127.0.0.1:8088/v1")
         }
-        if [.fallback, .canned].contains(kind) {
+        if [.fallback, .canned, .http].contains(kind) {
             throw CoachLabError(usage: "\(kind.rawValue) providers are configured in providers.yaml, not inline")
         }
         return ProviderConfiguration(id: spec, kind: kind, model: kind == .mock && model.isEmpty ? MockProvider.modelName : model,
@@ -201,6 +207,13 @@ public struct ProviderRegistry: Sendable {
     /// Whether the key a configuration needs is present (never the key itself). A fallback
     /// chain needs its links' keys: it is usable while one link is.
     public func keyStatus(_ configuration: ProviderConfiguration, depth: Int = 0) -> KeyStatus {
+        if configuration.kind == .http {
+            let missing = (configuration.target?.variables ?? []).filter { system.variables[$0]?.isEmpty != false }
+            guard let first = missing.first else {
+                return configuration.target?.variables.first.map { .present($0) } ?? .notNeeded
+            }
+            return .missing(first)
+        }
         if configuration.kind == .fallback, depth < 4 {
             let links = configuration.chain.compactMap { try? self.configuration(for: $0) }.map { keyStatus($0, depth: depth + 1) }
             let missing = links.flatMap(\.missingVariables)
@@ -283,6 +296,32 @@ public struct ProviderRegistry: Sendable {
                 }
             }
             return try FallbackProvider(id: configuration.id, links: links)
+        case .http:
+            guard let target = configuration.target else {
+                throw ProviderError(.configuration, provider: configuration.id, message: "no url and reply configured")
+            }
+            // Replaying cassettes sends nothing, so it needs no header values.
+            let replaying = (system.transport as? CassetteTransport)?.mode == .replay
+            var values: [String: String] = [:]
+            for variable in target.variables {
+                guard let value = system.variables[variable], !value.isEmpty else {
+                    if replaying { continue }
+                    throw ProviderError(.configuration, provider: configuration.id,
+                                        message: "the environment variable \(variable) is not set; export it (its headers send it)")
+                }
+                values[variable] = value
+            }
+            let wire = try HTTPTargetWire(target: target, variables: values, provider: configuration.id)
+            let defaults = GenerationSettings(model: configuration.model, temperature: configuration.temperature,
+                                              maxTokens: configuration.maxTokens, timeout: configuration.timeout)
+            var provider = HTTPProvider(id: configuration.id, wire: wire, baseURL: target.url, apiKey: nil, defaults: defaults,
+                                        system: system, retry: retry ?? configuration.retryPolicy,
+                                        redactor: SecretRedactor.environment(system.variables, adding: Array(values.values)),
+                                        maximumResponseBytes: configuration.maxResponseBytes)
+            provider.cache = cache
+            provider.maxTokensCap = configuration.maxTokensCap
+            provider.limit = limits.limit(for: configuration.id, ceiling: configuration.concurrency)
+            return provider
         case .openai, .openaiCompatible, .anthropic, .gemini, .proxy:
             guard let wire = configuration.kind.wire(systemAsUser: configuration.systemAsUser),
                   let baseURL = configuration.baseURL ?? configuration.kind.defaultBaseURL else {

@@ -49,15 +49,18 @@ public struct Conversation: Sendable {
     }
 
     /// A conversation with no history yet.
-    /// - Parameter cache: Prompts shared across conversations, with the unresolved inputs
-    ///   `inputs` came from as their key; nil compiles every turn.
+    /// - Parameters:
+    ///   - cache: Prompts shared across conversations, with the unresolved inputs `inputs` came
+    ///     from as their key; nil compiles every turn.
+    ///   - rotates: Whether the pack's context rotation applies; not for an app's own endpoint
+    ///     (``ChatProvider/isApp``), which keeps its context itself.
     public init(compiler: Compiler, inputs: ResolvedInputs, sanitize: Bool = false,
-                cache: (prompts: PromptCache, key: CompileInputs)? = nil) {
+                cache: (prompts: PromptCache, key: CompileInputs)? = nil, rotates: Bool = true) {
         self.compiler = compiler
         self.inputs = inputs
         self.sanitize = sanitize
         self.cache = cache
-        rotation = ContextRotation(compiler.pack.defaults)
+        rotation = rotates ? ContextRotation(compiler.pack.defaults) : nil
     }
 
     /// Adds an exchange that already happened (a fixture's recorded reply) without asking anyone.
@@ -93,6 +96,7 @@ public struct Conversation: Sendable {
         let alert = compiled.screening?.isFlagged == true ? compiled.alert(comparedWith: unflagged()) : nil
         var request = ChatRequest(system: prompt.system, messages: history + [ChatMessage(.user, message)], scriptedReply: scriptedReply, alert: alert,
                                   structure: prompt.structure)
+        request.appData = AppData(inputs)
         let reply: ProviderReply
         do {
             reply = try await send(request)
@@ -106,6 +110,7 @@ public struct Conversation: Sendable {
             prompt = ContextRotation.carry(carried ?? "", into: compiled)
             request = ChatRequest(system: prompt.system, messages: [ChatMessage(.user, message)], scriptedReply: scriptedReply, alert: alert,
                                   structure: prompt.structure)
+            request.appData = AppData(inputs)
             reply = try await send(request)
         }
         var text = reply.text

@@ -67,6 +67,10 @@ public struct ChatRequest: Sendable, Hashable {
     /// takes names, facts and the alert's instructions from it before it reads any wording;
     /// others ignore it, and nothing of it is sent.
     public var structure: PromptStructure?
+    /// What the app knows besides the messages (the fixture's profile and context, the coach
+    /// and topic): an `http` target's body template may send it, as an app's own backend is
+    /// sent it; model providers ignore it.
+    public var appData: AppData?
 
     /// Creates a request.
     public init(system: String, messages: [ChatMessage], settings: GenerationSettings = GenerationSettings(model: ""),
@@ -77,6 +81,71 @@ public struct ChatRequest: Sendable, Hashable {
         self.scriptedReply = scriptedReply
         self.alert = alert
         self.structure = structure
+    }
+}
+
+/// What an app sends its own backend besides the conversation: the data its server builds the
+/// prompt from (HealthWallet's `POST /api/v1/chat`).
+public struct AppData: Sendable, Hashable {
+    /// The user's profile, as the fixture gives it.
+    public var profile: JSONValue?
+    /// The context (health data, app state), as the fixture gives it.
+    public var context: JSONValue?
+    /// The coach's id, for packs with several.
+    public var coach: String?
+    /// The topic's slug.
+    public var topic: String?
+    /// The intent's id, within the topic.
+    public var intent: String?
+    /// Insights from past sessions (`id`, `clearedAt`, `insights`), as the fixture gives them.
+    public var memory: JSONValue?
+    /// The user's local date and time, as `2026-03-01T23:30`.
+    public var now: String?
+
+    public init(profile: JSONValue? = nil, context: JSONValue? = nil, coach: String? = nil, topic: String? = nil,
+                intent: String? = nil, memory: JSONValue? = nil, now: String? = nil) {
+        self.profile = profile
+        self.context = context
+        self.coach = coach
+        self.topic = topic
+        self.intent = intent
+        self.memory = memory
+        self.now = now
+    }
+
+    /// The data in a JSON object such as ``json`` gives; members that are not there are nil.
+    public init(json: JSONValue) {
+        func object(_ key: String) -> JSONValue? {
+            if case .object = json[key] { return json[key] }
+            return nil
+        }
+        self.init(profile: object("profile"), context: object("context"), coach: json["coach"]?.string, topic: json["topic"]?.string,
+                  intent: json["intent"]?.string, memory: object("memory"), now: json["now"]?.string)
+    }
+
+    /// All of it as one JSON object, its unset members left out: what `{{{json.app}}}` sends.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = [:]
+        members["profile"] = profile
+        members["context"] = context
+        members["memory"] = memory
+        members["coach"] = coach.map(JSONValue.string)
+        members["topic"] = topic.map(JSONValue.string)
+        members["intent"] = intent.map(JSONValue.string)
+        members["now"] = now.map(JSONValue.string)
+        return .object(members)
+    }
+
+    /// The data of a conversation's compile inputs; nil when they hold none.
+    public init?(_ inputs: ResolvedInputs) {
+        func object(_ entity: Entity?) -> JSONValue? {
+            guard let entity, case .object(var members) = JSONValue(yaml: entity.value) else { return nil }
+            members["id"] = nil
+            return .object(members)
+        }
+        self.init(profile: object(inputs.profile), context: object(inputs.context), coach: inputs.coach?.id, topic: inputs.topic?.slug,
+                  intent: inputs.intent?.id, memory: inputs.memory.map { JSONValue(yaml: $0.value) }, now: inputs.now?.description)
+        if self == AppData() { return nil }
     }
 }
 
@@ -189,10 +258,14 @@ public protocol ChatProvider: Sendable {
     /// mock without latency, canned replies): more requests at once than there are cores
     /// then buy no speed, only memory.
     var isComputeBound: Bool { get }
+    /// Whether this is an app's own endpoint (an `http` target), which keeps its own context:
+    /// CoachLab does not rotate its conversations, since the summary would be asked of the app.
+    var isApp: Bool { get }
 }
 
 extension ChatProvider {
     public var isComputeBound: Bool { false }
+    public var isApp: Bool { false }
 
     /// Streams and collects: the reply of a stream, for providers whose `complete` streams.
     func collect(_ stream: AsyncThrowingStream<StreamEvent, Error>) async throws -> ProviderReply {

@@ -29,6 +29,8 @@ public struct HTTPProvider: ChatProvider {
     /// How many requests go at once, adapted to the provider's rate limits; nil for no limit here.
     public var limit: AdaptiveLimit?
 
+    public var isApp: Bool { wire is HTTPTargetWire }
+
     /// Seconds a request may take when neither it nor the provider sets a timeout.
     public static let defaultTimeout = 60.0
 
@@ -104,7 +106,15 @@ public struct HTTPProvider: ChatProvider {
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    try await runStream(request, continuation: continuation)
+                    if wire.streams {
+                        try await runStream(request, continuation: continuation)
+                    } else {
+                        // A server that answers whole: its answer is the stream's one piece.
+                        var reply = try await complete(request)
+                        reply.timeToFirstToken = reply.latency
+                        continuation.yield(.delta(reply.text))
+                        continuation.yield(.finished(reply))
+                    }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)

@@ -144,6 +144,7 @@ public struct CannedProvider: ChatProvider {
 public struct FallbackProvider: ChatProvider {
     public let id: String
     public var model: String { links.first?.model ?? "" }
+    public var isApp: Bool { links.contains { $0.isApp } }
     /// The providers, in order.
     public let links: [any ChatProvider]
 

@@ -123,7 +123,7 @@ public struct CassetteTransport: HTTPTransport {
     }
 
     static func secretValues(_ spec: HTTPRequestSpec) -> [String] {
-        spec.headers.filter { secretHeaders.contains($0.name.lowercased()) }.flatMap { header -> [String] in
+        spec.headers.filter { $0.isSecret || secretHeaders.contains($0.name.lowercased()) }.flatMap { header -> [String] in
             // "Bearer sk-…" also hides the bare key, wherever it was echoed, however short a
             // key the redactor would hide (the scheme's own word is not a secret).
             let schemes: Set<String> = ["bearer", "basic", "token", "digest"]
@@ -186,7 +186,8 @@ struct Cassette: Codable {
         key = CassetteTransport.key(for: spec, provider: provider)
         var requestHeaders: [String: String] = [:]
         for header in spec.headers {
-            requestHeaders[header.name.lowercased()] = CassetteTransport.secretHeaders.contains(header.name.lowercased()) ? "[scrubbed]" : scrub(header.value)
+            let secret = header.isSecret || CassetteTransport.secretHeaders.contains(header.name.lowercased())
+            requestHeaders[header.name.lowercased()] = secret ? "[scrubbed]" : scrub(header.value)
         }
         let requestText = scrub(String(decoding: spec.body, as: UTF8.self))
         request = Request(method: spec.method, url: scrub(spec.url), headers: requestHeaders,

@@ -5,9 +5,13 @@ import Foundation
 public struct HTTPHeader: Sendable, Hashable {
     public var name: String
     public var value: String
-    public init(_ name: String, _ value: String) {
+    /// Whether the value is a secret whatever the header's name (an `http` target's header
+    /// that names an environment variable): it is scrubbed as a key header's is.
+    public var isSecret: Bool
+    public init(_ name: String, _ value: String, isSecret: Bool = false) {
         self.name = name
         self.value = value
+        self.isSecret = isSecret
     }
 }
 
@@ -61,6 +65,13 @@ public protocol WireFormat: Sendable {
     func streamDecoder(provider: String) -> any StreamDecoder
     /// Classifies an error response.
     func error(status: Int, headers: [HTTPHeader], body: Data, provider: String, now: Date) -> ProviderError
+    /// Whether the server can stream its reply; when not, a streamed request is sent whole and
+    /// its answer passed on in one piece.
+    var streams: Bool { get }
+}
+
+extension WireFormat {
+    public var streams: Bool { true }
 }
 
 /// What a stream has reported so far; each provider's decoder feeds one.
