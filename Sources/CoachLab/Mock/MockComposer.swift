@@ -35,6 +35,7 @@ struct MockComposer {
         var lead: [Part] = []
         if let identity = identity() { lead.append(identity) }
         if let leak = leak() { lead.append(leak) }
+        if let form = formRequest() { lead.append(form) }
 
         var (directives, questions, suppressed) = followed()
         var ending = self.ending(alertQuestions: questions, noQuestions: suppressed.contains("questions"), inAlert: !directives.isEmpty)
@@ -111,10 +112,10 @@ struct MockComposer {
             || mayMatch(["you're", "you are"]) && lower.utf8.contains(UInt8(ascii: "?"))
                 && MockReading.contains(#"\byou(?:'re| are) (?:a |an |just )?(?:real person|human|bot|robot|ai|chatbot|machine|computer|language model)\b[^.!?]{0,20}\?"#, lower)
             || mayMatch(["is this"]) && MockReading.contains(#"\bis this (?:a |an |just )?(?:real person|human|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
-            || mayMatch(["talking", "speaking", "chatting"]) && MockReading.contains(#"\b(?:am i|are we) (?:talking|speaking|chatting) (?:to|with) (?:a |an )?(?:real person|human|person|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
+            || mayMatch(["talking", "speaking", "chatting"]) && MockReading.contains(#"\b(?:am i|are we) (?:(?:really|actually|just) )?(?:talking|speaking|chatting) (?:to|with) (?:a |an )?(?:real person|human|person|bot|robot|ai|chatbot|machine|computer|chat ?gpt|gpt|claude|gemini)\b"#, lower)
         // "Are you ChatGPT?", "Who made you?": what the coach is made of, or by.
         let askedMaker = mayMatch(["made", "built", "created", "gpt", "claude", "gemini", "model", "run on", "powered", "behind"])
-            && MockReading.contains(#"\bwho (?:made|built|created|programmed|designed|trained|owns|runs|makes) (?:you|this)\b|\bare you (?:chat ?gpt|gpt|claude|gemini|an? llm|openai)\b|\bwhat (?:model|ai|llm|language model) (?:are you|is this|do you (?:use|run on))\b|\bwhat do you run on\b|\b(?:are you|is this) (?:powered by|built on|based on|running on)\b|\bwho(?:'s| is) behind (?:you|this)\b"#, lower)
+            && MockReading.contains(#"\bwho (?:made|built|created|programmed|designed|trained|owns|runs|makes) (?:you|this)\b|\bare you (?:chat ?gpt|gpt|claude|gemini|an? llm|openai)\b|\bwhat (?:model|ai|llm|language model) (?:are you|is this|do you (?:use|run on))\b|\bwhat do you run on\b|\b(?:are you|is this) (?:powered by|built on|based on|running on)\b|\bwho(?:'s| is) (?:(?:really|actually) )?behind (?:you|this)\b"#, lower)
         // The author's own answer, when the prompt gives one ("say you are Coach Ash, built by…").
         if askedNature || askedMaker, let answer = reading.first(.identityReply) { return Part(text: answer.value) }
         if askedNature || askedMaker {
@@ -125,6 +126,16 @@ struct MockComposer {
         let hello = greeting ? "Hi, " : ""
         guard let name = reading.name else { return Part(text: MockDirective.capitalized(hello + "I'm an AI assistant here to help.")) }
         return Part(text: MockDirective.capitalized(hello + "I'm \(name)."))
+    }
+
+    /// The author's answer to a request for a list, a table or a plan ("say you work one step
+    /// at a time"), when the message makes one and the prompt gives one.
+    private func formRequest() -> Part? {
+        guard let answer = reading.first(.formReply),
+              mayMatch(["list", "table", "schedule", "plan", "checklist", "bullet", "dot point", "spreadsheet", "timetable"]),
+              MockReading.contains(#"\b(?:make|give|write|send|create|draw up|put together|lay out|build|do|need|want|like|get)\b[^.?!]{0,50}\b(?:lists?|tables?|schedules?|plans?|checklists?|bullet(?:s| points)?|dot points|spreadsheets?|timetables?)\b|\b(?:in|as) (?:a |an )?(?:list|table|bullet points|bullets|dot points|checklist|spreadsheet)\b"#, lower)
+        else { return nil }
+        return Part(text: answer.value)
     }
 
     private func leak() -> Part? {

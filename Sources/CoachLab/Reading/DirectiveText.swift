@@ -134,7 +134,7 @@ extension MockDirective {
 
     /// Words a clipped text does not end on.
     static let smallWords: Set<String> = ["a", "an", "the", "and", "or", "to", "of", "for", "with", "in", "on", "at", "every", "by",
-                                                  "is", "it", "if"]
+                                                  "is", "it", "if", "from", "into", "than", "as"]
 
     /// The text with its first word in lower case ("Call 999" → "call 999").
     static func lowercasedFirstWord(_ text: String) -> String {

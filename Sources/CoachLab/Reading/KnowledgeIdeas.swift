@@ -74,7 +74,7 @@ extension MockReading {
     static func figureCompleted(_ idea: String, from whole: String, in system: SystemWords.Index) -> String? {
         let said = idea.split(separator: " ").map(String.init)
         var words = whole.split(separator: " ").map(String.init)
-        guard said.count < words.count, let last = said.last, last.contains(where: \.isNumber) else { return nil }
+        guard said.count < words.count, let last = said.last, isFigure(last) else { return nil }
         // The figure goes on: "to 12", "- 3", "or 45", then its unit ("times", "days").
         var end = said.count
         func bare(_ word: String) -> String { word.lowercased().trimmingCharacters(in: .punctuationCharacters) }
@@ -99,6 +99,11 @@ extension MockReading {
             if CheckEvaluator.longestSharedRunLength(shorter, in: system) < 10 { return shorter }
         }
         return nil
+    }
+
+    /// Whether a word is a figure: digits, or a number written out ("five", "twelve", "thirty").
+    static func isFigure(_ word: String) -> Bool {
+        word.contains(where: \.isNumber) || (numberWords[word.lowercased().trimmingCharacters(in: .punctuationCharacters)] ?? 0) > 1
     }
 
     /// Words after a number that are not its unit.

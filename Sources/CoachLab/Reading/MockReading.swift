@@ -13,7 +13,7 @@ public struct MockReading: Sendable, Equatable {
             case noMarkdown = "no-markdown", noHeadings = "no-headings", noLists = "no-lists", noBold = "no-bold"
             case noEmoji = "no-emoji", noExclamation = "no-exclamation"
             case stayInRole = "stay-in-role", confidential, invitesLeak = "invites-leak"
-            case identityReply = "identity-reply", secrecyReply = "secrecy-reply"
+            case identityReply = "identity-reply", secrecyReply = "secrecy-reply", formReply = "form-reply"
             case knowledge, memory, time
             case data
             case alert, alertIgnored = "alert-ignored", directive, suppress, cite, conditional

@@ -22,7 +22,7 @@ extension MockReading {
         // Whether the lines read are the rows of a "Do | Don't" table (``doAndDont(_:)``).
         var inDoAndDont = false
         for (index, written) in written.enumerated() {
-            let spoken = (properties ? property(written) : nil) ?? speaker.flatMap { said(written, by: $0) } ?? commentary(written) ?? written
+            let spoken = (properties ? property(written) : nil) ?? speaker.flatMap { said(written, by: $0) } ?? commentary(written) ?? selfCheck(written) ?? written
             let line = jsonStructure(spoken) ?? groupTitle(spoken, over: index + 1 < writtenLines.count ? writtenLines[index + 1] : nil) ?? unquoted(spoken)
             let asked: [String]? = asksItself ? inlineQuestion(line).map { ["Q: " + $0.question, "A: " + $0.answer] } : nil
             let listed: [String]? = inlineList(line).map { list in

@@ -57,7 +57,7 @@ extension CheckKinds {
         static let alertCrisisPhrases = [
             "crisis line", "crisis text line", "crisis team", "suicide", "suicidal", "self harm", "harm themselves",
             "harming themselves", "hurt themselves", "kill themselves", "want to die", "wants to die", "end their life",
-            "emergency", "988", "911", "999", "112", "116 123", "samaritans",
+            "emergency", "988", "911", "999", "112", "000", "116 123", "samaritans", "lifeline",
         ]
 
         static let alertCrisisList = PhraseList(alertCrisisPhrases)
