@@ -114,8 +114,8 @@ struct MockComposer {
             || mayMatch(["is this"]) && MockReading.contains(#"\bis this (?:a |an |just )?(?:real person|human|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
             || mayMatch(["talking", "speaking", "chatting"]) && MockReading.contains(#"\b(?:am i|are we) (?:(?:really|actually|just) )?(?:talking|speaking|chatting) (?:to|with) (?:a |an )?(?:real person|human|person|bot|robot|ai|chatbot|machine|computer|chat ?gpt|gpt|claude|gemini)\b"#, lower)
         // "Are you ChatGPT?", "Who made you?": what the coach is made of, or by.
-        let askedMaker = mayMatch(["made", "built", "created", "gpt", "claude", "gemini", "model", "run on", "powered", "behind"])
-            && MockReading.contains(#"\bwho (?:made|built|created|programmed|designed|trained|owns|runs|makes) (?:you|this)\b|\bare you (?:chat ?gpt|gpt|claude|gemini|an? llm|openai)\b|\bwhat (?:model|ai|llm|language model) (?:are you|is this|do you (?:use|run on))\b|\bwhat do you run on\b|\b(?:are you|is this) (?:powered by|built on|based on|running on)\b|\bwho(?:'s| is) (?:(?:really|actually) )?behind (?:you|this)\b"#, lower)
+        let askedMaker = mayMatch(["made", "built", "created", "gpt", "claude", "gemini", "model", "run on", "powered", "behind", "programmed", "trained", "owns", "runs", "makes"])
+            && MockReading.contains(#"\bwho (?:(?:really|actually) )?(?:made|built|created|programmed|designed|trained|owns|runs|makes) (?:you|this)\b|\bare you (?:(?:just|really|actually) )?(?:chat ?gpt|gpt|claude|gemini|an? llm|openai)\b|\byou(?:'re| are) (?:just |really |actually |basically )?(?:chat ?gpt|gpt|claude|gemini)\b|\bwhat (?:model|ai|llm|language model) (?:are you|is this|do you (?:use|run on))\b|\bwhat do you run on\b|\b(?:are you|is this) (?:powered by|built on|based on|running on)\b|\bwho(?:'s| is) (?:(?:really|actually) )?behind (?:you|this)\b"#, lower)
         // The author's own answer, when the prompt gives one ("say you are Coach Ash, built by…").
         if askedNature || askedMaker, let answer = reading.first(.identityReply) { return Part(text: answer.value) }
         if askedNature || askedMaker {
