@@ -32,6 +32,39 @@ done <<< "$steps"
 echo "\$ coachlab eval"
 coachlab eval
 
+echo "-- attacks on the new pack, written out as fixtures that lint and run"
+attacks_status=0
+coachlab attack personas/x --out fixtures/x/attacks --suite evals/x-attacks.yaml || attacks_status=$?
+[ "$attacks_status" -le 1 ] || { echo "coachlab attack exited $attacks_status" >&2; exit 1; }
+coachlab lint
+eval_status=0
+coachlab eval evals/x-attacks.yaml || eval_status=$?
+[ "$eval_status" = "$attacks_status" ] || { echo "the written attacks ran $eval_status in eval, $attacks_status in attack" >&2; exit 1; }
+
+echo "-- the new pack behind an imitation of its own backend (an http target)"
+port_file="$prefix/serve-mock.port"
+export X_APP_TOKEN="outside-check-token-0123456789"
+coachlab serve-mock --port 0 --app personas/x --app-token-env X_APP_TOKEN 2> "$prefix/serve-mock.log" &
+server=$!
+for _ in $(seq 50); do grep -q "app 'x' at" "$prefix/serve-mock.log" && break; sleep 0.1; done
+url=$(sed -n "s/^app 'x' at \(http[^ ]*\).*/\1/p" "$prefix/serve-mock.log")
+[ -n "$url" ] || { cat "$prefix/serve-mock.log" >&2; kill "$server"; exit 1; }
+cat > providers.yaml <<YAML
+providers:
+  - id: x-backend
+    kind: http
+    url: $url
+    headers:
+      Authorization: Bearer \${X_APP_TOKEN}
+    body: '{"message": "{{message}}", "session": {{{json.app}}}, "stream": {{stream}}, "history": [{{#history}}{"from": "{{#user}}member{{/user}}{{#assistant}}coach{{/assistant}}", "text": "{{content}}"}{{^last()}}, {{/last()}}{{/history}}]}'
+    reply: /message/text
+    stream: {text: /text, done: "[END]"}
+YAML
+coachlab eval --provider x-backend --stream --json "$prefix/backend.json" > "$prefix/backend.txt" || { cat "$prefix/backend.txt"; kill "$server"; exit 1; }
+kill "$server"
+if grep -rq "$X_APP_TOKEN" "$prefix/backend.txt" "$prefix/backend.json" .coachlab 2>/dev/null; then echo "the app token leaked" >&2; exit 1; fi
+rm providers.yaml
+
 echo "-- the example app package"
 cd "$repository/examples/app-package"
 swift test
