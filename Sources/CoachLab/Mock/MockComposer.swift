@@ -183,7 +183,8 @@ struct MockComposer {
                 }
             }
         } else {
-            for instruction in reading.all(.conditional) {
+            // A boundary ("Never X; suggest Y") is followed as the conditional it amounts to.
+            for instruction in reading.all(.conditional) + reading.all(.boundary) {
                 let fields = instruction.value.split(separator: "|", maxSplits: 2).map(String.init)
                 guard fields.count == 3, let concept = MockConcept(rawValue: fields[0]),
                       concept.matches(message, described: fields[1]) else { continue }

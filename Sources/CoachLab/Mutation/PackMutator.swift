@@ -147,7 +147,7 @@ public enum PackMutator {
 
         static let instructionKinds: Set<MockReading.Instruction.Kind> = [
             .sentences, .words, .paragraphs, .endQuestion, .oneQuestion, .oneIdea, .noMarkdown, .noHeadings, .noLists, .noBold,
-            .noEmoji, .noExclamation, .stayInRole, .confidential, .conditional,
+            .noEmoji, .noExclamation, .stayInRole, .confidential, .conditional, .boundary,
         ]
 
         /// Deletes each sentence the mock reads as a format, identity or confidentiality

@@ -31,7 +31,7 @@ struct LineReader: Sendable {
 /// ``lineReaders``, in their order of precedence, after the persona's and the user's names.
 extension MockReading {
     /// The line readers, in order of precedence: an earlier reader's note comes first on its line.
-    static let lineReaders: [LineReader] = [.length, .questions, .form, .identity, .probeReplies, .conditional, .time]
+    static let lineReaders: [LineReader] = [.length, .questions, .form, .identity, .probeReplies, .conditional, .boundaries, .time]
 
     /// What one line says on its own, whatever prompt it is in: the names it gives the
     /// persona, the user's name, and the instructions read from it, in order.

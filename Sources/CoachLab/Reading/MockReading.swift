@@ -16,7 +16,7 @@ public struct MockReading: Sendable, Equatable {
             case identityReply = "identity-reply", secrecyReply = "secrecy-reply", formReply = "form-reply"
             case knowledge, memory, time
             case data
-            case alert, alertIgnored = "alert-ignored", directive, suppress, cite, conditional
+            case alert, alertIgnored = "alert-ignored", directive, suppress, cite, conditional, boundary
         }
 
         /// What was understood.
