@@ -50,6 +50,12 @@ def check_openai():
     check("openai stream text", text == EXPECTED, text)
     check("openai stream usage", usage is not None and usage.completion_tokens > 0)
 
+    # Embeddings: the SDK asks for base64 by default; floats when told.
+    vectors = client.embeddings.create(model="text-embedding-3-small", input=["I cannot sleep tonight", "a recipe for bread"])
+    check("openai embeddings", len(vectors.data) == 2 and len(vectors.data[0].embedding) == 256, str(len(vectors.data)))
+    floats = client.embeddings.create(model="text-embedding-3-small", input="I cannot sleep tonight", encoding_format="float")
+    check("openai embeddings float", all(abs(a - b) < 1e-6 for a, b in zip(floats.data[0].embedding, vectors.data[0].embedding)))
+
     try:
         client.with_options(max_retries=0).chat.completions.create(
             model="gpt-4o-mini", messages=messages, extra_headers={"x-coachlab-fault": "429"})

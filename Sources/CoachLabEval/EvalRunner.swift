@@ -31,7 +31,7 @@ public struct FixtureReference: Sendable, Hashable {
 
         init(_ source: Source, of fixture: Fixture) {
             self.source = source
-            usesJudge = fixture.turns.contains { $0.expect.contains(where: \.isJudge) }
+            usesJudge = fixture.turns.contains { $0.expect.contains(where: \.callsModel) }
             usesScript = fixture.turns.contains { $0.expect.contains(where: \.isScript) }
             hasSimulatedUser = fixture.simulatedUser != nil
         }
@@ -78,7 +78,7 @@ public struct FixtureReference: Sendable, Hashable {
     public var location: SourceLocation { field(\.location, \.location) }
 
     private static func judgeChecks(of fixture: Fixture) -> [Check] {
-        fixture.turns.flatMap { $0.expect.filter(\.isJudge) }
+        fixture.turns.flatMap { $0.expect.filter(\.callsModel) }
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -309,7 +309,7 @@ public struct EvalRunner: Sendable {
     /// the mock (lint refuses judge checks with neither; library users get the mock); simulated
     /// users are played by the suite's simulator, else the mock's script.
     private func callees(of loaded: LoadedSuite) -> (coach: [String], judges: [String], simulator: String?) {
-        let judgeChecks = loaded.suite.checks.filter(\.isJudge) + loaded.fixtures.lazy.filter(\.usesJudge).flatMap(\.judgeChecks)
+        let judgeChecks = loaded.suite.checks.filter(\.callsModel) + loaded.fixtures.lazy.filter(\.usesJudge).flatMap(\.judgeChecks)
         var judges: [String] = []
         for name in judgeChecks.map({ Self.judgeName(of: $0, suite: loaded.suite) }) where !judges.contains(name) { judges.append(name) }
         return (loaded.fixtures.isEmpty ? [] : providers(of: loaded), judges,
@@ -431,6 +431,9 @@ public struct EvalRunner: Sendable {
                         }
                         checks += try await Judge.grade(check, rubric: rubric, history: Array(conversation.history.dropLast()), reply: text,
                                                         slot: judge)
+                    } else if let similar = check.kind.as(CheckKinds.Similar.self), let name = similar.embeddingProvider,
+                              let embedder = job.judges[name] {
+                        checks.append(try await Self.similarByEmbedding(check, similar, reply: text, slot: embedder))
                     } else if check.isScript {
                         let transcript = conversation.history.map { ScriptCheck.Input.Message(role: $0.role.rawValue, text: $0.content) }
                         let input = ScriptCheck.Input(check: check.id, suite: evalCase.suite, fixture: fixture.id, provider: evalCase.provider,
@@ -515,8 +518,20 @@ public struct EvalRunner: Sendable {
     }
 
     /// The provider that grades a judge check: its own, the suite's judge, or the mock.
+    /// `similar` by embedding: the cosine of the reply's and the gold reply's embeddings, asked
+    /// of the check's provider under its concurrency limit (and from its response cache).
+    static func similarByEmbedding(_ check: Check, _ similar: CheckKinds.Similar, reply: String, slot: ProviderSlot) async throws -> CheckResult {
+        guard let embedder = slot.provider as? any EmbeddingProvider else {
+            throw ProviderError(.configuration, provider: slot.configuration.id,
+                                message: "\(slot.configuration.id) serves no embeddings, so similar by embedding cannot use it")
+        }
+        let vectors = try await slot.semaphore.run { try await embedder.embed([reply, similar.gold]) }
+        return similar.result(cosine: cosineSimilarity(vectors[0], vectors[1]), as: check)
+    }
+
     static func judgeName(of check: Check, suite: Suite) -> String {
         if let provider = check.kind.as(CheckKinds.Judge.self)?.provider { return provider }
+        if let provider = check.kind.as(CheckKinds.Similar.self)?.embeddingProvider { return provider }
         return suite.judge ?? "mock"
     }
 

@@ -80,8 +80,9 @@ public struct Rescorer {
                 if let rubric = check.kind.as(CheckKinds.Judge.self)?.rubric, rubric.scope != .reply, !isLast {
                     continue  // graded once, on the last turn
                 }
-                if check.isJudge {
-                    // A rubric with criteria stored one result per criterion (`id.criterion`).
+                if check.callsModel {
+                    // A rubric with criteria stored one result per criterion (`id.criterion`); a
+                    // similarity by embedding, the one its provider gave.
                     let verdicts = turn.checks.filter { $0.check == check.id || $0.check.hasPrefix(check.id + ".") }
                     if verdicts.isEmpty {
                         summary.judgeUngraded += 1

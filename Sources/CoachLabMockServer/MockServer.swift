@@ -38,6 +38,7 @@ public struct MockServer: Sendable {
         }
         router.post("/v1/chat/completions") { request, _ in try await handle(request, protocol: .openai) }
         router.post("/v1/messages") { request, _ in try await handle(request, protocol: .anthropic) }
+        router.post("/v1/embeddings") { request, _ in try await handleEmbeddings(request) }
         router.post("/api/chat") { request, _ in try await handle(request, protocol: .proxy) }
         router.post("/app/:pack/api/v1/chat") { request, context in
             try await handleApp(request, id: context.parameters.get("pack") ?? "")
@@ -55,6 +56,50 @@ public struct MockServer: Sendable {
                               onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
                               logger: quietLogger)
         try await app.run()
+    }
+
+    /// OpenAI's `/v1/embeddings`: the mock's deterministic vectors (``MockEmbedding``), with
+    /// serve-mock's latency, faults and rate limit.
+    private func handleEmbeddings(_ incoming: Request) async throws -> Response {
+        let due = ContinuousClock.now.advanced(by: .seconds(configuration.latency))
+        let fault = incoming.headers[HTTPField.Name("x-coachlab-fault")!].flatMap(MockFault.init(rawValue:)) ?? schedule.next()
+        let wire = MockProtocol.openai
+        if fault == nil, let rateLimit, let wait = rateLimit.admit() {
+            let (status, body, headers) = wire.error(.rateLimit, retryAfterMilliseconds: wait)
+            return Self.json(status, body, headers: headers + rateLimit.headers(waitMilliseconds: wait))
+        }
+        var request = incoming
+        let data = Data(try await request.collectBody(upTo: 8 * 1024 * 1024).readableBytesView)
+        func failure(_ kind: MockErrorKind) -> Response {
+            let (status, body, headers) = wire.error(kind, retryAfterMilliseconds: configuration.retryAfterMilliseconds)
+            return Self.json(status, body, headers: headers)
+        }
+        let response: Response
+        switch fault {
+        case .rateLimit: response = failure(.rateLimit)
+        case .serverError: response = failure(.server)
+        case .overloaded: response = failure(.overloaded)
+        case .unauthorized: response = failure(.unauthorized(presented: request.headers[.authorization].map { String($0.dropFirst("Bearer ".count)) } ?? ""))
+        case .quota: response = failure(.quota)
+        default:
+            guard let body = try? JSONValue.parse(data) else { return failure(.badRequest("the request body is not valid JSON")) }
+            let texts = body["input"]?.string.map { [$0] } ?? body["input"]?.array?.compactMap(\.string) ?? []
+            guard !texts.isEmpty else { return failure(.badRequest("'input' is required")) }
+            // The official SDK asks for base64 (little-endian float32s) unless told otherwise.
+            let base64 = body["encoding_format"]?.string == "base64"
+            let items = texts.enumerated().map { index, text -> JSONValue in
+                let vector = MockEmbedding.vector(text)
+                let encoded: JSONValue = base64
+                    ? .string(Data(vector.flatMap { value -> [UInt8] in withUnsafeBytes(of: Float(value).bitPattern.littleEndian, Array.init) }).base64EncodedString())
+                    : .array(vector.map(JSONValue.number))
+                return ["object": "embedding", "index": .number(Double(index)), "embedding": encoded]
+            }
+            let tokens = texts.reduce(0) { $0 + TokenEstimator.estimate($1) }
+            response = Self.json(200, ["object": "list", "data": .array(items), "model": .string(body["model"]?.string ?? "coachlab-embed-1"),
+                                       "usage": ["prompt_tokens": .number(Double(tokens)), "total_tokens": .number(Double(tokens))]])
+        }
+        try await Task.sleep(until: due, clock: .continuous)
+        return response
     }
 
     /// An imitation app backend (``MockApp``): the same latency, faults and rate limit as the

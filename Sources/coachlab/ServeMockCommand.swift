@@ -10,7 +10,7 @@ struct ServeMockCommand: AsyncParsableCommand {
         usage: "coachlab serve-mock [--port <port>] [options]",
         discussion: """
         Point an app or an official SDK at it by changing only the base URL:
-          OpenAI / compatible  http://127.0.0.1:PORT/v1      (POST /v1/chat/completions)
+          OpenAI / compatible  http://127.0.0.1:PORT/v1      (POST /v1/chat/completions, /v1/embeddings)
           Anthropic            http://127.0.0.1:PORT         (POST /v1/messages)
           Gemini               http://127.0.0.1:PORT         (POST /v1beta/models/{model}:generateContent, :streamGenerateContent)
           TicBuddy proxy       http://127.0.0.1:PORT         (POST /api/chat)

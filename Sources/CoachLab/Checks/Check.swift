@@ -122,6 +122,10 @@ public struct Check: Sendable, Hashable {
     /// Whether an LLM grades this check.
     public var isJudge: Bool { kind.value is CheckKinds.Judge }
 
+    /// Whether a provider scores this check (a judge, or `similar` by embedding): the runner
+    /// asks it, and a rescore carries the stored verdict.
+    public var callsModel: Bool { isJudge || (kind.value as? CheckKinds.Similar)?.byEmbedding == true }
+
     /// Whether an executable outside CoachLab scores this check.
     public var isScript: Bool { kind.value is CheckKinds.Script }
 }

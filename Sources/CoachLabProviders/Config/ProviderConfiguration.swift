@@ -52,6 +52,8 @@ public struct ProviderConfiguration: Sendable, Hashable {
     public var structuredOutput: Bool?
     /// Whether structured generations send their JSON Schema to this provider.
     public var sendsResponseSchema: Bool { structuredOutput ?? kind.supportsResponseSchema }
+    /// The model embeddings are asked of (`similar` by embedding); the chat model when nil.
+    public var embeddingModel: String?
     /// For `http`: the app's endpoint, its request and where its reply is.
     public var target: HTTPTarget?
     /// Where it was configured, for messages.
@@ -119,6 +121,7 @@ public struct ProviderConfiguration: Sendable, Hashable {
         FieldSpec("replies", .list(.text), "For canned: the replies."),
         FieldSpec("pack", .string, "For canned: a pack folder whose defaults.cannedReplies are the replies."),
         FieldSpec("latencyMs", .integer, "For mock: simulated latency."),
+        FieldSpec("embeddingModel", .string, "The model that serves embeddings, for similar by embedding (text-embedding-3-small, gemini-embedding-001); default: model."),
         FieldSpec("structuredOutput", .boolean,
                   "Whether structured generations send a JSON Schema (OpenAI response_format, Gemini responseJsonSchema). Default true for openai, gemini and mock; elsewhere CoachLab asks for strict JSON and repairs."),
         FieldSpec("systemRole", .oneOf(["system", "user"]),

@@ -66,6 +66,7 @@ public struct ProviderRegistry: Sendable {
             configuration.systemAsUser = item["systemRole"]?.text == "user"
             configuration.structuredOutput = item["structuredOutput"]?.text.flatMap { Bool($0.lowercased()) }
             configuration.latency = Double(item["latencyMs"]?.text.flatMap { Int($0) } ?? 0) / 1000
+            configuration.embeddingModel = item["embeddingModel"]?.text
             if kind == .http {
                 let (target, problems) = HTTPTarget.parse(item, id: id)
                 configuration.target = target
@@ -349,6 +350,7 @@ public struct ProviderRegistry: Sendable {
             provider.cache = cache
             provider.maxTokensCap = configuration.maxTokensCap
             provider.limit = limits.limit(for: configuration.id, ceiling: configuration.concurrency)
+            provider.embeddingModel = configuration.embeddingModel
             return provider
         }
     }

@@ -28,6 +28,8 @@ public struct HTTPProvider: ChatProvider {
     public var maxTokensCap: Int?
     /// How many requests go at once, adapted to the provider's rate limits; nil for no limit here.
     public var limit: AdaptiveLimit?
+    /// The model embeddings are asked of (providers.yaml `embeddingModel`); the chat model when nil.
+    public var embeddingModel: String?
 
     public var isApp: Bool { wire is HTTPTargetWire }
 
@@ -196,7 +198,7 @@ public struct HTTPProvider: ChatProvider {
 
     /// Runs `body` until an attempt returns, numbering the attempts from 1, and retries what
     /// the retry policy retries (``handle(_:attempt:timeouts:beforeRetry:)``).
-    private func retrying<T>(beforeRetry: (ProviderError) -> Void = { _ in },
+    func retrying<T>(beforeRetry: (ProviderError) -> Void = { _ in },
                              _ body: (_ attempt: Int) async throws -> T) async throws -> T {
         var attempt = 0
         var timeouts = 0
@@ -215,7 +217,7 @@ public struct HTTPProvider: ChatProvider {
     /// A stored answer that `body` cannot use (it no longer decodes: a stricter decoder after
     /// an upgrade, a hand edit) is not the request's fault: it is removed, and `body` gets the
     /// provider's answer instead.
-    private func answering<T>(_ spec: HTTPRequestSpec, timeout: Double,
+    func answering<T>(_ spec: HTTPRequestSpec, timeout: Double,
                               with body: (_ response: HTTPResponse, _ cached: Bool) async throws -> T) async throws -> T {
         let (response, cached) = try await send(spec, timeout: timeout)
         do {

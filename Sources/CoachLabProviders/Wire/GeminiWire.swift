@@ -7,6 +7,19 @@ import Foundation
 public struct GeminiWire: WireFormat {
     public init() {}
 
+    public func embeddingRequest(_ texts: [String], model: String, baseURL: String, apiKey: String?) -> HTTPRequestSpec? {
+        var headers = [HTTPHeader("content-type", "application/json")]
+        if let apiKey { headers.append(HTTPHeader("x-goog-api-key", apiKey)) }
+        let escaped = model.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/:"))) ?? model
+        let requests = texts.map { text -> JSONValue in ["model": .string("models/\(model)"), "content": ["parts": [["text": .string(text)]]]] }
+        return HTTPRequestSpec(url: Wire.joinPath(baseURL, "/v1beta/models/\(escaped):batchEmbedContents"), headers: headers,
+                               body: Wire.body(["requests": .array(requests)]))
+    }
+
+    public func decodeEmbeddings(_ body: Data, provider: String) throws -> [[Double]] {
+        try Wire.vectors(try Wire.parse(body, provider: provider)["embeddings"]?.array, key: "values", provider: provider)
+    }
+
     public func request(_ request: ChatRequest, model: String, stream: Bool, baseURL: String, apiKey: String?) -> HTTPRequestSpec {
         let contents: [JSONValue] = request.messages.map { message in
             ["role": .string(message.role == .user ? "user" : "model"), "parts": [["text": .string(message.content)]]]

@@ -43,6 +43,20 @@ public struct OpenAIWire: WireFormat {
         return HTTPRequestSpec(url: Wire.joinPath(baseURL, "/chat/completions"), headers: headers, body: Wire.body(.object(body)))
     }
 
+    public func embeddingRequest(_ texts: [String], model: String, baseURL: String, apiKey: String?) -> HTTPRequestSpec? {
+        var headers = [HTTPHeader("content-type", "application/json")]
+        if let apiKey { headers.append(HTTPHeader("authorization", "Bearer \(apiKey)")) }
+        let body: JSONValue = ["model": .string(model), "input": .array(texts.map(JSONValue.string)), "encoding_format": "float"]
+        return HTTPRequestSpec(url: Wire.joinPath(baseURL, "/embeddings"), headers: headers, body: Wire.body(body))
+    }
+
+    public func decodeEmbeddings(_ body: Data, provider: String) throws -> [[Double]] {
+        let json = try Wire.parse(body, provider: provider)
+        // Ordered by `index`, as the API numbers them.
+        let items = json["data"]?.array?.sorted { ($0["index"]?.int ?? 0) < ($1["index"]?.int ?? 0) }
+        return try Wire.vectors(items, key: "embedding", provider: provider)
+    }
+
     public func decodeReply(_ body: Data, provider: String) throws -> DecodedReply {
         let json = try Wire.parse(body, provider: provider)
         guard let choice = json["choices"]?[0] else {

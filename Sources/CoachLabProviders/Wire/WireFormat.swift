@@ -68,10 +68,38 @@ public protocol WireFormat: Sendable {
     /// Whether the server can stream its reply; when not, a streamed request is sent whole and
     /// its answer passed on in one piece.
     var streams: Bool { get }
+    /// The request for the embeddings of `texts`; nil when the protocol has none.
+    func embeddingRequest(_ texts: [String], model: String, baseURL: String, apiKey: String?) -> HTTPRequestSpec?
+    /// Decodes an embeddings response: one vector per text, in order.
+    func decodeEmbeddings(_ body: Data, provider: String) throws -> [[Double]]
 }
 
 extension WireFormat {
     public var streams: Bool { true }
+    public func embeddingRequest(_ texts: [String], model: String, baseURL: String, apiKey: String?) -> HTTPRequestSpec? { nil }
+    public func decodeEmbeddings(_ body: Data, provider: String) throws -> [[Double]] {
+        throw ProviderError(.configuration, provider: provider, message: "this protocol has no embeddings")
+    }
+}
+
+extension Wire {
+    /// The vectors of a response's list of `{embedding: [...]}` (OpenAI) or `{values: [...]}` (Gemini).
+    static func vectors(_ items: [JSONValue]?, key: String, provider: String) throws -> [[Double]] {
+        guard let items else { throw ProviderError(.malformedResponse, provider: provider, message: "the response has no embeddings") }
+        return try items.map { item in
+            let values = item[key]?.array ?? []
+            // llama.cpp's server, for a model without pooling, gives a vector per token: their mean.
+            let rows = values.compactMap(\.array).map { $0.compactMap(\.number) }.filter { !$0.isEmpty }
+            if !rows.isEmpty, rows.allSatisfy({ $0.count == rows[0].count }) {
+                return (0..<rows[0].count).map { index in rows.reduce(0) { $0 + $1[index] } / Double(rows.count) }
+            }
+            let numbers = values.compactMap(\.number)
+            guard !numbers.isEmpty else {
+                throw ProviderError(.malformedResponse, provider: provider, message: "an embedding has no \(key)")
+            }
+            return numbers
+        }
+    }
 }
 
 /// What a stream has reported so far; each provider's decoder feeds one.
