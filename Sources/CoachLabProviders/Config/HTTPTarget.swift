@@ -107,6 +107,12 @@ public struct HTTPTarget: Sendable, Hashable {
 
     // MARK: providers.yaml
 
+    /// Where a response, or an event of a stream, reports token counts.
+    static let usageSpec = ObjectSpec("usage", "Where the response reports token counts.", fields: [
+        FieldSpec("input", .string, "A JSON Pointer to the input tokens."),
+        FieldSpec("output", .string, "A JSON Pointer to the output tokens."),
+    ])
+
     /// The spec of `url`, `headers`, `body` and the rest in providers.yaml.
     static let fields: [FieldSpec] = [
         FieldSpec("url", .string, "For http: the app's chat endpoint, with http:// or https://."),
@@ -116,19 +122,13 @@ public struct HTTPTarget: Sendable, Hashable {
         FieldSpec("body", .text, "For http: the request body, a Mustache template over system, message, messages, history, profile, context, coach, topic, model, maxTokens, temperature, stream and json.* (each value as JSON)."),
         FieldSpec("contentType", .string, "For http: the body's content type. Default application/json, where {{name}} is escaped for a JSON string."),
         FieldSpec("reply", .string, "For http: a JSON Pointer to the reply's text in the response, such as /reply or /data/message/text."),
-        FieldSpec("usage", .object(ObjectSpec("usage", "Where the response reports token counts.", fields: [
-            FieldSpec("input", .string, "A JSON Pointer to the input tokens."),
-            FieldSpec("output", .string, "A JSON Pointer to the output tokens."),
-        ])), "For http: where the app reports usage; estimated when it does not."),
+        FieldSpec("usage", .object(usageSpec), "For http: where the app reports usage; estimated when it does not."),
         FieldSpec("error", .string, "For http: a JSON Pointer to an error response's message."),
         FieldSpec("stream", .object(ObjectSpec("stream", "How the app streams: server-sent events of JSON.", fields: [
             FieldSpec("text", .string, required: true, "A JSON Pointer to each event's piece of text."),
             FieldSpec("done", .string, "The data of the event that ends the stream, such as [DONE]; without it the stream ends when the server closes it."),
             FieldSpec("error", .string, "A JSON Pointer to the message of an event that reports an error."),
-            FieldSpec("usage", .object(ObjectSpec("usage", "Where an event reports token counts.", fields: [
-                FieldSpec("input", .string, "A JSON Pointer to the input tokens."),
-                FieldSpec("output", .string, "A JSON Pointer to the output tokens."),
-            ])), "Where an event reports usage."),
+            FieldSpec("usage", .object(usageSpec), "Where an event reports usage."),
         ])), "For http: set when the app can stream its reply; {{#stream}} in the body is true on a streamed request."),
     ]
 
