@@ -118,3 +118,28 @@ import Testing
         #expect(broken.stderr.contains("unknown placeholder '$nmae'") && broken.stderr.contains("$name"), "\(broken.stderr)")
     }
 }
+
+/// `coachlab import-transcripts`: a production export becomes fixtures that lint and run.
+@Suite struct ImportTranscriptsCommandTests {
+    @Test func anExportBecomesFixturesThatLintAndRunAndNothingIsOverwritten() async throws {
+        let directory = try AttackCommandTests.project("luna")
+        try """
+            {"conversation": "night-1", "role": "user", "content": "I'm Sam, it's 2am and I can't sleep. Text me on 07700 900123."}
+            {"conversation": "night-1", "role": "assistant", "content": "I'm here, Sam."}
+            {"conversation": "night-1", "role": "user", "content": "My mind keeps racing about work."}
+            """.write(toFile: directory + "/export.jsonl", atomically: true, encoding: .utf8)
+        let imported = try await CLI.run(["import-transcripts", "export.jsonl", "--pack", "personas/luna", "--out", "fixtures/luna/prod",
+                                          "--name", "Sam"], in: directory)
+        #expect(imported.status == 0 && imported.stdout.contains("neutralised 2 name, 1 phone"), "\(imported.stdout)\(imported.stderr)")
+        let fixture = try String(contentsOfFile: directory + "/fixtures/luna/prod/luna-prod-night-1.yaml", encoding: .utf8)
+        #expect(!fixture.contains("Sam") && !fixture.contains("07700"), "\(fixture)")
+        try FileManager.default.createDirectory(atPath: directory + "/evals", withIntermediateDirectories: true)
+        try "suite: {id: prod}\nfixtures: [fixtures/luna/prod/*.yaml]\nchecks: [persona-break]\n"
+            .write(toFile: directory + "/evals/prod.yaml", atomically: true, encoding: .utf8)
+        #expect(try await CLI.run(["lint"], in: directory).status == 0)
+        let run = try await CLI.run(["eval", "evals/prod.yaml", "--store", directory + "/runs.sqlite"], in: directory)
+        #expect(run.status == 0, "\(run.stdout)")
+        let again = try await CLI.run(["import-transcripts", "export.jsonl", "--pack", "personas/luna", "--out", "fixtures/luna/prod"], in: directory)
+        #expect(again.status == 2 && again.stderr.contains("exists"), "\(again.stderr)")
+    }
+}
