@@ -67,6 +67,8 @@ public struct MockServerConfiguration: Sendable {
     public var faults: [MockFaultRule]
     /// Requests per second the server admits; more are answered 429 (``MockRateLimit``). Nil, no limit.
     public var requestsPerSecond: Double?
+    /// Prompt and output tokens a minute the server admits; more are answered 429. Nil, no limit.
+    public var tokensPerMinute: Double?
     /// The time replies are stamped with (OpenAI's `created`). `coachlab serve-mock` passes the
     /// system clock; the default is ``fixedClock``.
     public var clock: @Sendable () -> Date

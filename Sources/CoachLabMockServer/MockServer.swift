@@ -23,7 +23,8 @@ public struct MockServer: Sendable {
     public init(configuration: MockServerConfiguration) {
         self.configuration = configuration
         self.schedule = FaultSchedule(configuration.faults)
-        rateLimit = configuration.requestsPerSecond.map { MockRateLimit(requestsPerSecond: $0) }
+        rateLimit = configuration.requestsPerSecond != nil || configuration.tokensPerMinute != nil
+            ? MockRateLimit(requestsPerSecond: configuration.requestsPerSecond, tokensPerMinute: configuration.tokensPerMinute) : nil
     }
 
     /// Requests answered so far.
@@ -187,6 +188,12 @@ public struct MockServer: Sendable {
             return failure(.badRequest(message))
         }
         var chat = parsed.request
+        // Tokens a minute are drawn as OpenAI draws them: the prompt and the most the reply may take.
+        if fault == nil, let rateLimit,
+           let wait = rateLimit.admit(tokens: Usage.estimate(chat, reply: "").inputTokens + (chat.settings.maxTokens ?? 256)) {
+            let (status, body, headers) = wire.error(.rateLimit, retryAfterMilliseconds: wait)
+            return Self.json(status, body, headers: headers + rateLimit.tokenHeaders(waitMilliseconds: wait))
+        }
         if let scripted = request.headers[HTTPField.Name("x-coachlab-mock-reply")!] { chat.scriptedReply = scripted }
         let (text, finish) = MockProvider.answer(chat)
         let usage = Usage.estimate(chat, reply: text)

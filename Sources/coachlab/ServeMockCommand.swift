@@ -44,6 +44,8 @@ struct ServeMockCommand: AsyncParsableCommand {
     var appTokenEnv: String?
     @Option(help: "Admit this many requests per second (a one-second burst, then the rate); answer the rest 429 with retry-after-ms and rate-limit headers.")
     var rps: Double?
+    @Option(help: "Admit this many prompt and output tokens a minute (each request draws its prompt and max_tokens); answer the rest 429 with retry-after-ms and token rate-limit headers.")
+    var tpm: Double?
 
     func validate() throws {
         for text in fault where MockFaultRule(parsing: text) == nil {
@@ -51,6 +53,7 @@ struct ServeMockCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535") }
         if let rps, !(rps > 0) { throw ValidationError("--rps takes a rate above 0, e.g. 50 or 0.5") }
+        if let tpm, !(tpm >= 1) { throw ValidationError("--tpm takes a number of tokens a minute, e.g. 40000") }
     }
 
     func run() async throws {
@@ -68,6 +71,7 @@ struct ServeMockCommand: AsyncParsableCommand {
                                                     faults: fault.compactMap(MockFaultRule.init(parsing:)), requestsPerSecond: rps,
                                                     clock: Invocation.current.now)
         configuration.apps = apps
+        configuration.tokensPerMinute = tpm
         let host = self.host
         let tokenNote = token == nil ? "" : " (bearer token from $\(appTokenEnv ?? ""))"
         try await MockServer(configuration: configuration).run { port in

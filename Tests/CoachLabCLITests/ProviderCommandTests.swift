@@ -324,7 +324,7 @@ import Testing
                     "--store", directory + "/s.sqlite", "--cache-dir", directory + "/cache", "--max-tokens", "200", "--timeout", "20"]
         let first = try await CLI.run(["eval"] + live)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stderr.contains("openai-compatible:coachlab-mock-1: timeout 20 s; up to 3 retries of rate limits, overloads and server errors, 1 of timeouts; max tokens 200"))
+        #expect(first.stderr.contains("openai-compatible:coachlab-mock-1: timeout 20 s; up to 3 retries of overloads and server errors, 8 of rate limits, 1 of timeouts; max tokens 200"))
         #expect(first.stderr.contains("0 answers read"))
         let second = try await CLI.run(["eval", "--json", directory + "/second.json"] + live)
         #expect(second.status == 0, "\(second.stderr)")

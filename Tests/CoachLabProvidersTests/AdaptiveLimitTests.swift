@@ -6,7 +6,8 @@ import Testing
 
 /// Concurrency adapted to a provider's rate limits: halved by a 429 once per round of requests,
 /// grown back by successes, held by what the provider says to wait.
-@Suite struct AdaptiveLimitTests {
+// Serialized: the two runs against rate-limited servers would share the machine's two cores.
+@Suite(.serialized) struct AdaptiveLimitTests {
     @Test func aRateLimitHalvesItOnceForTheRequestsAlreadySentAndSuccessesGrowItBack() async throws {
         let limit = AdaptiveLimit(ceiling: 8)
         var started: [ContinuousClock.Instant] = []
@@ -83,8 +84,52 @@ import Testing
             }
             #expect(failures == 0)
             let refused = await limit.rateLimited, sent = await limit.sent
-            #expect(Double(refused) < 0.15 * Double(sent), "\(refused) of \(sent) refused")
+            // A short run whose rate halves midway: each cut costs a round of refusals, retried, not
+            // failed. The 2,000-case benchmark (docs/benchmarks.md) measures the share a long run pays.
+            #expect(Double(refused) < 0.2 * Double(sent), "\(refused) of \(sent) refused")
             #expect(rate.counts.admitted == 240)
+        }
+    }
+
+    @Test func tokensLeftAtNoneHoldNewRequestsUntilTheirReset() {
+        let now = Date(timeIntervalSince1970: 1_000)
+        #expect(AdaptiveLimit.wait(status: 200, headers: [HTTPHeader("x-ratelimit-remaining-tokens", "0"),
+                                                          HTTPHeader("x-ratelimit-reset-tokens", "750ms")], now: now) == 0.75)
+        #expect(AdaptiveLimit.wait(status: 200, headers: [HTTPHeader("anthropic-ratelimit-tokens-remaining", "0"),
+                                                          HTTPHeader("anthropic-ratelimit-tokens-reset", "1970-01-01T00:16:45Z")], now: now) == 5)
+        // Both spent: the later reset.
+        #expect(AdaptiveLimit.wait(status: 200, headers: [HTTPHeader("x-ratelimit-remaining-requests", "0"), HTTPHeader("x-ratelimit-reset-requests", "1s"),
+                                                          HTTPHeader("x-ratelimit-remaining-tokens", "0"), HTTPHeader("x-ratelimit-reset-tokens", "3s")],
+                                   now: now) == 3)
+    }
+
+    @Test func againstATokensPerMinuteLimitNothingErrors() async throws {
+        var configuration = MockServerConfiguration(port: 0)
+        configuration.tokensPerMinute = 6000
+        try await RunningMockServer.with(configuration) { server in
+            let limit = AdaptiveLimit(ceiling: 16)
+            let chat = {
+                var chat = provider(.openai, server, retry: RetryPolicy(maxRetries: 4, initialDelay: 0.05, maxDelay: 0.2, jitter: 0))
+                chat.limit = limit
+                chat.maxTokensCap = 20
+                return chat
+            }()
+            let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+                var slots = 0, failures = 0
+                for _ in 0..<145 {
+                    if slots == 16 { failures += try await group.next() ?? 0; slots -= 1 }
+                    group.addTask {
+                        do { _ = try await chat.complete(sampleRequest); return 0 } catch { return 1 }
+                    }
+                    slots += 1
+                }
+                for try await failed in group { failures += failed }
+                return failures
+            }
+            #expect(failures == 0)
+            let rate = try #require(server.server.rateLimit)
+            #expect(rate.refusedForTokens > 0, "the bucket ran out")
+            #expect(await limit.rateLimited == rate.refusedForTokens)
         }
     }
 }

@@ -266,7 +266,7 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
         #expect(policy.delay(beforeRetry: 2, after: timeout, timeouts: 2, random: 0) == nil)
         #expect(policy.delay(beforeRetry: 3, after: overloaded, timeouts: 1, random: 0) != nil)
         #expect(RetryPolicy(maxTimeoutRetries: 0).delay(beforeRetry: 1, after: timeout, timeouts: 1, random: 0) == nil)
-        #expect(policy.summary == "up to 3 retries of rate limits, overloads and server errors, 1 of timeouts")
+        #expect(policy.summary == "up to 3 retries of overloads and server errors, 8 of rate limits, 1 of timeouts")
     }
 
     @Test func commandLineSettingsReachEveryProviderIncludingFallbackLinks() throws {

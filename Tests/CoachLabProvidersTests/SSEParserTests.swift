@@ -67,6 +67,13 @@ import Testing
     @Test func serverDirectedDelaysWinAndAreCapped() {
         #expect(policy.delay(beforeRetry: 1, after: error(.rateLimited, retryAfter: 22), random: 0.9) == 22)
         #expect(policy.delay(beforeRetry: 1, after: error(.rateLimited, retryAfter: 600), random: 0) == 120)
+        // Rate limits counted apart: the eighth 429 of a request is still retried, the ninth not,
+        // and they do not use up the retries of server errors.
+        #expect(policy.delay(beforeRetry: 8, after: error(.rateLimited, retryAfter: 1), rateLimits: 8, random: 0) == 1)
+        #expect(policy.delay(beforeRetry: 9, after: error(.rateLimited, retryAfter: 1), rateLimits: 9, random: 0) == nil)
+        #expect(policy.delay(beforeRetry: 9, after: error(.server), rateLimits: 6, random: 0) != nil)
+        #expect(policy.delay(beforeRetry: 10, after: error(.server), rateLimits: 6, random: 0) == nil)
+        #expect(RetryPolicy.none.delay(beforeRetry: 1, after: error(.rateLimited), rateLimits: 1, random: 0) == nil)
     }
 
     @Test func onlyRetryableErrorsAreRetriedUnlessTheServerSaysOtherwise() {

@@ -186,9 +186,9 @@ extension ProviderFileTests {
         let registry = try Self.shipped()
         let lines = registry.settingsLines(["mock", "openai-gpt-4o", "healthwallet", "luna-canned"], baseURL: nil, apiKeyVariable: nil)
         #expect(lines == [
-            "openai-gpt-4o: timeout 60 s; up to 3 retries of rate limits, overloads and server errors, 1 of timeouts; max tokens 1024; temperature 0.7",
-            "healthwallet → openrouter-grok: timeout 60 s; up to 3 retries of rate limits, overloads and server errors, 1 of timeouts; max tokens 300",
-            "healthwallet → gemini-flash: timeout 60 s; up to 3 retries of rate limits, overloads and server errors, 1 of timeouts",
+            "openai-gpt-4o: timeout 60 s; up to 3 retries of overloads and server errors, 8 of rate limits, 1 of timeouts; max tokens 1024; temperature 0.7",
+            "healthwallet → openrouter-grok: timeout 60 s; up to 3 retries of overloads and server errors, 8 of rate limits, 1 of timeouts; max tokens 300",
+            "healthwallet → gemini-flash: timeout 60 s; up to 3 retries of overloads and server errors, 8 of rate limits, 1 of timeouts",
         ], "\(lines)")
         let inline = try Self.shipped(maxTokens: 200).settingsLines(["openai-compatible:coachlab-mock-1"], baseURL: "http://127.0.0.1:9/v1",
                                                                     apiKeyVariable: nil)

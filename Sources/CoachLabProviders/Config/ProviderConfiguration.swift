@@ -34,6 +34,8 @@ public struct ProviderConfiguration: Sendable, Hashable {
     public var maxRetries: Int
     /// Retries of timeouts, within `maxRetries`. Default 1.
     public var timeoutRetries = 1
+    /// Retries of rate limits, apart from `maxRetries`. Default 8.
+    public var rateLimitRetries = 8
     /// The largest response accepted, whole or streamed, in bytes.
     public var maxResponseBytes: Int = HTTPProvider.defaultMaximumResponseBytes
     public var prices: Prices?
@@ -81,7 +83,9 @@ public struct ProviderConfiguration: Sendable, Hashable {
     }
 
     /// The retry policy the configuration asks for.
-    public var retryPolicy: RetryPolicy { RetryPolicy(maxRetries: maxRetries, maxTimeoutRetries: timeoutRetries) }
+    public var retryPolicy: RetryPolicy {
+        RetryPolicy(maxRetries: maxRetries, maxTimeoutRetries: timeoutRetries, maxRateLimitRetries: rateLimitRetries)
+    }
 
     /// The configuration with a run's command-line settings applied.
     public func applying(_ overrides: ProviderOverrides) -> ProviderConfiguration {
@@ -110,7 +114,8 @@ public struct ProviderConfiguration: Sendable, Hashable {
         FieldSpec("maxTokens", .integer, "Default maximum output tokens."),
         FieldSpec("timeoutSeconds", .number, "Seconds a request may take. Default 60."),
         FieldSpec("concurrency", .integer, "Requests in flight at once. Default 4."),
-        FieldSpec("maxRetries", .integer, "Retries of retryable errors. Default 3."),
+        FieldSpec("maxRetries", .integer, "Retries of overloads, server errors, dropped connections and timeouts. Default 3."),
+        FieldSpec("rateLimitRetries", .integer, "Retries of rate limits (429), counted apart: a provider pacing a run is no failing request. Default 8."),
         FieldSpec("timeoutRetries", .integer, "Of those, retries after a timeout. Default 1: a request that ran out of time once usually does again."),
         FieldSpec("maxResponseBytes", .integer, "The largest response accepted, whole or streamed, in bytes. Default 16 MiB."),
         FieldSpec("prices", .object(ObjectSpec("prices", "US dollars per million tokens.", fields: [

@@ -55,6 +55,7 @@ public struct ProviderRegistry: Sendable {
             configuration.concurrency = max(1, item["concurrency"]?.text.flatMap { Int($0) } ?? 4)
             configuration.maxRetries = max(0, item["maxRetries"]?.text.flatMap { Int($0) } ?? 3)
             configuration.timeoutRetries = max(0, item["timeoutRetries"]?.text.flatMap { Int($0) } ?? 1)
+            configuration.rateLimitRetries = max(0, item["rateLimitRetries"]?.text.flatMap { Int($0) } ?? 8)
             if let limit = item["maxResponseBytes"]?.text.flatMap({ Int($0) }) { configuration.maxResponseBytes = max(1024, limit) }
             if let input = item["prices"]?["input"]?.text.flatMap(Double.init),
                let output = item["prices"]?["output"]?.text.flatMap(Double.init) {
@@ -115,7 +116,7 @@ public struct ProviderRegistry: Sendable {
             return (value, node.location)
         }
         let floors: [(key: String, least: Double, above: Bool)] = [
-            ("concurrency", 1, false), ("maxTokens", 1, false), ("maxRetries", 0, false), ("timeoutRetries", 0, false),
+            ("concurrency", 1, false), ("maxTokens", 1, false), ("maxRetries", 0, false), ("timeoutRetries", 0, false), ("rateLimitRetries", 0, false),
             ("maxResponseBytes", 1024, false), ("latencyMs", 0, false), ("timeoutSeconds", 0, true),
         ]
         for floor in floors {

@@ -202,12 +202,13 @@ public struct HTTPProvider: ChatProvider {
                              _ body: (_ attempt: Int) async throws -> T) async throws -> T {
         var attempt = 0
         var timeouts = 0
+        var rateLimits = 0
         while true {
             attempt += 1
             do {
                 return try await body(attempt)
             } catch {
-                try await handle(error, attempt: attempt, timeouts: &timeouts, beforeRetry: beforeRetry)
+                try await handle(error, attempt: attempt, timeouts: &timeouts, rateLimits: &rateLimits, beforeRetry: beforeRetry)
             }
         }
     }
@@ -246,13 +247,14 @@ public struct HTTPProvider: ChatProvider {
     }
 
     /// Rethrows `error` (redacted) unless the policy retries it, in which case it waits.
-    private func handle(_ error: Error, attempt: Int, timeouts: inout Int,
+    private func handle(_ error: Error, attempt: Int, timeouts: inout Int, rateLimits: inout Int,
                         beforeRetry: (ProviderError) -> Void = { _ in }) async throws {
         if error is CancellationError || Task.isCancelled { throw CancellationError() }
         var failure = error as? ProviderError ?? ProviderError(.network, provider: id, message: "\(error)")
         failure.message = redactor.redact(failure.message)
         if failure.code == .timeout { timeouts += 1 }
-        guard let delay = retry.delay(beforeRetry: attempt, after: failure, timeouts: timeouts, random: random()) else {
+        if failure.code == .rateLimited { rateLimits += 1 }
+        guard let delay = retry.delay(beforeRetry: attempt, after: failure, timeouts: timeouts, rateLimits: rateLimits, random: random()) else {
             if attempt > 1 { failure.message += " (after \(attempt) attempts)" }
             throw failure
         }

@@ -8,7 +8,8 @@ import Synchronization
 /// current limit, so it climbs back by one a round. A `retry-after` the provider sends, or its
 /// rate-limit headers saying no request is left until a reset (OpenAI's
 /// `x-ratelimit-remaining-requests` and `x-ratelimit-reset-requests`, Anthropic's
-/// `anthropic-ratelimit-requests-remaining` and `-reset`), hold every new request until then.
+/// `anthropic-ratelimit-requests-remaining` and `-reset`, and the same for tokens), hold every
+/// new request until then.
 public actor AdaptiveLimit {
     /// The most requests at once: the configured concurrency.
     public let ceiling: Int
@@ -97,12 +98,16 @@ public actor AdaptiveLimit {
             if let ms = header("retry-after-ms").flatMap(Double.init) { return ms / 1000 }
             if let seconds = header("retry-after").flatMap(Double.init) { return seconds }
         }
-        if header("x-ratelimit-remaining-requests") == "0", let reset = header("x-ratelimit-reset-requests").flatMap(duration) { return reset }
-        if header("anthropic-ratelimit-requests-remaining") == "0", let reset = header("anthropic-ratelimit-requests-reset"),
-           let date = ISO8601DateFormatter().date(from: reset) {
-            return max(0, date.timeIntervalSince(now))
+        // No request, or no token, left: hold until the later reset.
+        var waits: [Double] = []
+        for unit in ["requests", "tokens"] {
+            if header("x-ratelimit-remaining-\(unit)") == "0", let reset = header("x-ratelimit-reset-\(unit)").flatMap(duration) { waits.append(reset) }
+            if header("anthropic-ratelimit-\(unit)-remaining") == "0", let reset = header("anthropic-ratelimit-\(unit)-reset"),
+               let date = ISO8601DateFormatter().date(from: reset) {
+                waits.append(max(0, date.timeIntervalSince(now)))
+            }
         }
-        return nil
+        return waits.max()
     }
 
     /// OpenAI's reset durations: "1s", "120ms", "6m0s", "1h2m3.5s".

@@ -22,12 +22,16 @@ public struct RetryPolicy: Sendable, Hashable {
     /// usually do so again (a slow local model, an answer that rambles to its token limit), so
     /// by default it is retried once, not three times: four 120 s attempts were eight minutes.
     public var maxTimeoutRetries: Int
+    /// Retries of rate limits, counted apart from `maxRetries`: a 429 is the provider pacing a
+    /// run, not a failing request, and under an adaptive limit many requests meet one at once.
+    public var maxRateLimitRetries: Int
 
     /// Creates a policy. The defaults follow the official SDKs: 0.5 s doubling to 8 s, and
     /// server-directed delays capped at 120 s; CoachLab retries three times, not two.
     public init(maxRetries: Int = 3, initialDelay: Double = 0.5, maxDelay: Double = 8, maximumServerDelay: Double = 120,
-                jitter: Double = 0.25, maxTimeoutRetries: Int = 1) {
+                jitter: Double = 0.25, maxTimeoutRetries: Int = 1, maxRateLimitRetries: Int = 8) {
         self.maxRetries = maxRetries
+        self.maxRateLimitRetries = maxRateLimitRetries
         self.maxTimeoutRetries = maxTimeoutRetries
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay
@@ -36,21 +40,33 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 
     /// No retries.
-    public static let none = RetryPolicy(maxRetries: 0)
+    public static let none = RetryPolicy(maxRetries: 0, maxRateLimitRetries: 0)
 
     /// The policy in words, for the line a live run prints.
     public var summary: String {
-        guard maxRetries > 0 else { return "no retries" }
+        guard maxRetries > 0 || maxRateLimitRetries > 0 else { return "no retries" }
         let timeouts = min(maxTimeoutRetries, maxRetries)
-        return "up to \(maxRetries) retr\(maxRetries == 1 ? "y" : "ies") of rate limits, overloads and server errors, "
+        return "up to \(maxRetries) retr\(maxRetries == 1 ? "y" : "ies") of overloads and server errors, \(maxRateLimitRetries) of rate limits, "
             + (timeouts == 0 ? "none of timeouts" : "\(timeouts) of timeouts")
     }
 
     /// The delay before retry number `retry` (1 for the first retry) after `error`, or nil
     /// when the error must not be retried or retries are used up. `timeouts` counts the
-    /// attempts so far that timed out, this one included. `random` is in 0..<1.
-    public func delay(beforeRetry retry: Int, after error: ProviderError, timeouts: Int = 0, random: Double) -> Double? {
-        guard error.isRetryable, retry <= maxRetries else { return nil }
+    /// attempts so far that timed out, this one included; `rateLimits` those refused for a rate
+    /// limit, this one included, which `maxRateLimitRetries` bounds apart from the others (nil:
+    /// they count within `maxRetries`). `random` is in 0..<1.
+    public func delay(beforeRetry retry: Int, after error: ProviderError, timeouts: Int = 0, rateLimits: Int? = nil,
+                      random: Double) -> Double? {
+        guard error.isRetryable else { return nil }
+        if let rateLimits {
+            if error.code == .rateLimited {
+                guard rateLimits <= maxRateLimitRetries else { return nil }
+            } else {
+                guard retry - rateLimits <= maxRetries else { return nil }
+            }
+        } else {
+            guard retry <= maxRetries else { return nil }
+        }
         if error.code == .timeout, timeouts > maxTimeoutRetries { return nil }
         if let asked = error.retryAfter, asked >= 0 {
             return min(asked, maximumServerDelay)
