@@ -7,6 +7,7 @@ struct ImportTranscriptsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-transcripts",
         abstract: "Turn an exported production transcript (JSONL) into fixtures, with user data neutralised.",
+        usage: "coachlab import-transcripts <file> --pack <pack> --out <folder> [options]",
         discussion: """
         The export has one JSON object a line: a message ({"conversation": "c1", "role": "user", \
         "content": "…"}) or a whole conversation ({"id": "c1", "messages": [{"role": …, "content": …}]}). \
