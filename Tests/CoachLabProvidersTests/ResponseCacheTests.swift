@@ -267,6 +267,8 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
         #expect(policy.delay(beforeRetry: 3, after: overloaded, timeouts: 1, random: 0) != nil)
         #expect(RetryPolicy(maxTimeoutRetries: 0).delay(beforeRetry: 1, after: timeout, timeouts: 1, random: 0) == nil)
         #expect(policy.summary == "up to 3 retries of overloads and server errors, 8 of rate limits, 1 of timeouts")
+        #expect(RetryPolicy(maxRetries: 0).summary == "up to 8 retries of rate limits, none of other errors")
+        #expect(RetryPolicy.none.summary == "no retries")
     }
 
     @Test func commandLineSettingsReachEveryProviderIncludingFallbackLinks() throws {

@@ -45,6 +45,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The policy in words, for the line a live run prints.
     public var summary: String {
         guard maxRetries > 0 || maxRateLimitRetries > 0 else { return "no retries" }
+        guard maxRetries > 0 else { return "up to \(maxRateLimitRetries) retries of rate limits, none of other errors" }
         let timeouts = min(maxTimeoutRetries, maxRetries)
         return "up to \(maxRetries) retr\(maxRetries == 1 ? "y" : "ies") of overloads and server errors, \(maxRateLimitRetries) of rate limits, "
             + (timeouts == 0 ? "none of timeouts" : "\(timeouts) of timeouts")
