@@ -6,6 +6,10 @@ import Testing
 
 /// Concurrency adapted to a provider's rate limits: halved by a 429 once per round of requests,
 /// grown back by successes, held by what the provider says to wait.
+/// Its own connection pool: a server these tests stop must leave no idle connection in a pool
+/// another suite's new server, given the same port, would be sent first.
+let adaptiveTransport = AsyncHTTPClientTransport.dedicated()
+
 // Serialized: the two runs against rate-limited servers would share the machine's two cores.
 @Suite(.serialized) struct AdaptiveLimitTests {
     @Test func aRateLimitHalvesItOnceForTheRequestsAlreadySentAndSuccessesGrowItBack() async throws {
@@ -64,7 +68,8 @@ import Testing
         try await RunningMockServer.with(configuration) { server in
             let limit = AdaptiveLimit(ceiling: 32)
             let chat = {
-                var chat = provider(.openai, server, retry: RetryPolicy(maxRetries: 3, initialDelay: 0.05, maxDelay: 0.2, jitter: 0))
+                var chat = provider(.openai, server, retry: RetryPolicy(maxRetries: 3, initialDelay: 0.05, maxDelay: 0.2, jitter: 0),
+                                    transport: adaptiveTransport)
                 chat.limit = limit
                 return chat
             }()
@@ -109,7 +114,8 @@ import Testing
         try await RunningMockServer.with(configuration) { server in
             let limit = AdaptiveLimit(ceiling: 16)
             let chat = {
-                var chat = provider(.openai, server, retry: RetryPolicy(maxRetries: 4, initialDelay: 0.05, maxDelay: 0.2, jitter: 0))
+                var chat = provider(.openai, server, retry: RetryPolicy(maxRetries: 4, initialDelay: 0.05, maxDelay: 0.2, jitter: 0),
+                                    transport: adaptiveTransport)
                 chat.limit = limit
                 chat.maxTokensCap = 20
                 return chat

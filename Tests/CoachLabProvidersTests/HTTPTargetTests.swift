@@ -5,6 +5,9 @@ import CoachLabTestSupport
 import Foundation
 import Testing
 
+/// These tests' own connection pool, apart from the other suites' (see `integrationTransport`).
+let appTransport = AsyncHTTPClientTransport.dedicated()
+
 /// The token the imitation app backend requires, and the JWT-like header value sent with it.
 private let appToken = "eyJhbGciOiJIUzI1NiJ9.c2Vzc2lvbi0xMjM0.Zm9vYmFy"
 
@@ -45,7 +48,7 @@ func appRegistry(_ text: String, variables: [String: String] = ["APP_SESSION_JWT
                  recorder: SleepRecorder = SleepRecorder()) throws -> ProviderRegistry {
     let folder = try Scratch.folder("http-target")
     try text.write(toFile: folder + "/providers.yaml", atomically: true, encoding: .utf8)
-    var system = SystemEnvironment.tests(transport: integrationTransport, sleep: recorder.sleep, variables: variables)
+    var system = SystemEnvironment.tests(transport: appTransport, sleep: recorder.sleep, variables: variables)
     system.fileSystem = .live
     return try ProviderRegistry.load(folder + "/providers.yaml", system: system)
 }
@@ -174,7 +177,7 @@ func appRegistry(_ text: String, variables: [String: String] = ["APP_SESSION_JWT
         try await withApp(faults: []) { server in
             let folder = try Scratch.folder("http-target-secrets")
             let registry = try appRegistry(appProvidersFile(port: server.port))
-            let cassettes = CassetteTransport.recording(to: folder + "/cassettes", through: integrationTransport, fileSystem: .live)
+            let cassettes = CassetteTransport.recording(to: folder + "/cassettes", through: appTransport, fileSystem: .live)
             let cache = ResponseCache(directory: folder + "/cache", fileSystem: .live, now: { Date() })
             let recorded = try registry.provider(registry.configuration(for: "app"), transport: cassettes, cache: cache)
             _ = try await recorded.complete(request("How did I sleep?"))

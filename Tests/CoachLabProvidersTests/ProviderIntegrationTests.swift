@@ -17,7 +17,8 @@ final class SleepRecorder: @unchecked Sendable {
 /// A provider of `kind` pointed at a running mock server.
 func provider(_ kind: ProviderKind, _ server: RunningMockServer, key: String? = "sk-test-key-0123456789abcdef",
               retry: RetryPolicy = RetryPolicy(maxRetries: 3, initialDelay: 0.01, maxDelay: 0.05, jitter: 0),
-              recorder: SleepRecorder = SleepRecorder(), timeout: Double = 10) -> HTTPProvider {
+              recorder: SleepRecorder = SleepRecorder(), timeout: Double = 10,
+              transport: any HTTPTransport = integrationTransport) -> HTTPProvider {
     let base = kind == .openai || kind == .openaiCompatible ? server.openAIBaseURL : server.baseURL
     let wire: any WireFormat = switch kind {
     case .openai: OpenAIWire(legacyMaxTokens: false)
@@ -28,7 +29,7 @@ func provider(_ kind: ProviderKind, _ server: RunningMockServer, key: String? = 
     }
     return HTTPProvider(id: kind.rawValue, wire: wire, baseURL: base, apiKey: kind == .proxy ? nil : key,
                         defaults: GenerationSettings(model: "mock-model", maxTokens: 200, timeout: timeout),
-                        system: .tests(transport: integrationTransport, sleep: recorder.sleep), retry: retry)
+                        system: .tests(transport: transport, sleep: recorder.sleep), retry: retry)
 }
 
 /// These tests' own connection pool. The shared one also keeps idle connections to servers

@@ -63,6 +63,25 @@ import Testing
         #expect(pressure.fixtureYAML.contains("      - refers-to-professional"))
     }
 
+    @Test func aFamilyBoundToThePackCannotNameARule() {
+        let text = """
+            families:
+              - id: pack-wide
+                title: Pack-wide
+                tests: Nothing.
+                goal: Nothing.
+                binds: pack
+                turns:
+                  - user: Hello
+                    expect: [{check: flagged, rule: $rule}]
+            """
+        #expect(throws: CoachLabError.self) { try AttackFamily.load(Data(text.utf8), file: "attacks/pack.yaml") }
+        do { _ = try AttackFamily.load(Data(text.utf8), file: "attacks/pack.yaml") } catch let error as CoachLabError {
+            #expect(error.diagnostics.contains { $0.description.contains("attacks/pack.yaml:9:") && $0.description.contains("'$rule' needs a rule") },
+                    "\(error.diagnostics)")
+        } catch {}
+    }
+
     @Test func aProjectFamilysMistakesAreLocated() {
         let text = """
             families:

@@ -132,9 +132,22 @@ public struct AttackFamily: Sendable {
                                        hint: ContentValidator.suggestion(for: match[0], in: Self.placeholders, noun: "placeholder")))
             }
         }
-        for turn in turns { placeholders(in: turn.user, at: turn.location) }
+        // A family bound to the pack has no rule to fill these in from.
+        let ruleOnly = ["$rule", "$title", "$forbidden", "$disclosure", "$about"]
+        func ruleless(in text: String, at location: SourceLocation) {
+            guard binds == .pack, let name = ruleOnly.first(where: text.contains) else { return }
+            problems.append(.error("'\(name)' needs a rule, and this family binds to the pack", at: location,
+                                   hint: "bind it to rules (binds: rule or guarded-rule), or leave \(name) out"))
+        }
+        for turn in turns {
+            placeholders(in: turn.user, at: turn.location)
+            ruleless(in: turn.user, at: turn.location)
+        }
         for check in turns.flatMap(\.expect) + every {
-            for text in check.texts { placeholders(in: text.value, at: text.location) }
+            for text in check.texts {
+                placeholders(in: text.value, at: text.location)
+                ruleless(in: text.value, at: text.location)
+            }
             var found: [Diagnostic] = []
             _ = CheckParser.parse(Self.filled(check, sample), into: &found)
             problems += found
