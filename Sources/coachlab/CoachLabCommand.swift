@@ -15,7 +15,7 @@ struct CoachLabCommand: AsyncParsableCommand {
         version: CoachLabVersion.string,
         subcommands: [EvalCommand.self, CompareCommand.self, DiffCommand.self, MergeCommand.self, CompileCommand.self, LintCommand.self, GuardCommand.self, SchemaCommand.self, ChatCommand.self, ProvidersCommand.self, RunsCommand.self, CacheCommand.self, RescoreCommand.self, InitCommand.self, ReportCommand.self, PRCommentCommand.self, WatchCommand.self, JudgeCommand.self,
                       GenerateCommand.self, CoachCommand.self, TipsCommand.self,
-                      MutateCommand.self, RedTeamCommand.self, AttackCommand.self, ImportTranscriptsCommand.self, ServeMockCommand.self]
+                      MutateCommand.self, RedTeamCommand.self, AttackCommand.self, ImportTranscriptsCommand.self, ReviewCommand.self, ServeMockCommand.self]
     )
 }
 

@@ -298,5 +298,6 @@ public enum ContentSpecs {
         ("sessions", DailyTip.sessionsSpec),
         ("rubric", Check.rubricFileSpec),
         ("judgement", Judgement.fileSpec),
+        ("review-labels", ReviewLabels.fileSpec),
     ]
 }

@@ -61,7 +61,7 @@ public struct HTMLReport {
             <title>\(esc(title))</title>
             <style>\(Self.css)</style>
             </head>
-            <body>
+            <body data-report="\(StableHash.hex(matrix.runs.joined(separator: ",")))" data-runs="\(esc(json(matrix.runs)))">
             <a class="skip" href="#cases">Skip to the cases</a>
             <header>
             <h1>\(esc(title))</h1>
@@ -150,6 +150,12 @@ public struct HTMLReport {
             <label>Search <input type="search" id="f-text" placeholder="text in a case"></label>
             </form>
             <p id="shown" role="status" aria-live="polite">\(matrix.rows.count) of \(matrix.rows.count) cases shown</p>
+            <div class="review-bar" role="group" aria-label="Review">
+            <span id="review-count" role="status" aria-live="polite">No replies reviewed</span>
+            <button type="button" id="review-export">Export labels</button>
+            <button type="button" id="review-clear">Clear my marks</button>
+            <small>Mark a reply, or any of its checks, pass or fail. Marks stay in this browser; the labels file goes to <code>coachlab review import</code>.</small>
+            </div>
 
             """
     }
@@ -202,7 +208,7 @@ public struct HTMLReport {
         for number in turns {
             let cells = columns.compactMap { column in row.cells[column]!.turns.first { $0.turn == number }.map { (column, $0) } }
             guard let first = cells.first else { continue }
-            out += "<section class=\"turn\"><h3>Turn \(number)</h3>\n<p class=\"user\"><strong>\(first.1.simulated ? "Simulated user" : "User"):</strong> \(esc(first.1.user))</p>\n"
+            out += "<section class=\"turn\"><h3>Turn \(number)</h3>\n<p class=\"user\"><strong>\(first.1.simulated ? "Simulated user" : "User"):</strong> <span class=\"said\">\(esc(first.1.user))</span></p>\n"
             if let flag = first.1.flaggedRule { out += "<p class=\"flag\">Guardrail flagged: <code>\(esc(flag))</code></p>\n" }
             out += "<div class=\"replies\">\n"
             let baseWords = Self.words(first.1.reply)
@@ -217,16 +223,25 @@ public struct HTMLReport {
                 } else {
                     marked = Self.highlight(words, common: UnifiedDiff.common(baseWords, words).b, mark: "ins")
                 }
-                out += "<article class=\"reply\" data-col=\"\(column)\"><h4><span class=\"swatch c\(column % 6)\" aria-hidden=\"true\"></span>\(esc(matrix.columns[column].label))</h4>\n"
+                let cell = row.cells[column]!, run = matrix.columns[column].run
+                let reviewKey = [run, row.suite, row.fixture, String(row.repeatIndex), cell.provider, String(number)].joined(separator: "\u{0}")
+                out += "<article class=\"reply\" data-col=\"\(column)\" id=\"r-\(StableHash.hex(reviewKey))\" data-run=\"\(esc(run))\" data-suite=\"\(esc(row.suite))\""
+                out += " data-fixture=\"\(esc(row.fixture))\" data-repeat=\"\(row.repeatIndex)\" data-provider=\"\(esc(cell.provider))\" data-model=\"\(esc(cell.model))\" data-pack=\"\(esc(cell.pack))\" data-turn=\"\(number)\"\(turn.user == first.1.user ? "" : " data-user=\"\(esc(turn.user))\"")><h4><span class=\"swatch c\(column % 6)\" aria-hidden=\"true\"></span>\(esc(matrix.columns[column].label))</h4>\n"
                 out += "<p class=\"text\">\(marked)</p>\n<ul class=\"checks\">"
                 for check in turn.checks {
-                    out += "<li class=\"\(check.passed ? "pass" : "fail")\"><span class=\"badge \(check.passed ? "pass" : "fail")\">\(check.passed ? "PASS" : "FAIL")</span> <code>\(esc(check.check))</code> \(esc(check.reason))</li>"
+                    out += "<li class=\"\(check.passed ? "pass" : "fail")\" data-check=\"\(esc(check.check))\"><span class=\"badge \(check.passed ? "pass" : "fail")\">\(check.passed ? "PASS" : "FAIL")</span> <code>\(esc(check.check))</code> <span class=\"why\">\(esc(check.reason))</span>"
+                    out += "<span class=\"review-check\"><button type=\"button\" class=\"mark\" data-verdict=\"pass\" aria-pressed=\"false\" aria-label=\"Your review: \(esc(check.check)) passes\">✓</button>"
+                    out += "<button type=\"button\" class=\"mark\" data-verdict=\"fail\" aria-pressed=\"false\" aria-label=\"Your review: \(esc(check.check)) fails\">✗</button></span></li>"
                 }
                 out += "</ul>\n<p class=\"meta\">\(String(format: "%.2f s", turn.latency))"
                 if let ttft = turn.timeToFirstToken { out += String(format: " · first token %.2f s", ttft) }
                 out += " · \(turn.inputTokens) in / \(turn.outputTokens) out\(turn.usageEstimated ? " (estimated)" : "")"
                 if let cost = turn.cost { out += String(format: " · $%.5f", cost) }
-                out += " · \(esc(turn.finishReason))</p>\n</article>\n"
+                out += " · \(esc(turn.finishReason))</p>\n"
+                out += "<div class=\"review\" role=\"group\" aria-label=\"Your review of this reply\"><span>Your review:</span> "
+                out += "<button type=\"button\" class=\"mark\" data-verdict=\"pass\" aria-pressed=\"false\">Pass</button> "
+                out += "<button type=\"button\" class=\"mark\" data-verdict=\"fail\" aria-pressed=\"false\">Fail</button> "
+                out += "<label>Note <input type=\"text\" class=\"note\" aria-label=\"Your note on this reply\"></label></div>\n</article>\n"
             }
             out += "</div>\n"
             var shown = Set<String>()
@@ -452,6 +467,10 @@ public struct HTMLReport {
         .text{white-space:pre-wrap}ins{background:var(--ins);text-decoration:none}del{background:var(--del);text-decoration:none}
         .checks{list-style:none;padding:0;margin:4px 0;font-size:.85rem}.checks li{margin:2px 0}.error{color:var(--error)}.flag{color:var(--fail)}
         .prompt{margin:8px 0}.prompt summary{cursor:pointer}.layers pre{white-space:pre-wrap;background:#f6f8fa;padding:8px;border-radius:4px;font-size:.8rem}.sources{font-size:.8rem}
+        .review-bar{display:flex;flex-wrap:wrap;gap:6px 12px;align-items:center;margin:4px 0 8px}.review{display:flex;flex-wrap:wrap;gap:4px 8px;align-items:center;font-size:.85rem;border-top:1px dashed var(--line);padding-top:6px}
+        .mark,.review-bar button{font:inherit;font-size:.8rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg);padding:1px 8px;cursor:pointer}.review-check .mark{padding:0 5px;margin-left:2px}
+        .mark[data-verdict=pass][aria-pressed=true]{background:var(--pass);border-color:var(--pass);color:#fff}.mark[data-verdict=fail][aria-pressed=true]{background:var(--fail);border-color:var(--fail);color:#fff}
+        .review .note{font:inherit;padding:2px 4px;min-width:12em}.reply.reviewed{border-color:#0969da}
         :focus-visible{outline:2px solid #0969da;outline-offset:2px}
         @media (max-width:700px){body{font-size:14px;padding:0 8px 24px}.cases td,.cases th{padding:4px}.replies{grid-template-columns:1fr}}
         @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--line:#3d444d;--ins:#033a16;--del:#67060c}.layers pre{background:#151b23}.tag{background:#262c36}.median{stroke:#0d1117}}
@@ -506,6 +525,47 @@ public struct HTMLReport {
         apply();
         if(params.expand){bodies.filter(function(tb){return !tb.hidden}).slice(0,params.expand==="all"?bodies.length:1).forEach(function(tb){tb.querySelector(".toggle").click()})}
         document.querySelectorAll("a.prompt-link").forEach(function(a){a.addEventListener("click",function(){var d=document.getElementById(a.getAttribute("href").slice(1));if(d&&d.tagName==="DETAILS")d.open=true})});
+        var storeKey="coachlab-review:"+document.body.getAttribute("data-report"),marks={};
+        try{marks=JSON.parse(localStorage.getItem(storeKey)||"{}")||{}}catch(e){marks={}}
+        var articles=Array.prototype.slice.call(document.querySelectorAll("article.reply[id]"));
+        function entry(id){return marks[id]||(marks[id]={verdict:"",note:"",checks:{}})}
+        function marked(m){return !!(m&&(m.verdict||Object.keys(m.checks||{}).length))}
+        function count(){var n=0,labels=0;Object.keys(marks).forEach(function(id){var m=marks[id];if(m.verdict)labels++;labels+=Object.keys(m.checks||{}).length;if(marked(m))n++});
+          document.getElementById("review-count").textContent=n?n+(n===1?" reply":" replies")+" reviewed, "+labels+(labels===1?" label":" labels"):"No replies reviewed";
+          document.getElementById("review-export").disabled=labels===0}
+        function save(id){var m=marks[id];if(m&&!marked(m)&&!m.note)delete marks[id];try{localStorage.setItem(storeKey,JSON.stringify(marks))}catch(e){}count()}
+        function press(buttons,value){buttons.forEach(function(b){b.setAttribute("aria-pressed",String(value===b.getAttribute("data-verdict")))})}
+        function show(a){var m=marks[a.id]||{checks:{}};press(a.querySelectorAll(".review .mark"),m.verdict);
+          var note=a.querySelector(".review .note");if(note&&document.activeElement!==note)note.value=m.note||"";
+          a.querySelectorAll("li[data-check]").forEach(function(li){press(li.querySelectorAll(".mark"),(m.checks||{})[li.getAttribute("data-check")]||"")});
+          a.classList.toggle("reviewed",marked(m))}
+        articles.forEach(function(a){
+          a.addEventListener("click",function(ev){var b=ev.target.closest?ev.target.closest("button.mark"):null;if(!b)return;
+            var m=entry(a.id),v=b.getAttribute("data-verdict"),li=b.closest("li[data-check]");
+            if(li){var c=li.getAttribute("data-check");if(m.checks[c]===v)delete m.checks[c];else m.checks[c]=v}else{m.verdict=m.verdict===v?"":v}
+            save(a.id);show(a)});
+          var note=a.querySelector(".review .note");if(note)note.addEventListener("input",function(){entry(a.id).note=note.value;save(a.id);show(a)});
+          show(a)});
+        function transcript(a){var col=a.getAttribute("data-col"),turn=+a.getAttribute("data-turn"),out=[];
+          a.parentNode.parentNode.parentNode.querySelectorAll("section.turn").forEach(function(s){var r=s.querySelector("article.reply[data-col='"+col+"']");
+            if(!r||+r.getAttribute("data-turn")>turn)return;
+            out.push({user:r.hasAttribute("data-user")?r.getAttribute("data-user"):s.querySelector(".user .said").textContent});out.push({coach:r.querySelector(".text").textContent})});
+          return out}
+        function labels(){var out=[];articles.forEach(function(a){var m=marks[a.id];if(!marked(m))return;
+          function label(check,verdict){var l={run:a.getAttribute("data-run"),suite:a.getAttribute("data-suite"),"case":a.getAttribute("data-fixture"),repeat:+a.getAttribute("data-repeat"),
+            provider:a.getAttribute("data-provider"),model:a.getAttribute("data-model"),pack:a.getAttribute("data-pack"),turn:+a.getAttribute("data-turn")};
+            if(check){var li=Array.prototype.filter.call(a.querySelectorAll("li[data-check]"),function(e){return e.getAttribute("data-check")===check})[0];l.check=check;if(li){l.automated=li.classList.contains("pass")?"pass":"fail";l.reason=li.querySelector(".why").textContent}}
+            else if(a.querySelector("li[data-check]")){l.automated=a.querySelector("li[data-check].fail")?"fail":"pass"}
+            l.verdict=verdict;if(m.note)l.note=m.note;l.transcript=transcript(a);return l}
+          if(m.verdict)out.push(label(null,m.verdict));
+          Object.keys(m.checks||{}).sort().forEach(function(c){out.push(label(c,m.checks[c]))})});
+          return out}
+        document.getElementById("review-export").addEventListener("click",function(){
+          var doc={format:"coachlab-review",version:1,report:document.title,runs:JSON.parse(document.body.getAttribute("data-runs")||"[]"),exported:new Date().toISOString(),labels:labels()};
+          var link=document.createElement("a");link.href=URL.createObjectURL(new Blob([JSON.stringify(doc,null,2)+"\\n"],{type:"application/json"}));
+          link.download="coachlab-labels.json";document.body.appendChild(link);link.click();setTimeout(function(){URL.revokeObjectURL(link.href);link.remove()},2000)});
+        document.getElementById("review-clear").addEventListener("click",function(){if(!confirm("Clear every mark you made on this report?"))return;marks={};save("");articles.forEach(show)});
+        count();
         document.body.setAttribute("data-ready","true");
         })();
         """
