@@ -517,7 +517,6 @@ public struct EvalRunner: Sendable {
         return Self.scored(result)
     }
 
-    /// The provider that grades a judge check: its own, the suite's judge, or the mock.
     /// `similar` by embedding: the cosine of the reply's and the gold reply's embeddings, asked
     /// of the check's provider under its concurrency limit (and from its response cache).
     static func similarByEmbedding(_ check: Check, _ similar: CheckKinds.Similar, reply: String, slot: ProviderSlot) async throws -> CheckResult {
@@ -529,6 +528,8 @@ public struct EvalRunner: Sendable {
         return similar.result(cosine: cosineSimilarity(vectors[0], vectors[1]), as: check)
     }
 
+    /// The provider that grades a judge check (its own, the suite's judge, or the mock), or
+    /// serves a `similar` check's embeddings.
     static func judgeName(of check: Check, suite: Suite) -> String {
         if let provider = check.kind.as(CheckKinds.Judge.self)?.provider { return provider }
         if let provider = check.kind.as(CheckKinds.Similar.self)?.embeddingProvider { return provider }

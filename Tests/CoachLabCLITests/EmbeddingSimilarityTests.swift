@@ -40,6 +40,13 @@ import Testing
                 embeddingModel: coachlab-embed-1
                 baseURL: http://127.0.0.1:\(port)/v1
                 apiKeyEnv: EMBED_API_KEY
+              - id: claude
+                kind: anthropic
+                model: claude-sonnet-4-5
+                apiKeyEnv: EMBED_API_KEY
+              - id: chain
+                kind: fallback
+                chain: [claude, embedder]
             """.write(toFile: directory + "/providers.yaml", atomically: true, encoding: .utf8)
         return directory
     }
@@ -76,6 +83,12 @@ import Testing
             let failing = try await CLI.run(["eval", "evals/meaning.yaml", "--store", far + "/runs.sqlite"], in: far,
                                             environment: ["EMBED_API_KEY": Self.key])
             #expect(failing.status == 1 && failing.stdout.contains("similar: cosine"), "\(failing.stdout)")
+
+            // A fallback chain embeds with its first link that serves embeddings: not Anthropic's.
+            let chained = try Self.project(gold: paraphrase, minimum: 0.6, provider: "chain", port: server.port)
+            let viaChain = try await CLI.run(["eval", "evals/meaning.yaml", "--store", chained + "/runs.sqlite"], in: chained,
+                                             environment: ["EMBED_API_KEY": Self.key])
+            #expect(viaChain.status == 0, "\(viaChain.stdout)\(viaChain.stderr)")
         }
     }
 

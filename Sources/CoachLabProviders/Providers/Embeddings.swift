@@ -27,6 +27,26 @@ extension MockProvider: EmbeddingProvider {
     public func embed(_ texts: [String]) async throws -> [[Double]] { texts.map(MockEmbedding.vector) }
 }
 
+extension FallbackProvider: EmbeddingProvider {
+    /// Embeddings from the chain's first link that serves them and answers. Both texts of a
+    /// comparison come from one call, so they always share a model.
+    public func embed(_ texts: [String]) async throws -> [[Double]] {
+        var failures: [ProviderError] = []
+        for case let link as any EmbeddingProvider in links {
+            do {
+                return try await link.embed(texts)
+            } catch let error as ProviderError {
+                failures.append(error)
+            }
+        }
+        guard let last = failures.last else {
+            throw ProviderError(.configuration, provider: id, message: "no link of \(id) serves embeddings")
+        }
+        let summary = failures.map { "\($0.provider): \($0.message)" }.joined(separator: "; ")
+        throw ProviderError(last.code, provider: id, status: last.status, message: "no link of \(id) gave embeddings (\(summary))")
+    }
+}
+
 extension HTTPProvider: EmbeddingProvider {
     /// Embeddings through the wire's embeddings endpoint, with the same retries, cache,
     /// redaction and limits as chat requests.
