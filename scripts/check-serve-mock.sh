@@ -8,7 +8,7 @@ venv=.build/sdk-venv
 "$venv/bin/pip" install -q openai anthropic google-genai
 coachlab=${COACHLAB_BIN:-$(swift build --show-bin-path)/coachlab}
 log=$(mktemp)
-"$coachlab" serve-mock --port 0 2>"$log" &
+"$coachlab" serve-mock --port 0 --batch-seconds 0.5 2>"$log" &
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 1 100); do

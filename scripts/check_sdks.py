@@ -2,12 +2,15 @@
 """Checks that `coachlab serve-mock` speaks each provider's protocol faithfully, using the
 official Python SDKs (openai, anthropic, google-genai) with only their base URL changed.
 
-For each SDK: a whole completion and a stream, reading back the text and the usage, plus
-that injected faults surface as the SDK's own error types. Exits non-zero on any mismatch.
+For each SDK: a whole completion and a stream, reading back the text and the usage, a batch
+through the provider's batch API, plus that injected faults surface as the SDK's own error
+types. Exits non-zero on any mismatch.
 
     python3 scripts/check_sdks.py http://127.0.0.1:PORT
 """
+import json
 import sys
+import time
 
 import anthropic
 import openai
@@ -92,6 +95,49 @@ def check_anthropic():
         check("anthropic 529 raises an overloaded error", error.status_code == 529)
 
 
+def wait_for(fetch, done, seconds=30):
+    """Polls `fetch` until `done` holds of its answer (serve-mock ends batches after --batch-seconds)."""
+    deadline = time.time() + seconds
+    while True:
+        answer = fetch()
+        if done(answer) or time.time() > deadline:
+            return answer
+        time.sleep(0.2)
+
+
+def check_batches():
+    client = openai.OpenAI(base_url=BASE + "/v1", api_key="sk-test-not-a-real-key", max_retries=2)
+    line = {"custom_id": "req-1", "method": "POST", "url": "/v1/chat/completions",
+            "body": {"model": "gpt-4o-mini", "max_completion_tokens": 200,
+                     "messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": USER}]}}
+    upload = client.files.create(file=("batch.jsonl", (json.dumps(line) + "\n").encode()), purpose="batch")
+    batch = client.batches.create(input_file_id=upload.id, endpoint="/v1/chat/completions", completion_window="24h")
+    batch = wait_for(lambda: client.batches.retrieve(batch.id), lambda b: b.status in ("completed", "failed", "expired"))
+    check("openai batch completed", batch.status == "completed" and batch.request_counts.completed == 1, batch.status)
+    result = json.loads(client.files.content(batch.output_file_id).text.splitlines()[0])
+    text = result["response"]["body"]["choices"][0]["message"]["content"]
+    check("openai batch result", result["custom_id"] == "req-1" and text == EXPECTED, text)
+
+    client = anthropic.Anthropic(base_url=BASE, api_key="sk-ant-test-not-a-real-key", max_retries=2)
+    created = client.messages.batches.create(requests=[{"custom_id": "req-1", "params": {
+        "model": "claude-sonnet-4-5", "max_tokens": 200, "system": SYSTEM, "messages": [{"role": "user", "content": USER}]}}])
+    ended = wait_for(lambda: client.messages.batches.retrieve(created.id), lambda b: b.processing_status == "ended")
+    check("anthropic batch ended", ended.processing_status == "ended" and ended.request_counts.succeeded == 1, ended.processing_status)
+    results = list(client.messages.batches.results(created.id))
+    text = "".join(block.text for block in results[0].result.message.content) if results and results[0].result.type == "succeeded" else ""
+    check("anthropic batch result", len(results) == 1 and results[0].custom_id == "req-1" and text == EXPECTED, text)
+
+    client = genai.Client(api_key="test-not-a-real-key", http_options=types.HttpOptions(base_url=BASE))
+    job = client.batches.create(model="gemini-2.0-flash", src=[{
+        "contents": [{"role": "user", "parts": [{"text": USER}]}],
+        "config": {"system_instruction": {"parts": [{"text": SYSTEM}]}, "max_output_tokens": 200}}])
+    job = wait_for(lambda: client.batches.get(name=job.name), lambda j: j.done)
+    check("gemini batch succeeded", str(job.state).endswith("JOB_STATE_SUCCEEDED"), str(job.state))
+    responses = job.dest.inlined_responses if job.dest else []
+    text = responses[0].response.text if responses and responses[0].response else ""
+    check("gemini batch result", len(responses) == 1 and text == EXPECTED, text)
+
+
 def check_gemini():
     client = genai.Client(api_key="test-not-a-real-key", http_options=types.HttpOptions(base_url=BASE))
     config = types.GenerateContentConfig(system_instruction=SYSTEM, max_output_tokens=200, temperature=0.7)
@@ -107,7 +153,7 @@ def check_gemini():
     check("gemini stream usage", usage is not None and usage.candidates_token_count > 0)
 
 
-for check_sdk in (check_openai, check_anthropic, check_gemini):
+for check_sdk in (check_openai, check_anthropic, check_gemini, check_batches):
     try:
         check_sdk()
     except Exception as error:  # a crash in an SDK is a protocol mismatch

@@ -325,8 +325,10 @@ public struct EvalRunner: Sendable {
         func slot(_ name: String) throws -> ProviderSlot {
             if let existing = slots[name] { return existing }
             let configuration = try registry.configuration(for: name, baseURL: baseURL, apiKeyVariable: apiKeyVariable)
-            let slot = ProviderSlot(provider: try makeProvider(configuration, registry), configuration: configuration,
-                                    semaphore: AsyncSemaphore(configuration.concurrency))
+            let provider = try makeProvider(configuration, registry)
+            // A batch provider's requests wait together for their batch: none is held back.
+            let slot = ProviderSlot(provider: provider, configuration: configuration,
+                                    semaphore: AsyncSemaphore(provider.isBatched ? 1 << 20 : configuration.concurrency))
             slots[name] = slot
             return slot
         }
@@ -416,7 +418,7 @@ public struct EvalRunner: Sendable {
                 let (prompt, system, reply, text) = (exchange.prompt, exchange.system, exchange.reply, exchange.text)
                 result.model = reply.model
                 if !result.prompts.contains(where: { $0.hash == prompt.hash }) { result.prompts.append(prompt) }
-                let cost = slot.configuration.prices.map { $0.cost(reply.usage) }
+                let cost = slot.configuration.prices.map { $0.cost(reply.usage, batched: reply.batched) }
                 let subject = CheckSubject(reply: text, system: system, layers: prompt.layers, screening: prompt.screening,
                                            personaName: persona, latency: reply.latency, outputTokens: reply.usage.outputTokens, cost: cost,
                                            finishReason: reply.finishReason.rawValue,

@@ -74,6 +74,8 @@ public struct MockServerConfiguration: Sendable {
     public var clock: @Sendable () -> Date
     /// Imitation app backends served at `/app/{pack}/api/v1/chat` (``MockApp``).
     public var apps: [MockApp] = []
+    /// How the batch APIs behave (``MockBatches``).
+    public var batches = MockBatchSettings()
 
     /// Always 2026-01-01T00:00:00Z: a server that was not given a clock never reads the
     /// system's, and the replies it gives a test are the same on every run.
@@ -81,8 +83,10 @@ public struct MockServerConfiguration: Sendable {
 
     public init(host: String = "127.0.0.1", port: Int = 8080, latency: Double = 0, chunkDelay: Double = 0,
                 slowDelay: Double = 2, retryAfterMilliseconds: Int = 100, faults: [MockFaultRule] = [],
-                requestsPerSecond: Double? = nil, clock: @escaping @Sendable () -> Date = fixedClock) {
+                requestsPerSecond: Double? = nil, batches: MockBatchSettings = MockBatchSettings(),
+                clock: @escaping @Sendable () -> Date = fixedClock) {
         self.requestsPerSecond = requestsPerSecond
+        self.batches = batches
         self.clock = clock
         self.host = host
         self.port = port

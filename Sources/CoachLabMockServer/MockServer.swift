@@ -19,10 +19,13 @@ public struct MockServer: Sendable {
     let schedule: FaultSchedule
     /// The rate limit, when the configuration sets one; its rate can be changed while serving.
     public let rateLimit: MockRateLimit?
+    /// The batch APIs' state: what was submitted, for tests that count it.
+    public let batches: MockBatches
 
     public init(configuration: MockServerConfiguration) {
         self.configuration = configuration
         self.schedule = FaultSchedule(configuration.faults)
+        batches = MockBatches(settings: configuration.batches)
         rateLimit = configuration.requestsPerSecond != nil || configuration.tokensPerMinute != nil
             ? MockRateLimit(requestsPerSecond: configuration.requestsPerSecond, tokensPerMinute: configuration.tokensPerMinute) : nil
     }
@@ -44,6 +47,7 @@ public struct MockServer: Sendable {
         router.post("/app/:pack/api/v1/chat") { request, context in
             try await handleApp(request, id: context.parameters.get("pack") ?? "")
         }
+        batches.register(on: router)
         for version in ["v1beta", "v1"] {  // Gemini serves both API versions; google-genai uses v1
             router.post("/\(version)/models/:target") { request, context in
                 try await handleGemini(request, target: context.parameters.get("target") ?? "")
@@ -131,6 +135,7 @@ public struct MockServer: Sendable {
         }
         let model = String(target[..<colon])
         let action = target[target.index(after: colon)...]
+        if action == "batchGenerateContent" { return try await batches.createGemini(request, model: model) }
         guard action == "generateContent" || action == "streamGenerateContent" else {
             return Self.json(404, ["error": ["code": 404, "message": .string("unknown method \(action)"), "status": "NOT_FOUND"]])
         }

@@ -31,6 +31,8 @@ struct EvalCommand: AsyncParsableCommand {
           coachlab eval --provider local-gemma --max-tokens 64 --timeout 30
           coachlab eval --retry-errors 20261121-101500-abc
             (only the cases that errored, into the same run)
+          coachlab eval --provider openai-gpt-4o-mini --batch
+            (the batch API at half the price; after a stop: --resume RUN --batch)
 
         Live providers' answers are kept in a response cache (.coachlab/cache, fresh for 7 days), so \
         re-running an unchanged case costs nothing; --no-cache asks again. Repeated cases never read it.
@@ -85,6 +87,10 @@ struct EvalCommand: AsyncParsableCommand {
     var dryRun = false
     @Option(help: "Stop cleanly before the run's cost (spent plus the cases in flight) would pass this many US dollars (exit 4); --resume goes on. Needs a price for every provider.")
     var maxCost: Double?
+    @Flag(help: "Send OpenAI, Anthropic and Gemini requests through their batch APIs, at half the price; results come when each batch ends. A stopped run goes on with --resume RUN --batch, submitting nothing twice.")
+    var batch = false
+    @Option(help: "With --batch: seconds between the first polls of a batch (growing by half each time, to 5 minutes).")
+    var batchPoll: Double = 10
 
     func validate() throws {
         if let failUnder, !(0...1).contains(failUnder) { throw ValidationError("--fail-under takes a rate from 0 to 1") }
@@ -94,6 +100,10 @@ struct EvalCommand: AsyncParsableCommand {
         if record && replay { throw ValidationError("--record and --replay cannot be used together") }
         if resume != nil && retryErrors != nil { throw ValidationError("--resume and --retry-errors cannot be used together") }
         if let maxCost, !(maxCost > 0) { throw ValidationError("--max-cost takes an amount in US dollars above 0, e.g. 5 or 0.50") }
+        if batch && (stream || record || replay || dryRun) {
+            throw ValidationError("--batch answers whole replies from the provider's batch API: it takes no --stream, --record, --replay or --dry-run")
+        }
+        if !(batchPoll > 0) { throw ValidationError("--batch-poll takes seconds above 0") }
         if dryRun && (record || replay || resume != nil || retryErrors != nil || maxCost != nil) {
             throw ValidationError("--dry-run sends nothing and stores nothing: it takes no --record, --replay, --resume, --retry-errors or --max-cost")
         }
@@ -108,10 +118,14 @@ struct EvalCommand: AsyncParsableCommand {
         let gate = try baseline.map { (path: $0, file: try Baseline.read($0, fileSystem: .invocation)) }
         let store = try ResultStore(path: Terminal.storePath(store), system: Invocation.current.system)
         let (transport, cache) = sources
+        let journal = BatchJournal(redactor: .environment(Invocation.current.system.variables))
         let plan: EvalPlan
         do {
+            let (poll, batched) = (batchPoll, batch)
             plan = try EvalPlan.make(request, registry: provider.registry(), store: store, catalog: SuiteCatalog(fileSystem: .invocation)) {
-                try $1.provider($0, transport: transport, cache: cache)
+                let made = try $1.provider($0, transport: transport, cache: cache)
+                guard batched else { return made }
+                return try Self.batching(made, configuration: $0, journal: journal, poll: poll)
             }
         } catch let nothing as EvalPlan.NothingToRetry {
             return Terminal.error("\(nothing)")
@@ -119,6 +133,7 @@ struct EvalCommand: AsyncParsableCommand {
             store.discardIfNew()
             throw error
         }
+        if batch { journal.open(FileSystem.invocation.onDisk(Self.journalPath(store: store.path, run: plan.run))) }
         let budget = try maxCost.map { try EvalTerminal.budget($0, for: plan) }
         let execution = try await EvalTerminal.execute(plan, store: store, cache: cache, verbose: verbose, budget: budget)
         let report = try RunReport(run: plan.run, suites: plan.suites.map(\.suite), store: store)
@@ -127,6 +142,23 @@ struct EvalCommand: AsyncParsableCommand {
         try outputs.write(report)
         try EvalTerminal.finish(report, execution: execution, failUnder: failUnder, baseline: gate,
                                 resumeHint: (shard.map { " --shard \($0)" } ?? "") + (maxCost.map { " --max-cost \($0)" } ?? ""), budget: budget)
+    }
+
+    /// Where `--batch` keeps the batches a run submitted: beside the result store, one file a run.
+    static func journalPath(store: String, run: String) -> String {
+        let folder = (store as NSString).deletingLastPathComponent
+        return (folder.isEmpty ? "." : folder) + "/batches/\(run).jsonl"
+    }
+
+    /// A provider through its batch API, for `--batch`: the mock and canned providers answer
+    /// at once and are left as they are; a kind with no batch API is a usage error.
+    static func batching(_ provider: any ChatProvider, configuration: ProviderConfiguration, journal: BatchJournal, poll: Double) throws -> any ChatProvider {
+        if [.mock, .canned].contains(configuration.kind) { return provider }
+        guard let http = provider as? HTTPProvider, let api = BatchAPI(kind: configuration.kind) else {
+            throw CoachLabError(usage: "--batch: \(configuration.id) is a \(configuration.kind.rawValue) provider, which has no batch API",
+                                hint: "batch APIs are OpenAI's, Anthropic's and Gemini's (kind openai, anthropic or gemini)")
+        }
+        return BatchProvider(base: http, api: api, journal: journal, poll: poll) { Terminal.error($0) }
     }
 
     /// Where answers come from besides the providers: cassettes (recorded or replayed: exact,
@@ -140,7 +172,8 @@ struct EvalCommand: AsyncParsableCommand {
 
     /// The flags as a library request.
     var request: EvalRequest {
-        var request = provider.request(suites: suites, repeats: self.repeat, concurrency: concurrency, filter: filter)
+        // A batch gathers the cases that run at once: let every case in.
+        var request = provider.request(suites: suites, repeats: self.repeat, concurrency: concurrency ?? (batch ? 100_000 : nil), filter: filter)
         request.shard = shard.flatMap(Shard.init)
         request.continuation = resume.map(EvalRequest.Continuation.resume) ?? retryErrors.map(EvalRequest.Continuation.retryErrors)
         request.streaming = stream

@@ -15,6 +15,10 @@ struct ServeMockCommand: AsyncParsableCommand {
           Gemini               http://127.0.0.1:PORT         (POST /v1beta/models/{model}:generateContent, :streamGenerateContent)
           TicBuddy proxy       http://127.0.0.1:PORT         (POST /api/chat)
           An app backend       http://127.0.0.1:PORT/app/PACK/api/v1/chat, with --app (an http target's server; see docs/providers.md)
+        Batch APIs (for eval --batch): OpenAI's /v1/files and /v1/batches, Anthropic's /v1/messages/batches, \
+        Gemini's :batchGenerateContent and /v1beta/batches/{id}; a batch ends --batch-seconds after it is \
+        submitted, completed (or expired with half its requests answered, --batch-expire), and \
+        --batch-fail-every N fails every Nth request of a batch.
         Replies are the mock coach's (deterministic; see docs/providers.md); streaming follows each protocol.
 
         Faults: --fault KIND[:TIMES] (repeatable, applied in order) or the request header \
@@ -46,6 +50,12 @@ struct ServeMockCommand: AsyncParsableCommand {
     var rps: Double?
     @Option(help: "Admit this many prompt and output tokens a minute (each request draws its prompt and max_tokens); answer the rest 429 with retry-after-ms and token rate-limit headers.")
     var tpm: Double?
+    @Option(help: "Seconds from a batch's submission until it ends.")
+    var batchSeconds: Double = 2
+    @Option(help: "Fail every Nth request of each batch (partial failure).")
+    var batchFailEvery: Int?
+    @Flag(help: "End every batch expired, with only its first half answered.")
+    var batchExpire = false
 
     func validate() throws {
         for text in fault where MockFaultRule(parsing: text) == nil {
@@ -54,6 +64,8 @@ struct ServeMockCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535") }
         if let rps, !(rps > 0) { throw ValidationError("--rps takes a rate above 0, e.g. 50 or 0.5") }
         if let tpm, !(tpm >= 1) { throw ValidationError("--tpm takes a number of tokens a minute, e.g. 40000") }
+        if !(batchSeconds >= 0) { throw ValidationError("--batch-seconds takes seconds, 0 or more") }
+        if let batchFailEvery, batchFailEvery < 1 { throw ValidationError("--batch-fail-every takes a count of 1 or more") }
     }
 
     func run() async throws {
@@ -72,6 +84,7 @@ struct ServeMockCommand: AsyncParsableCommand {
                                                     clock: Invocation.current.now)
         configuration.apps = apps
         configuration.tokensPerMinute = tpm
+        configuration.batches = MockBatchSettings(seconds: batchSeconds, failEvery: batchFailEvery, expire: batchExpire)
         let host = self.host
         let tokenNote = token == nil ? "" : " (bearer token from $\(appTokenEnv ?? ""))"
         try await MockServer(configuration: configuration).run { port in

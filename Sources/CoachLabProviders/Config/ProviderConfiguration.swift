@@ -16,6 +16,14 @@ public struct ProviderConfiguration: Sendable, Hashable {
         public func cost(_ usage: Usage) -> Double {
             (Double(usage.inputTokens) * input + Double(usage.outputTokens) * output) / 1_000_000
         }
+
+        /// What OpenAI's, Anthropic's and Gemini's batch APIs charge, as a share of the list price.
+        public static let batchShare = 0.5
+
+        /// The cost of a call's usage, at the batch price when it went through a batch API.
+        public func cost(_ usage: Usage, batched: Bool) -> Double {
+            cost(usage) * (batched ? Self.batchShare : 1)
+        }
     }
 
     public var id: String

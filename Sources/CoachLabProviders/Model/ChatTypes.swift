@@ -214,6 +214,8 @@ public struct ProviderReply: Sendable, Codable, Hashable {
     public var fellBackFrom: [String]
     /// Whether the answer came from the response cache rather than the provider.
     public var cached = false
+    /// Whether it came through a batch API, priced at the batch discount.
+    public var batched = false
 
     /// Creates a reply.
     public init(text: String, usage: Usage, finishReason: FinishReason, rawFinishReason: String? = nil, model: String,
@@ -261,11 +263,15 @@ public protocol ChatProvider: Sendable {
     /// Whether this is an app's own endpoint (an `http` target), which keeps its own context:
     /// CoachLab does not rotate its conversations, since the summary would be asked of the app.
     var isApp: Bool { get }
+    /// Whether requests go through a batch API (``BatchProvider``): hundreds wait at once, so
+    /// the run lets them all in.
+    var isBatched: Bool { get }
 }
 
 extension ChatProvider {
     public var isComputeBound: Bool { false }
     public var isApp: Bool { false }
+    public var isBatched: Bool { false }
 
     /// Streams and collects: the reply of a stream, for providers whose `complete` streams.
     func collect(_ stream: AsyncThrowingStream<StreamEvent, Error>) async throws -> ProviderReply {

@@ -262,7 +262,7 @@ public struct HTTPProvider: ChatProvider {
         try await sleep(delay)
     }
 
-    private func reply(_ decoded: DecodedReply, request: ChatRequest, latency: Double, timeToFirstToken: Double?,
+    func reply(_ decoded: DecodedReply, request: ChatRequest, latency: Double, timeToFirstToken: Double?,
                        attempts: Int) -> ProviderReply {
         let usage: Usage
         if let input = decoded.inputTokens, let output = decoded.outputTokens {
