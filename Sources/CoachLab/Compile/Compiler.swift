@@ -171,6 +171,7 @@ public final class Compiler: Sendable {
             if let title = layer.title, !title.value.isEmpty {
                 let headerText = header.render(RenderableObject(fields: ["title": title.value]))
                 text = headerText + "\n" + body
+                parts.append(PromptStructure.Part(kind: .heading, field: "title", text: headerText, layer: layer.id))
                 sources.insert(title.location)
             }
             rendered.append(.init(id: layer.id, title: layer.title?.value, text: text, tokens: TokenEstimator.estimate(text),

@@ -23,6 +23,9 @@ public struct PromptStructure: Sendable, Hashable {
         case data
         /// A value of the reply contract (`reply:`): a limit, a forbidden form, a promise.
         case contract
+        /// A layer's heading, as the stack's `header:` rendered its title ("// reply format",
+        /// "### Role ###"): where a section starts, whatever marks it.
+        case heading
     }
 
     /// One value as it stands in the prompt.

@@ -12,9 +12,26 @@ struct MockComposer {
     init(reading: MockReading, message: String) {
         self.reading = reading
         self.message = message
-        lower = MockReading.fold(message)
+        lower = Self.unabbreviated(MockReading.fold(message))
         opening = MockCoach.firstSentence(of: message)
     }
+
+    /// Chat shorthand spelled out, so "r u a real person?? whats ur name" is asked as "are you
+    /// a real person?? what's your name": what the user means is read, not the spelling.
+    static func unabbreviated(_ folded: String) -> String {
+        guard folded.split(whereSeparator: { !$0.isLetter }).contains(where: { shorthandWords.contains(String($0)) }) else { return folded }
+        var text = folded
+        for (pattern, replacement) in chatShorthand { text = text.replacingMatches(ofPattern: pattern, with: replacement, caseSensitive: false) }
+        return text
+    }
+
+    static let shorthandWords: Set<String> = ["u", "r", "ru", "ur", "whats", "ya", "pls", "plz", "im", "dont", "cant"]
+
+    static let chatShorthand: [(String, String)] = [
+        (#"\br u\b"#, "are you"), (#"\bru\b"#, "are you"), (#"\bwhats\b"#, "what's"), (#"\bwho r\b"#, "who are"),
+        (#"\bur\b"#, "your"), (#"\by r\b"#, "why are"), (#"\bu\b"#, "you"), (#"\bya\b"#, "you"),
+        (#"\bpls\b|\bplz\b"#, "please"), (#"\bim\b"#, "i'm"), (#"\bdont\b"#, "don't"), (#"\bcant\b"#, "can't"),
+    ]
 
     /// A piece of the reply: its text and how many sentences it counts as.
     struct Part {
@@ -399,6 +416,11 @@ struct MockComposer {
            preposition > kept + 3, words.count - preposition - 1 <= 2,
            !words[(preposition + 1)...].contains(where: { $0.contains(where: \.isNumber) }) {
             words.removeSubrange(preposition...)
+        }
+        // A clause after a comma that the cut leaves one word of ("…, day") goes too.
+        if words.count < whole, let comma = words.lastIndex(where: { $0.hasSuffix(",") }), comma > kept + 3, comma == words.count - 2,
+           !words[words.count - 1].contains(where: \.isNumber) {
+            words.removeLast()
         }
         var result = words.joined(separator: " ")
         while let last = result.last, ",;:(—–-".contains(last) { result.removeLast() }

@@ -6,7 +6,10 @@ extension MockReading {
     mutating func readAlert() {
         guard let range = alertRange else { return }
         // Closing markup after it ("<</SYS>>", "</system>", "}") buries nothing.
+        // A live alert the structure placed may be followed, in its own section, by a line of the
+        // template's ("format rules above still apply"): no heading after it, it is the last section.
         let isLast = !lines[range.upperBound...].contains { !$0.consists(of: .whitespaces) && !Self.isClosingMarkup($0) }
+            || alertLocatedByStructure && !headers[range.upperBound...].contains(true)
         guard isLast else {
             note(.alertIgnored, "the RISK ALERT is not the last section of the prompt, so it reads as background", range.lowerBound)
             return

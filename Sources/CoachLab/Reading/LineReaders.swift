@@ -118,6 +118,7 @@ extension MockReading {
         headers = [false]
         alertRange = nil
         alertTitled = false
+        alertLocatedByStructure = false
         addressesCaregiver = false
     }
 }

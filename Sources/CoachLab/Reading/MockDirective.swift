@@ -18,7 +18,14 @@ enum MockDirective: Equatable {
         var parts: [String] = []
         let split = RegexCache.shared.expression(partBoundary, caseSensitive: false)
         for piece in line.components(separatedBy: "; ") {
-            var current = piece
+            // "Gently but clearly, tell them: …": how to say it is no request of its own.
+            var current = piece.replacingMatches(ofPattern: manner, with: "", caseSensitive: false)
+            // "For a fever in a baby, a rash that doesn't fade or no wet nappies, tell them: …":
+            // what follows the colon is what to say, and all before it says when.
+            if MockReading.contains(toldColon, MockReading.fold(current)) {
+                parts.append(current)
+                continue
+            }
             // "If they are in danger, tell them to…" is one instruction: its condition stays.
             var searchFrom = current.startIndex
             if MockReading.startsWithWord(current, ["if", "when"]), let comma = current.range(of: ", ") { searchFrom = comma.upperBound }
@@ -41,6 +48,11 @@ enum MockDirective: Equatable {
         }
         return parts.map { $0.trimmed(.whitespaces) }.filter { !$0.isEmpty }
     }
+
+    /// A lead that only says how to speak: "Gently but clearly, ", "Calmly, ".
+    static let manner = #"^(?:(?:gently|clearly|kindly|calmly|firmly|warmly|briefly|quietly|simply|plainly|softly|slowly)(?:,?\s+(?:but|and)\s+|\s+))*(?:gently|clearly|kindly|calmly|firmly|warmly|briefly|quietly|simply|plainly|softly|slowly),\s+"#
+    /// "…, tell them: X", "Tell the parent: X": the words after the colon are the ones to say.
+    static let toldColon = #"(?:^|,\s*)(?:tell|say to) "# + listener + #"\s*:\s*\S"#
 
     static let listener = #"(?:them|they|the user|the child|the person|the patient|the parent|the owner|the carer|the caregiver|him|her)"#
     /// The words that ask for an instruction rather than give it: "You will", "We need you
@@ -69,7 +81,7 @@ enum MockDirective: Equatable {
         // "Put the coursework aside for this reply", "Set the plan aside", "Park the revision for now".
         if MockReading.contains(#"^(?:put|set|leave|lay|push|park) (?:the |all |any |their |your )?(?:[\w-]+ ){0,2}?(?:aside|to one side|on hold|for now|for later)\b"#, lower) { return .suppress("coaching") }
         // "Leave the speech practice until they feel steady".
-        if MockReading.contains(#"^leave (?:the |any |all |their |your )?(?:[\w-]+ ){0,2}?(?:practice|lessons?|coaching|exercises?|session|plans?|planning|work|drills?|homework|training|tips|advice|suggestions)\b.*\b(?:until|till|for now|for later|for another time)\b"#, lower) { return .suppress("coaching") }
+        if MockReading.contains(#"^leave (?:the |any |all |their |your )?(?:[\w-]+ ){0,3}?(?:practice|lessons?|coaching|exercises?|session|plans?|planning|work|drills?|homework|training|tips|advice|suggestions)\b.*\b(?:until|till|for now|for later|for another time)\b"#, lower) { return .suppress("coaching") }
         // "Hold off on any grief exercises for now", "Skip the lesson this time".
         if MockReading.contains(#"^(?:hold off (?:on|with)|skip|drop|pause) (?:the |all |any |their |your )?(?:[\w-]+ ){0,2}?(?:coaching|teaching|lessons?|exercises?|practice|planning|plans?|tips|advice|session|homework|drills?|activity|activities)\b"#, lower) { return .suppress("coaching") }
         // "Nothing else belongs in this reply": the alert's lines and nothing more.
@@ -85,6 +97,15 @@ enum MockDirective: Equatable {
             if MockReading.contains(#"\b(?:interpret|lab|values|data|numbers)\b"#, lower) { what.append("data") }
             if MockReading.contains(#"\b(?:continue|carry on|keep going|lesson|exercises?|meditations?|coaching|tips|change the subject|advice|advise|suggest|supplements|practi[cs]e|planning)\b"#, lower) { what.append("coaching") }
             return what.isEmpty ? nil : .suppress(what.joined(separator: ","))
+        }
+        // "If they're unsure, tell them: healthdirect's nurses answer on 1800 022 222": the words
+        // after the colon are said, to the listener, after the case they are for.
+        if let match = MockReading.matches(#"^(?:(.+?),\s*)?(?:tell|say to) "# + listener + #"\s*:\s*(.+)$"#, in: text).first {
+            // A short case is said before the words; a long list of cases is left to the words,
+            // which are said whole enough to keep what they ask.
+            let lead = match[1].trimmed(.whitespaces)
+            let when = lead.isEmpty || lead.split(separator: " ").count > 8 ? "" : swapListener(lead) + ", "
+            return .say(capitalized(when + bounded(swapListener(match[2]))) + ".")
         }
         // "If they may have taken too much, tell them to …"
         var condition = ""
@@ -112,6 +133,10 @@ enum MockDirective: Equatable {
         // what follows.
         text = text.replacingMatches(ofPattern: #"^(ask)\s+(?:only\s+)?(?:one|a single|just one|exactly one)\s+question(?:\s+only)?\s*[,:—-]?\s+(?=(?:whether|if)\b)"#,
                                      with: "$1 ", caseSensitive: false)
+        // "Finish by asking whether they're able to make that call now": the question, last.
+        text = text.replacingMatches(ofPattern: #"^(?:finish|end|close|wrap up)(?:\s+(?:the|your|this)\s+(?:reply|message|response))?\s+(?:by|with)\s+asking\s+"#,
+                                     with: "ask ", caseSensitive: false)
+            .replacingMatches(ofPattern: #"^(ask\s+(?:whether|if)\s+(?:they|the user|the child))['’]re\b"#, with: "$1 are", caseSensitive: false)
         lower = MockReading.fold(text)
         // Questions: "Ask whether they are safe right now".
         // "Check whether someone is with them".

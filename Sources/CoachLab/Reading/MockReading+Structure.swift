@@ -24,6 +24,13 @@ extension MockReading {
         return (first..<last + 1, false)
     }
 
+    /// Marks as headings the lines the stack's `header:` rendered, each the whole of its line.
+    static func markHeadings(of structure: PromptStructure, in lines: [String], headers: inout [Bool]) {
+        let headings = Set(structure.parts(.heading).flatMap { $0.text.split(whereSeparator: \.isNewline).map { $0.trimmed(.whitespaces) } }.filter { !$0.isEmpty })
+        guard !headings.isEmpty else { return }
+        for index in lines.indices where !headers[index] && headings.contains(lines[index].trimmed(.whitespaces)) { headers[index] = true }
+    }
+
     /// The first (or `last`) line that holds the beginning of `text` (its first line,
     /// trimmed), or nil.
     static func lineIndex(of text: String, in lines: [String], within range: Range<Int>? = nil, last: Bool = false) -> Int? {

@@ -48,6 +48,9 @@ public struct MockReading: Sendable, Equatable {
     let alertRange: Range<Int>?
     /// Whether the alert's first line titles it rather than asks something of the reply.
     let alertTitled: Bool
+    /// Whether the structure placed the alert: its instructions are the live alert's, rendered
+    /// because the message was flagged, so the section they close is live whatever follows them in it.
+    let alertLocatedByStructure: Bool
     /// The lines of example dialogues (``exampleTurns(in:)``): no reader takes an instruction,
     /// a datum or an alert line from them.
     private(set) var exampleTurns: Set<Int> = []
@@ -107,13 +110,18 @@ public struct MockReading: Sendable, Equatable {
     public init(system: String, alert: String? = nil, structure: PromptStructure? = nil) {
         self.system = system
         written = system.components(separatedBy: "\n")
-        (lines, headers, origin) = Self.readable(written)
+        var (readLines, readHeaders, readOrigin) = Self.readable(written)
+        // A layer's heading is a heading whatever marks it ("// reply format"): the structure says so.
+        if let structure { Self.markHeadings(of: structure, in: readLines, headers: &readHeaders) }
+        (lines, headers, origin) = (readLines, readHeaders, readOrigin)
         var found = Self.alertRange(in: lines, headers: headers)
         // The structure says which lines hold the live alert's instructions: they are the alert
         // when the wording names none, or names lines that do not hold them (a "RISK ALERT"
         // mentioned earlier in the prompt).
         var titledByStructure: Bool?
+        var locatedByStructure = false
         if let structure, let located = Self.alertRange(of: structure, in: lines, headers: headers) {
+            locatedByStructure = true
             if let wording = found, wording.overlaps(located.range) || wording.upperBound == located.range.lowerBound {
                 // The wording's alert stops short of the instructions (a bracketed line under its
                 // title reads as a title of its own): it runs on to the last of them.
@@ -125,11 +133,13 @@ public struct MockReading: Sendable, Equatable {
         }
         if let alert, let added = Self.range(of: alert, in: written, origin: origin), !(found?.overlaps(added) ?? false) {
             alertRange = added
+            alertLocatedByStructure = false
             // A title, a label or a lead-in opens it; a first line that asks something is part of it.
             let first = lines[added.lowerBound].trimmed(.whitespaces)
             alertTitled = Self.listItem(first) == nil && (headers[added.lowerBound] || first.hasSuffix(":") || Self.isCapitalsLabel(first))
         } else {
             alertRange = found
+            alertLocatedByStructure = locatedByStructure
             let headers = headers
             alertTitled = titledByStructure ?? found.map { $0.count > 1 || headers[$0.lowerBound] } ?? false
         }
