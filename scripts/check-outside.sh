@@ -65,6 +65,30 @@ kill "$server"
 if grep -rq "$X_APP_TOKEN" "$prefix/backend.txt" "$prefix/backend.json" .coachlab 2>/dev/null; then echo "the app token leaked" >&2; exit 1; fi
 rm providers.yaml
 
+echo "-- the new pack through a batch API (serve-mock's imitation of Anthropic's), killed and resumed"
+coachlab serve-mock --port 0 --batch-seconds 2 2> "$prefix/batch-mock.log" &
+server=$!
+for _ in $(seq 50); do grep -q "listening on" "$prefix/batch-mock.log" && break; sleep 0.1; done
+base=$(sed -n 's/.*listening on \(http:[^ ]*\) .*/\1/p' "$prefix/batch-mock.log")
+[ -n "$base" ] || { cat "$prefix/batch-mock.log" >&2; kill "$server"; exit 1; }
+export X_BATCH_KEY="sk-ant-outside-check-0123456789"
+cat > providers.yaml <<YAML
+providers:
+  - {id: x-claude, kind: anthropic, model: claude-haiku-4-5, baseURL: "$base", apiKeyEnv: X_BATCH_KEY, prices: {input: 1, output: 5}}
+YAML
+coachlab eval evals/x.yaml --provider x-claude --batch --batch-poll 0.2 --no-cache > "$prefix/batch.txt" 2>&1 &
+run=$!
+for _ in $(seq 100); do ls .coachlab/batches/*.jsonl > /dev/null 2>&1 && break; sleep 0.1; done
+kill -9 "$run" 2>/dev/null || true
+wait "$run" 2>/dev/null || true
+journal=$(ls .coachlab/batches/*.jsonl | head -1)
+[ -n "$journal" ] || { cat "$prefix/batch.txt"; kill "$server"; exit 1; }
+coachlab eval --resume "$(basename "$journal" .jsonl)" --batch --batch-poll 0.2 --no-cache > "$prefix/resumed.txt" 2>&1 || { cat "$prefix/resumed.txt"; kill "$server"; exit 1; }
+kill "$server"
+if grep -q "submitted with" "$prefix/resumed.txt"; then echo "the resumed run submitted a batch again" >&2; cat "$prefix/resumed.txt"; exit 1; fi
+if grep -rq "$X_BATCH_KEY" "$prefix/batch.txt" "$prefix/resumed.txt" .coachlab 2>/dev/null; then echo "the batch key leaked" >&2; exit 1; fi
+rm providers.yaml
+
 echo "-- the example app package"
 cd "$repository/examples/app-package"
 swift test
