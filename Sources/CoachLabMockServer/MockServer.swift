@@ -12,7 +12,8 @@ import NIOCore
 ///
 /// Paths: `POST /v1/chat/completions`, `POST /v1/messages`,
 /// `POST /v1beta/models/{model}:generateContent` and `…:streamGenerateContent?alt=sse` (and the same under `/v1`),
-/// `POST /api/chat`, and `GET /v1/models`, `GET /health`.
+/// `POST /api/chat`, and `GET /v1/models`, `GET /health`, `GET /stats` (requests answered, refused
+/// by the rate limit, submitted in batches).
 public struct MockServer: Sendable {
     /// The settings.
     public let configuration: MockServerConfiguration
@@ -37,6 +38,15 @@ public struct MockServer: Sendable {
     public func run(logger: Logger? = nil, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let router = Router()
         router.get("/health") { _, _ in "ok" }
+        // What the server has seen, for benchmarks that compare clients on it: requests answered,
+        // refused by the rate limit, and submitted in batches.
+        router.get("/stats") { _, _ in
+            let (admitted, refused) = rateLimit?.counts ?? (0, 0)
+            return Self.json(200, ["requests": .number(Double(requestCount)),
+                                   "rateLimit": ["admitted": .number(Double(admitted)), "refused": .number(Double(refused)),
+                                                 "refusedForTokens": .number(Double(rateLimit?.refusedForTokens ?? 0))],
+                                   "batches": ["submitted": .number(Double(batches.submittedBatches)), "requests": .number(Double(batches.submittedRequests))]])
+        }
         router.get("/v1/models") { _, _ in
             Self.json(200, ["object": "list", "data": [["id": .string(MockProvider.modelName), "object": "model", "owned_by": "coachlab"]]])
         }
