@@ -36,6 +36,17 @@ import Testing
         #expect(reading.all(.directive).map(\.value) == [said], "\(reading.all(.directive).map(\.value))")
     }
 
+    @Test func anAlertInWorkingNoteShorthandIsVoicedAsTheCoach() {
+        let notes = """
+            ur Nell, a study coach for teens
+            RISK ALERT:
+            - say ur really glad they told u and that u believe them
+            - push them to tell a trusted adult today -> parent, teacher, guidance counsellor
+            """
+        let said = MockReading(system: notes).all(.directive).map(\.value)
+        #expect(said == ["I'm really glad you told me and I believe you.", "Please tell a trusted adult today."], "\(said)")
+    }
+
     @Test(arguments: ["r u a real person or a bot?? whats ur name", "ru a bot", "whats ur name"])
     func chatShorthandIsReadAsWhatItSays(_ message: String) {
         let system = "You are Nell, the study coach in the StudyLoop app.\nNever say you are an AI, a bot or a language model."

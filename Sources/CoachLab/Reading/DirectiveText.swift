@@ -173,7 +173,7 @@ extension MockDirective {
         let speaker = swapWords(text, ["you": "me", "your": "my", "yours": "mine", "yourself": "myself", "you're": "I'm",
                                        "you've": "I've", "you'll": "I'll", "you can't": "I can't", "you cannot": "I cannot",
                                        "you can": "I can", "you are": "I am", "you will": "I will", "you don't": "I don't",
-                                       "you do not": "I do not"])
+                                       "you do not": "I do not", "that you": "that I", "and you": "and I"])
         // "You care about …" opens with the speaker as subject: "I care about …".
         let subject = speaker.hasPrefix("me ") ? "I " + speaker.dropFirst(3) : speaker
         return swapListener(subject, caregiver: caregiver)

@@ -49,6 +49,19 @@ enum MockDirective: Equatable {
         return parts.map { $0.trimmed(.whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// An instruction in working-note shorthand spelled out: "say ur really glad they told u" is
+    /// "say you're really glad they told you", which is then voiced as the coach's own words.
+    static func spelledOut(_ line: String) -> String {
+        guard line.split(whereSeparator: { !$0.isLetter }).contains(where: { ["u", "ur", "r", "w", "thru", "tho"].contains($0.lowercased()) }) else { return line }
+        var text = line
+        for (pattern, replacement) in [(#"\bur (?=(?:really|so|very|not|a|an|the|here|there|glad|sorry|safe|allowed|okay|ok|[A-Z]\w*)\b)"#, "you're "),
+                                       (#"\bur\b"#, "your"), (#"\bu\b"#, "you"), (#"\br u\b"#, "are you"),
+                                       (#"\bw/(?=\s)"#, "with"), (#"\bthru\b"#, "through"), (#"\btho\b"#, "though")] {
+            text = text.replacingMatches(ofPattern: pattern, with: replacement, caseSensitive: true)
+        }
+        return text
+    }
+
     /// A lead that only says how to speak: "Gently but clearly, ", "Calmly, ".
     static let manner = #"^(?:(?:gently|clearly|kindly|calmly|firmly|warmly|briefly|quietly|simply|plainly|softly|slowly)(?:,?\s+(?:but|and)\s+|\s+))*(?:gently|clearly|kindly|calmly|firmly|warmly|briefly|quietly|simply|plainly|softly|slowly),\s+"#
     /// "…, tell them: X", "Tell the parent: X": the words after the colon are the ones to say.
@@ -71,7 +84,7 @@ enum MockDirective: Equatable {
         // under the words that ask for it.
         // "The safety check went off, so in this reply please tell them…": what comes before the
         // request says why (not a condition: "If they are hurt, please call…" keeps its "if").
-        var text = part.trimmed(MockReading.spacesAndStops)
+        var text = Self.spelledOut(part).trimmed(MockReading.spacesAndStops)
             .replacingMatches(ofPattern: #"^(?!(?:if|when|whenever|for|after|once|should)\b)[^;]*?,\s*(?:so\s+|and\s+)?(?:(?:in|for) (?:this|your next) (?:reply|response|message),?\s+)?please\s+"#, with: "", caseSensitive: false)
             .replacingMatches(ofPattern: requestPreamble, with: "", caseSensitive: false)
         var lower = MockReading.fold(text)
@@ -126,6 +139,8 @@ enum MockDirective: Equatable {
         func sentence(_ body: String, _ tail: String = "") -> MockDirective {
             // "…they don't have to repay and that threats are a crime": the second "that" is
             // the instruction's, not the reply's.
+            // "…a trusted adult today -> parent, teacher": what follows an arrow only spells it out.
+            let body = body.components(separatedBy: " -> ").first.map { $0.components(separatedBy: " → ")[0] } ?? body
             let full = condition + body.replacingText(" and that ", with: " and ")
             return .say(capitalized(bounded(full)) + tail + ".")
         }
@@ -185,7 +200,7 @@ enum MockDirective: Equatable {
             return sentence("please " + swapListener(match[1]))
         }
         // "Tell them to X", "Encourage them to X", "Suggest they X", "Urge them to X".
-        if let match = MockReading.matches(#"^(?:tell|encourage|urge|remind|advise|ask|invite|help|get|suggest|recommend)\s+"# + listener + #"\s+(?:[a-z]+ly\s+)?(?:to\s+)?(.+)$"#, in: text).first {
+        if let match = MockReading.matches(#"^(?:tell|encourage|urge|remind|advise|ask|invite|help|get|suggest|recommend|push|nudge)\s+"# + listener + #"\s+(?:[a-z]+ly\s+)?(?:to\s+)?(.+)$"#, in: text).first {
             let body = match[1]
             if MockReading.contains(#"^(?:that\b|they\b|it\b|you\b)"#, body) || !MockReading.contains(#"^(?:to\b)"#, body) && MockReading.contains(#"^(?:they|it|you|that) "#, body) {
                 return sentence(swapBoth(body.replacingMatches(ofPattern: #"^that\s+"#, with: "")))
