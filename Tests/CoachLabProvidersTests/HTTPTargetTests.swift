@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// These tests' own connection pool, apart from the other suites' (see `integrationTransport`).
-let appTransport = AsyncHTTPClientTransport.dedicated()
+let appTransport = ClosingTransport(base: .dedicated())
 
 /// The token the imitation app backend requires, and the JWT-like header value sent with it.
 private let appToken = "eyJhbGciOiJIUzI1NiJ9.c2Vzc2lvbi0xMjM0.Zm9vYmFy"

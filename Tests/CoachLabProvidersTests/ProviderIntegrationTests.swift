@@ -18,7 +18,7 @@ final class SleepRecorder: @unchecked Sendable {
 func provider(_ kind: ProviderKind, _ server: RunningMockServer, key: String? = "sk-test-key-0123456789abcdef",
               retry: RetryPolicy = RetryPolicy(maxRetries: 3, initialDelay: 0.01, maxDelay: 0.05, jitter: 0),
               recorder: SleepRecorder = SleepRecorder(), timeout: Double = 10,
-              transport: any HTTPTransport = integrationTransport) -> HTTPProvider {
+              transport: any HTTPTransport = integrationTransport, realTime: Bool = false) -> HTTPProvider {
     let base = kind == .openai || kind == .openaiCompatible ? server.openAIBaseURL : server.baseURL
     let wire: any WireFormat = switch kind {
     case .openai: OpenAIWire(legacyMaxTokens: false)
@@ -27,15 +27,34 @@ func provider(_ kind: ProviderKind, _ server: RunningMockServer, key: String? = 
     case .gemini: GeminiWire()
     default: AnthropicWire(proxy: true)
     }
+    var system = SystemEnvironment.tests(transport: transport, sleep: recorder.sleep)
+    if realTime {
+        // Waits that are waited, and jitter that varies, as in a run.
+        system.sleep = { seconds in try await Task.sleep(for: .seconds(seconds)) }
+        system.random = { Double.random(in: 0..<1) }
+    }
     return HTTPProvider(id: kind.rawValue, wire: wire, baseURL: base, apiKey: kind == .proxy ? nil : key,
                         defaults: GenerationSettings(model: "mock-model", maxTokens: 200, timeout: timeout),
-                        system: .tests(transport: transport, sleep: recorder.sleep), retry: retry)
+                        system: system, retry: retry)
 }
 
-/// These tests' own connection pool. The shared one also keeps idle connections to servers
-/// that other suites stop; a new server given a stopped one's port would first be sent such a
-/// stale connection, which costs an attempt and fails `attempts == 1`.
-let integrationTransport = AsyncHTTPClientTransport.dedicated()
+/// The transport of the suites that start and stop a local server per test. It keeps no idle
+/// connection: each request asks the server to close its connection after the answer. A kept
+/// one would outlive its server, and when the system hands that port to the next test's server,
+/// the first request sent on it fails after its server stopped, which costs an attempt or a
+/// stream restart and fails `attempts == 1` or `restarts == 0` (seen in CI, on a busy machine).
+let integrationTransport = ClosingTransport(base: .dedicated())
+
+/// Sends every request with `Connection: close`, so no connection is pooled.
+struct ClosingTransport: HTTPTransport {
+    let base: AsyncHTTPClientTransport
+
+    func send(_ spec: HTTPRequestSpec, timeout: Double, provider: String) async throws -> HTTPResponse {
+        var spec = spec
+        spec.headers.append(HTTPHeader("Connection", "close"))
+        return try await base.send(spec, timeout: timeout, provider: provider)
+    }
+}
 
 let remoteKinds: [ProviderKind] = [.openai, .openaiCompatible, .anthropic, .gemini, .proxy]
 
