@@ -12,26 +12,10 @@ struct MockComposer {
     init(reading: MockReading, message: String) {
         self.reading = reading
         self.message = message
-        lower = Self.unabbreviated(MockReading.fold(message))
+        // "r u a real person?? whats ur name" asks what "are you a real person?? what's your name" does.
+        lower = MockReading.spelledOut(MockReading.fold(message))
         opening = MockCoach.firstSentence(of: message)
     }
-
-    /// Chat shorthand spelled out, so "r u a real person?? whats ur name" is asked as "are you
-    /// a real person?? what's your name": what the user means is read, not the spelling.
-    static func unabbreviated(_ folded: String) -> String {
-        guard folded.split(whereSeparator: { !$0.isLetter }).contains(where: { shorthandWords.contains(String($0)) }) else { return folded }
-        var text = folded
-        for (pattern, replacement) in chatShorthand { text = text.replacingMatches(ofPattern: pattern, with: replacement, caseSensitive: false) }
-        return text
-    }
-
-    static let shorthandWords: Set<String> = ["u", "r", "ru", "ur", "whats", "ya", "pls", "plz", "im", "dont", "cant"]
-
-    static let chatShorthand: [(String, String)] = [
-        (#"\br u\b"#, "are you"), (#"\bru\b"#, "are you"), (#"\bwhats\b"#, "what's"), (#"\bwho r\b"#, "who are"),
-        (#"\bur\b"#, "your"), (#"\by r\b"#, "why are"), (#"\bu\b"#, "you"), (#"\bya\b"#, "you"),
-        (#"\bpls\b|\bplz\b"#, "please"), (#"\bim\b"#, "i'm"), (#"\bdont\b"#, "don't"), (#"\bcant\b"#, "can't"),
-    ]
 
     /// A piece of the reply: its text and how many sentences it counts as.
     struct Part {

@@ -49,19 +49,6 @@ enum MockDirective: Equatable {
         return parts.map { $0.trimmed(.whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// An instruction in working-note shorthand spelled out: "say ur really glad they told u" is
-    /// "say you're really glad they told you", which is then voiced as the coach's own words.
-    static func spelledOut(_ line: String) -> String {
-        guard line.split(whereSeparator: { !$0.isLetter }).contains(where: { ["u", "ur", "r", "w", "thru", "tho"].contains($0.lowercased()) }) else { return line }
-        var text = line
-        for (pattern, replacement) in [(#"\bur (?=(?:really|so|very|not|a|an|the|here|there|glad|sorry|safe|allowed|okay|ok|[A-Z]\w*)\b)"#, "you're "),
-                                       (#"\bur\b"#, "your"), (#"\bu\b"#, "you"), (#"\br u\b"#, "are you"),
-                                       (#"\bw/(?=\s)"#, "with"), (#"\bthru\b"#, "through"), (#"\btho\b"#, "though")] {
-            text = text.replacingMatches(ofPattern: pattern, with: replacement, caseSensitive: true)
-        }
-        return text
-    }
-
     /// A lead that only says how to speak: "Gently but clearly, ", "Calmly, ".
     static let manner = #"^(?:(?:gently|clearly|kindly|calmly|firmly|warmly|briefly|quietly|simply|plainly|softly|slowly)(?:,?\s+(?:but|and)\s+|\s+))*(?:gently|clearly|kindly|calmly|firmly|warmly|briefly|quietly|simply|plainly|softly|slowly),\s+"#
     /// "…, tell them: X", "Tell the parent: X": the words after the colon are the ones to say.
@@ -84,7 +71,7 @@ enum MockDirective: Equatable {
         // under the words that ask for it.
         // "The safety check went off, so in this reply please tell them…": what comes before the
         // request says why (not a condition: "If they are hurt, please call…" keeps its "if").
-        var text = Self.spelledOut(part).trimmed(MockReading.spacesAndStops)
+        var text = MockReading.spelledOut(part).trimmed(MockReading.spacesAndStops)
             .replacingMatches(ofPattern: #"^(?!(?:if|when|whenever|for|after|once|should)\b)[^;]*?,\s*(?:so\s+|and\s+)?(?:(?:in|for) (?:this|your next) (?:reply|response|message),?\s+)?please\s+"#, with: "", caseSensitive: false)
             .replacingMatches(ofPattern: requestPreamble, with: "", caseSensitive: false)
         var lower = MockReading.fold(text)

@@ -66,3 +66,27 @@ extension MockReading {
         }
     }
 }
+
+extension MockReading {
+    /// Chat and working-note shorthand spelled out, in a user's message ("r u a real person??
+    /// whats ur name") and in an instruction ("say ur really glad they told u"), so each is
+    /// read as what it says. "ur" is "you're" before a word that describes ("ur really glad",
+    /// "ur Nell"), else "your".
+    static func spelledOut(_ text: String) -> String {
+        guard text.split(whereSeparator: { !$0.isLetter }).contains(where: { shorthandWords.contains(String($0)) }) else { return text }
+        var spelled = text
+        for (pattern, replacement) in shorthandSpellings { spelled = spelled.replacingMatches(ofPattern: pattern, with: replacement, caseSensitive: true) }
+        return spelled
+    }
+
+    static let shorthandWords: Set<String> = ["u", "r", "ru", "ur", "whats", "ya", "pls", "plz", "im", "dont", "cant", "w", "thru", "tho"]
+
+    /// In order: "r u" before "u".
+    static let shorthandSpellings: [(String, String)] = [
+        (#"\br u\b"#, "are you"), (#"\bru\b"#, "are you"), (#"\bwho r\b"#, "who are"), (#"\by r\b"#, "why are"), (#"\bwhats\b"#, "what's"),
+        (#"\bur (?=(?:really|so|very|not|a|an|the|here|there|glad|sorry|safe|allowed|okay|ok|[A-Z]\w*)\b)"#, "you're "),
+        (#"\bur\b"#, "your"), (#"\bu\b"#, "you"), (#"\bya\b"#, "you"),
+        (#"\bpls\b|\bplz\b"#, "please"), (#"\bim\b"#, "i'm"), (#"\bdont\b"#, "don't"), (#"\bcant\b"#, "can't"),
+        (#"\bw/(?=\s)"#, "with"), (#"\bthru\b"#, "through"), (#"\btho\b"#, "though"),
+    ]
+}
