@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "CoachLab",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "CoachLab", targets: ["CoachLab"]),
         .library(name: "CoachLabProviders", targets: ["CoachLabProviders"]),

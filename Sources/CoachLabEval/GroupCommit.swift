@@ -1,5 +1,6 @@
 import CoachLab
 import Foundation
+import Synchronization
 
 /// Stores a run's results as they finish, in group commits. A result waits while the
 /// transaction ahead of it commits, then goes into the next one with every result that
@@ -9,17 +10,20 @@ import Foundation
 /// ``record(_:)`` returns only once its result is committed, so a case counts as finished only
 /// when it is stored, and a killed run still loses nothing but the cases in flight. Commits run
 /// on their own serial queue, so no thread of the task pool waits on SQLite.
-public final class GroupCommit: @unchecked Sendable {
+public final class GroupCommit: Sendable {
     /// The most cases one transaction carries.
     public static let batchLimit = 256
 
     private let store: ResultStore
     private let run: String
     private let queue: DispatchQueue
-    private let lock = NSLock()
-    private var waiting: [(result: CaseResult, continuation: CheckedContinuation<Void, any Error>)] = []  // guarded by `lock`
-    private var committing = false  // guarded by `lock`
-    private var committed = 0  // guarded by `lock`
+    private let state = Mutex(State())
+
+    private struct State {
+        var waiting: [(result: CaseResult, continuation: CheckedContinuation<Void, any Error>)] = []
+        var committing = false
+        var committed = 0
+    }
 
     /// A writer of results into `run` of `store`.
     /// - Parameter queue: The serial queue commits run on (a test may suspend it).
@@ -30,19 +34,19 @@ public final class GroupCommit: @unchecked Sendable {
     }
 
     /// The transactions committed so far.
-    public var transactions: Int { lock.withLock { committed } }
+    public var transactions: Int { state.withLock { $0.committed } }
 
     /// Results waiting for a commit.
-    public var pending: Int { lock.withLock { waiting.count } }
+    public var pending: Int { state.withLock { $0.waiting.count } }
 
     /// Stores `result`, returning once the transaction that holds it has committed.
     /// - Throws: The store's error when that transaction fails (every result in it fails).
     public func record(_ result: CaseResult) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let idle = lock.withLock {
-                waiting.append((result, continuation))
-                defer { committing = true }
-                return !committing
+            let idle = state.withLock { state in
+                state.waiting.append((result, continuation))
+                defer { state.committing = true }
+                return !state.committing
             }
             if idle { queue.async { self.drain() } }
         }
@@ -50,16 +54,16 @@ public final class GroupCommit: @unchecked Sendable {
 
     private func drain() {
         while true {
-            let batch = lock.withLock {
-                let batch = waiting.prefix(Self.batchLimit)
-                waiting.removeFirst(batch.count)
-                if batch.isEmpty { committing = false }
+            let batch = state.withLock { state in
+                let batch = Array(state.waiting.prefix(Self.batchLimit))
+                state.waiting.removeFirst(batch.count)
+                if batch.isEmpty { state.committing = false }
                 return batch
             }
             guard !batch.isEmpty else { return }
             do {
                 try store.record(batch.lazy.map(\.result), run: run)
-                lock.withLock { committed += 1 }
+                state.withLock { $0.committed += 1 }
                 for entry in batch { entry.continuation.resume() }
             } catch {
                 for entry in batch { entry.continuation.resume(throwing: error) }

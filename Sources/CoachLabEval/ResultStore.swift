@@ -1,6 +1,7 @@
 import CoachLab
 import CoachLabProviders
 import Foundation
+import Synchronization
 import GRDB
 
 /// The embedded SQLite store of runs and their results. Each case is written, with its turns
@@ -941,31 +942,24 @@ public struct GuardrailLogEntry: Sendable, Codable, Hashable {
 
 /// A store's migrations, run once on a background thread. Until they are started (the
 /// stores that migrate in place, or never) there is nothing to wait for.
-private final class Migration: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var running = false  // guarded by `condition`
-    private var failure: CoachLabError?  // guarded by `condition`
+private final class Migration: Sendable {
+    private let finished = DispatchGroup()
+    private let failure = Mutex<CoachLabError?>(nil)
 
     /// Runs `body` on a background thread; it returns the error that stopped it, if any.
     func start(_ body: @escaping @Sendable () -> CoachLabError?) {
-        condition.withLock { running = true }
+        finished.enter()
         DispatchQueue.global(qos: .userInitiated).async {
-            let failure = body()
-            self.condition.withLock {
-                self.failure = failure
-                self.running = false
-                self.condition.broadcast()
-            }
+            let stopped = body()
+            self.failure.withLock { $0 = stopped }
+            self.finished.leave()
         }
     }
 
     /// Waits for the migrations, then throws what stopped them.
     func wait() throws {
-        let stopped = condition.withLock {
-            while running { condition.wait() }
-            return failure
-        }
-        if let stopped { throw stopped }
+        finished.wait()
+        if let stopped = failure.withLock({ $0 }) { throw stopped }
     }
 }
 
@@ -1009,33 +1003,36 @@ private struct RunTally {
 /// is in). A case recorded again drops its run's tally, as does a commit by another connection
 /// to the file: the rows are then the only account. Only the latest runs' tallies are kept,
 /// so an app that records run after run in one store does not gather them all.
-private final class RunTallies: @unchecked Sendable {
+private final class RunTallies: Sendable {
     /// How many runs' tallies are kept; an older run's counts come from its rows.
     static let kept = 4
-    private let lock = NSLock()
-    /// By the run id's bytes, as SQLite tells ids apart; each with the store's data version
-    /// when the run began.
-    private var runs: [[UInt8]: (tally: RunTally, dataVersion: Int)] = [:]  // guarded by `lock`
-    /// The runs begun, oldest first.
-    private var order: [[UInt8]] = []  // guarded by `lock`
+    private let state = Mutex(State())
+
+    private struct State {
+        /// By the run id's bytes, as SQLite tells ids apart; each with the store's data
+        /// version when the run began.
+        var runs: [[UInt8]: (tally: RunTally, dataVersion: Int)] = [:]
+        /// The runs begun, oldest first.
+        var order: [[UInt8]] = []
+    }
 
     func begin(_ run: String, dataVersion: Int) {
         let id = Array(run.utf8)
-        lock.withLock {
-            runs[id] = (RunTally(), dataVersion)
-            order.removeAll { $0 == id }
-            order.append(id)
-            while order.count > Self.kept { runs.removeValue(forKey: order.removeFirst()) }
+        state.withLock { state in
+            state.runs[id] = (RunTally(), dataVersion)
+            state.order.removeAll { $0 == id }
+            state.order.append(id)
+            while state.order.count > Self.kept { state.runs.removeValue(forKey: state.order.removeFirst()) }
         }
     }
 
-    func drop(_ run: String) { _ = lock.withLock { runs.removeValue(forKey: Array(run.utf8)) } }
+    func drop(_ run: String) { _ = state.withLock { $0.runs.removeValue(forKey: Array(run.utf8)) } }
 
     /// Counts cases just committed to `run`, if its tally is kept.
     func add(_ results: [CaseResult], run: String, replacing: Bool) {
         let id = Array(run.utf8)
-        lock.withLock {
-            guard let (kept, dataVersion) = runs.removeValue(forKey: id), !replacing else { return }
+        state.withLock { state in
+            guard let (kept, dataVersion) = state.runs.removeValue(forKey: id), !replacing else { return }
             var tally = kept
             for result in results {
                 tally.add(CaseGroup.Key(suite: result.suite, fixture: result.fixture, provider: result.provider),
@@ -1043,11 +1040,11 @@ private final class RunTallies: @unchecked Sendable {
                 tally.replies += result.turns.count
                 tally.cachedReplies += result.turns.count { $0.cached }
             }
-            runs[id] = (tally, dataVersion)
+            state.runs[id] = (tally, dataVersion)
         }
     }
 
-    subscript(run: String) -> (tally: RunTally, dataVersion: Int)? { lock.withLock { runs[Array(run.utf8)] } }
+    subscript(run: String) -> (tally: RunTally, dataVersion: Int)? { state.withLock { $0.runs[Array(run.utf8)] } }
 }
 
 /// The repeats of one case in a run, counted by ``ResultStore/suiteCounts(run:)``.
@@ -1096,16 +1093,15 @@ private struct CaseGroup {
 }
 
 /// A flag the first claim sets.
-private final class Once: @unchecked Sendable {
-    private let lock = NSLock()
-    private var claimed = false  // guarded by `lock`
+private final class Once: Sendable {
+    private let claimed = Mutex(false)
 
     /// Whether anyone has claimed it.
-    var isClaimed: Bool { lock.withLock { claimed } }
+    var isClaimed: Bool { claimed.withLock { $0 } }
 
     /// True for the first caller only.
     func claim() -> Bool {
-        lock.withLock {
+        claimed.withLock { claimed in
             defer { claimed = true }
             return !claimed
         }
@@ -1113,13 +1109,12 @@ private final class Once: @unchecked Sendable {
 }
 
 /// A set of hashes shared by the tasks that record results.
-private final class KeptHashes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var hashes = Set<String>()  // guarded by `lock`
+private final class KeptHashes: Sendable {
+    private let hashes = Mutex(Set<String>())
 
-    func contains(_ hash: String) -> Bool { lock.withLock { hashes.contains(hash) } }
+    func contains(_ hash: String) -> Bool { hashes.withLock { $0.contains(hash) } }
     func insert(_ new: [String]) {
         guard !new.isEmpty else { return }
-        lock.withLock { hashes.formUnion(new) }
+        hashes.withLock { $0.formUnion(new) }
     }
 }

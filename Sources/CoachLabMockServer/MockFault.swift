@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A fault the mock server can inject, by configuration or per request with the
 /// `x-coachlab-fault` header.
@@ -99,32 +100,26 @@ public struct MockServerConfiguration: Sendable {
 }
 
 /// Hands out configured faults request by request.
-final class FaultSchedule: @unchecked Sendable {
-    private let lock = NSLock()
-    private var rules: [MockFaultRule]
-    private var requests = 0  // read through `count`, under the lock
+final class FaultSchedule: Sendable {
+    private let state: Mutex<(rules: [MockFaultRule], requests: Int)>
 
-    init(_ rules: [MockFaultRule]) { self.rules = rules }
+    init(_ rules: [MockFaultRule]) { state = Mutex((rules, 0)) }
 
     /// The fault for the next request, if any, and counts the request.
     func next() -> MockFault? {
-        lock.lock()
-        defer { lock.unlock() }
-        requests += 1
-        while let first = rules.first {
-            guard let times = first.times else { return first.fault }
-            if times > 0 {
-                rules[0].times = times - 1
-                return first.fault
+        state.withLock { state in
+            state.requests += 1
+            while let first = state.rules.first {
+                guard let times = first.times else { return first.fault }
+                if times > 0 {
+                    state.rules[0].times = times - 1
+                    return first.fault
+                }
+                state.rules.removeFirst()
             }
-            rules.removeFirst()
+            return nil
         }
-        return nil
     }
 
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return requests
-    }
+    var count: Int { state.withLock { $0.requests } }
 }

@@ -285,12 +285,12 @@ final class InterruptWatcher {
 
     init(onInterrupt: @escaping @Sendable () -> Void) {
         let queue = DispatchQueue(label: "coachlab.interrupts")
-        let count = Counter()
+        let count = Mutex(0)
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
-                if count.increment() > 1 { exit(Exit.interrupted) }
+                if count.withLock({ $0 += 1; return $0 }) > 1 { exit(Exit.interrupted) }
                 Terminal.error("\nstopping: finished cases are kept (press Ctrl-C again to quit at once)")
                 onInterrupt()
             }
@@ -303,14 +303,6 @@ final class InterruptWatcher {
         for source in sources { source.cancel() }
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
-    }
-
-    private final class Counter: @unchecked Sendable {
-        private var value = 0  // touched only on the watcher's serial queue
-        func increment() -> Int {
-            value += 1
-            return value
-        }
     }
 }
 

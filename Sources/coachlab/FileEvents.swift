@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,14 +7,14 @@ import Glibc
 /// Change notifications for a set of folders from the platform's file events (inotify on
 /// Linux, kqueue vnode events elsewhere), never polling. Each batch of changes that arrives
 /// within `settle` seconds of the first becomes one element of `changes`.
-final class FileEvents: @unchecked Sendable {
+final class FileEvents: Sendable {
     let changes: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
     private let settle: Double
     #if os(Linux)
     private let descriptor: Int32
     #else
-    private var sources: [any DispatchSourceFileSystemObject] = []
+    private let sources = Mutex<[any DispatchSourceFileSystemObject]>([])
     #endif
 
     init(folders: [String], settle: Double = 0.15) throws {
@@ -39,20 +40,24 @@ final class FileEvents: @unchecked Sendable {
         }
         #else
         let queue = DispatchQueue(label: "coachlab.watch")
-        let last = LastEvent()  // touched only on `queue`
+        let last = Mutex(DispatchTime(uptimeNanoseconds: 0))
         for folder in folders {
             let handle = open(folder, O_EVTONLY)
             guard handle >= 0 else { continue }
             let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: handle, eventMask: [.write, .rename, .delete], queue: queue)
             source.setEventHandler { [continuation, settle] in
                 let now = DispatchTime.now()
-                guard now.uptimeNanoseconds - last.time.uptimeNanoseconds > UInt64(settle * 1e9) else { return }
-                last.time = now
+                let burst = last.withLock { last in
+                    guard now.uptimeNanoseconds - last.uptimeNanoseconds > UInt64(settle * 1e9) else { return false }
+                    last = now
+                    return true
+                }
+                guard burst else { return }
                 queue.asyncAfter(deadline: now + settle) { continuation.yield() }
             }
             source.setCancelHandler { close(handle) }
             source.resume()
-            sources.append(source)
+            sources.withLock { $0.append(source) }
         }
         #endif
     }
@@ -72,19 +77,12 @@ final class FileEvents: @unchecked Sendable {
     func watch(_ folders: [String]) {}
     #endif
 
-    #if !os(Linux)
-    /// When the last burst began; only the watch queue reads and writes it.
-    private final class LastEvent: @unchecked Sendable {
-        var time = DispatchTime(uptimeNanoseconds: 0)
-    }
-    #endif
-
     deinit {
         continuation.finish()
         #if os(Linux)
         close(descriptor)
         #else
-        for source in sources { source.cancel() }
+        sources.withLock { for source in $0 { source.cancel() } }
         #endif
     }
 }

@@ -2,6 +2,7 @@ import CoachLab
 import CoachLabEval
 import CoachLabProviders
 import Foundation
+import Synchronization
 
 /// Terminal output: reports to stdout, diagnostics to stderr, both of the current
 /// ``Invocation``.
@@ -19,13 +20,12 @@ enum Terminal {
     /// Keeps `value` until the process exits. A command that is done exits without releasing
     /// what it built one piece at a time (a run's parsed fixtures and compiled packs: several
     /// milliseconds at the end of every eval, for memory the system takes back at once).
-    static func keepUntilExit(_ value: Any) {
+    static func keepUntilExit(_ value: any Sendable) {
         guard Invocation.current.ownsProcess else { return }
-        keptLock.withLock { kept.append(value) }
+        kept.withLock { $0.append(value) }
     }
 
-    private static let keptLock = NSLock()
-    nonisolated(unsafe) private static var kept: [Any] = []  // guarded by `keptLock`
+    private static let kept = Mutex<[any Sendable]>([])
 
     /// Whether stdout is a terminal, for colour.
     static var stdoutIsTerminal: Bool { Invocation.current.outputIsTerminal }

@@ -363,10 +363,10 @@ public enum CheckEvaluator {
 /// The words of recent system prompts and where each occurs, kept so the leak check and the
 /// mock's paraphrasing do not split the same prompt again for every reply: a run's cases
 /// share a few prompts. Bounded; it starts again when full.
-final class SystemWords: @unchecked Sendable {
+final class SystemWords: Sendable {
     /// A prompt's words as numbers, and the automaton over them. A word is known by its folded
     /// bytes (``TextNormalizer``'s words), found by their hash and then compared.
-    struct Index {
+    struct Index: Sendable {
         /// Each distinct word's folded bytes, by number.
         private var words: [[UInt8]] = []
         /// The first word with each hash, then the next word with the same hash, or -1.

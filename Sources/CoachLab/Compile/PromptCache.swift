@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Compiled prompts shared across the cases of a run. A prompt depends on the compile inputs
 /// and, through `risk`, on the deciding guardrail flag only, so every unflagged message of a
@@ -10,18 +11,21 @@ import Foundation
 /// the same few prompts at once.
 ///
 /// Bounded: when it holds ``capacity`` prompts it starts again, so a run's memory stays flat.
-public final class PromptCache: @unchecked Sendable {
+public final class PromptCache: Sendable {
     /// The most prompts held at once.
     public let capacity: Int
-    private let lock = NSLock()
-    private var prompts: [Key: Once<CompiledPrompt>] = [:]
-    private var hitCount = 0, missCount = 0
+    private let state = Mutex(State())
     /// Prompts served from the cache so far.
-    public var hits: Int { lock.withLock { hitCount } }
+    public var hits: Int { state.withLock { $0.hits } }
     /// Prompts compiled so far.
-    public var misses: Int { lock.withLock { missCount } }
+    public var misses: Int { state.withLock { $0.misses } }
 
-    private struct Key: Hashable {
+    private struct State {
+        var prompts: [Key: Once<CompiledPrompt>] = [:]
+        var hits = 0, misses = 0
+    }
+
+    private struct Key: Hashable, Sendable {
         var pack: String
         var inputs: CompileInputs
         var decision: String?
@@ -40,15 +44,15 @@ public final class PromptCache: @unchecked Sendable {
         inputs.screen = nil
         let decision = screening.decision.map { "\($0.ruleId)|\($0.stage)|\($0.kind.rawValue)|\($0.matched)|\($0.excerpt)" }
         let cacheKey = Key(pack: compiler.pack.id, inputs: inputs, decision: decision)
-        let cell = lock.withLock {
-            if let cell = prompts[cacheKey] {
-                hitCount += 1
+        let cell = state.withLock { state in
+            if let cell = state.prompts[cacheKey] {
+                state.hits += 1
                 return cell
             }
-            missCount += 1
-            if prompts.count >= capacity { prompts.removeAll(keepingCapacity: true) }
+            state.misses += 1
+            if state.prompts.count >= capacity { state.prompts.removeAll(keepingCapacity: true) }
             let cell = Once<CompiledPrompt>()
-            prompts[cacheKey] = cell
+            state.prompts[cacheKey] = cell
             return cell
         }
         var prompt = cell.value {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Loads fixtures and suites with located diagnostics, and finds a suite's fixtures.
 public struct EvalLoader: Sendable {
@@ -210,14 +211,13 @@ public struct EvalLoader: Sendable {
 }
 
 /// Whether each folder asked about is one, looked up once per path.
-private final class FolderMemo: @unchecked Sendable {
-    private let lock = NSLock()
-    private var known: [String: Bool] = [:]
+private final class FolderMemo: Sendable {
+    private let known = Mutex<[String: Bool]>([:])
 
     func isDirectory(_ path: String, in fileSystem: FileSystem) -> Bool {
-        if let answer = lock.withLock({ known[path] }) { return answer }
+        if let answer = known.withLock({ $0[path] }) { return answer }
         let answer = fileSystem.isDirectory(path)
-        lock.withLock { known[path] = answer }
+        known.withLock { $0[path] = answer }
         return answer
     }
 }

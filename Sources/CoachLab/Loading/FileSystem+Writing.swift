@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension FileSystem {
     /// Reads a whole file, failing with an error located at the file.
@@ -116,17 +117,44 @@ public struct OutputKind: Sendable {
 
 /// The files of ``FileSystem/inMemory(_:)``: a dictionary of path → bytes behind a lock, with
 /// the folders that hold them.
-final class MemoryFiles: @unchecked Sendable {
-    private let lock = NSLock()
-    private var files: [String: Data] = [:]
-    private var directories: Set<String> = ["."]
+final class MemoryFiles: Sendable {
+    private let state: Mutex<State>
+
+    private struct State {
+        var files: [String: Data] = [:]
+        var directories: Set<String> = ["."]
+
+        /// Throws where a write to `path` must fail: a folder there, a file where a folder of
+        /// its path should be, or any file there under `createNew`.
+        func checkWritable(_ path: String, mode: FileSystem.WriteMode) throws {
+            let location = SourceLocation(file: path, line: 1, column: 1)
+            if directories.contains(path) { throw CoachLabError(.io, "cannot write file: \(path) is a folder", at: location) }
+            var folder = Paths.directory(of: path)
+            while folder != "." && folder != "/" {
+                if files[folder] != nil { throw CoachLabError(.io, "cannot write file: \(folder) is a file, not a folder", at: location) }
+                folder = Paths.directory(of: folder)
+            }
+            if mode == .createNew, files[path] != nil { throw FileSystem.exists(path) }
+        }
+
+        /// Keeps `data` at `path` with the folders above it.
+        mutating func store(_ path: String, _ data: Data) {
+            files[path] = data
+            var folder = Paths.directory(of: path)
+            while folder != "." && folder != "/" && directories.insert(folder).inserted {
+                folder = Paths.directory(of: folder)
+            }
+        }
+    }
 
     init(_ files: [String: Data]) {
-        for (path, data) in files { store(Paths.normalize(path), data) }
+        var state = State()
+        for (path, data) in files { state.store(Paths.normalize(path), data) }
+        self.state = Mutex(state)
     }
 
     func read(_ path: String) throws -> Data {
-        guard let data = lock.withLock({ files[Paths.normalize(path)] }) else {
+        guard let data = state.withLock({ $0.files[Paths.normalize(path)] }) else {
             throw isDirectory(path) ? FileSystem.ReadFailure.folder : FileSystem.ReadFailure.noSuchFile
         }
         return data
@@ -134,67 +162,44 @@ final class MemoryFiles: @unchecked Sendable {
 
     func list(_ path: String) throws -> [String] {
         let directory = Paths.normalize(path)
-        return lock.withLock {
-            let names = files.keys.filter { Paths.directory(of: $0) == directory }.map(Paths.lastComponent)
-                + directories.filter { Paths.directory(of: $0) == directory && $0 != directory }.map(Paths.lastComponent)
+        return state.withLock { state in
+            let names = state.files.keys.filter { Paths.directory(of: $0) == directory }.map(Paths.lastComponent)
+                + state.directories.filter { Paths.directory(of: $0) == directory && $0 != directory }.map(Paths.lastComponent)
             return Array(Set(names)).sorted()
         }
     }
 
     func isDirectory(_ path: String) -> Bool {
-        lock.withLock { directories.contains(Paths.normalize(path)) }
+        state.withLock { $0.directories.contains(Paths.normalize(path)) }
     }
 
     func exists(_ path: String) -> Bool {
         let path = Paths.normalize(path)
-        return lock.withLock { files[path] != nil || directories.contains(path) }
+        return state.withLock { $0.files[path] != nil || $0.directories.contains(path) }
     }
 
     func write(_ path: String, mode: FileSystem.WriteMode, _ body: ((Data) throws -> Void) throws -> Void) throws {
         let path = Paths.normalize(path)
-        try lock.withLock { try checkWritable(path, mode: mode) }
+        try state.withLock { try $0.checkWritable(path, mode: mode) }
         var data = Data()
         try body { data.append($0) }
-        try lock.withLock {
-            try checkWritable(path, mode: mode)
-            store(path, data)
+        try state.withLock { state in
+            try state.checkWritable(path, mode: mode)
+            state.store(path, data)
         }
     }
 
     func remove(_ path: String) throws {
         let path = Paths.normalize(path)
-        try lock.withLock {
-            if files.removeValue(forKey: path) != nil { return }
+        try state.withLock { state in
+            if state.files.removeValue(forKey: path) != nil { return }
             let location = SourceLocation(file: path, line: 1, column: 1)
-            guard directories.contains(path) else { throw CoachLabError(.io, "cannot remove: no such file or folder", at: location) }
+            guard state.directories.contains(path) else { throw CoachLabError(.io, "cannot remove: no such file or folder", at: location) }
             let inside = path == "." ? "" : path + "/"
-            guard !files.keys.contains(where: { $0.hasPrefix(inside) }), !directories.contains(where: { $0.hasPrefix(inside) }) else {
+            guard !state.files.keys.contains(where: { $0.hasPrefix(inside) }), !state.directories.contains(where: { $0.hasPrefix(inside) }) else {
                 throw CoachLabError(.io, "cannot remove: the folder is not empty", at: location)
             }
-            directories.remove(path)
-        }
-    }
-
-    /// Throws where a write to `path` must fail: a folder there, a file where a folder of its
-    /// path should be, or any file there under `createNew`. Called with the lock held.
-    private func checkWritable(_ path: String, mode: FileSystem.WriteMode) throws {
-        let location = SourceLocation(file: path, line: 1, column: 1)
-        if directories.contains(path) { throw CoachLabError(.io, "cannot write file: \(path) is a folder", at: location) }
-        var folder = Paths.directory(of: path)
-        while folder != "." && folder != "/" {
-            if files[folder] != nil { throw CoachLabError(.io, "cannot write file: \(folder) is a file, not a folder", at: location) }
-            folder = Paths.directory(of: folder)
-        }
-        if mode == .createNew, files[path] != nil { throw FileSystem.exists(path) }
-    }
-
-    /// Keeps `data` at `path` with the folders above it. Called with the lock held (or before
-    /// the store is shared).
-    private func store(_ path: String, _ data: Data) {
-        files[path] = data
-        var folder = Paths.directory(of: path)
-        while folder != "." && folder != "/" && directories.insert(folder).inserted {
-            folder = Paths.directory(of: folder)
+            state.directories.remove(path)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Packs loaded once each for one piece of work that reaches the same pack from several
 /// places: `coachlab lint` loads a pack it was named, the pack of every fixture, and the pack
@@ -6,10 +7,9 @@ import Foundation
 ///
 /// Loading reads the files and runs every lint check on them, so it is the costly part of a
 /// lint. ``load(_:)`` keeps what it loaded; ``preload(_:)`` loads many on every core.
-package final class PackShelf: @unchecked Sendable {
+package final class PackShelf: Sendable {
     private let loader: PackLoader
-    private let lock = NSLock()
-    private var loaded: [String: PackLoadResult] = [:]
+    private let loaded = Mutex<[String: PackLoadResult]>([:])
 
     package init(fileSystem: FileSystem) {
         loader = PackLoader(fileSystem: fileSystem)
@@ -17,18 +17,18 @@ package final class PackShelf: @unchecked Sendable {
 
     /// The pack at `path`, loaded on first use.
     package func load(_ path: String) -> PackLoadResult {
-        if let known = lock.withLock({ loaded[path] }) { return known }
+        if let known = loaded.withLock({ $0[path] }) { return known }
         let result = loader.load(path)
-        lock.withLock { loaded[path] = result }
+        loaded.withLock { $0[path] = result }
         return result
     }
 
     /// Loads every pack in `paths` not yet on the shelf, on every core.
     package func preload(_ paths: some Sequence<String>) {
         var seen = Set<String>()
-        let missing = lock.withLock { paths.filter { loaded[$0] == nil && seen.insert($0).inserted } }
+        let missing = loaded.withLock { loaded in paths.filter { loaded[$0] == nil && seen.insert($0).inserted } }
         let results = missing.concurrentMap { [loader] in loader.load($0) }
-        lock.withLock {
+        loaded.withLock { loaded in
             for (path, result) in zip(missing, results) { loaded[path] = result }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The committed compiled prompts of a pack: one text file per declared variant, at
 /// `DIR/<pack id>/<variant id>.txt`. `compile --all --out` writes them and `compile --check`
@@ -71,33 +72,35 @@ public enum PromptSnapshots {
     }
 
     /// What the jobs of ``render(packs:fileSystem:)`` produce, each in a slot of its own.
-    private final class Rendering: @unchecked Sendable {
-        private let lock = NSLock()
-        private var compilers: [Result<Compiler, Error>?]
-        private var files: [[Result<File, Error>?]]
+    private final class Rendering: Sendable {
+        private let slots: Mutex<Slots>
+
+        private struct Slots {
+            var compilers: [Result<Compiler, Error>?]
+            var files: [[Result<File, Error>?]]
+        }
 
         init(packs: Int) {
-            compilers = Array(repeating: nil, count: packs)
-            files = Array(repeating: [], count: packs)
+            slots = Mutex(Slots(compilers: Array(repeating: nil, count: packs), files: Array(repeating: [], count: packs)))
         }
 
         func store(_ compiler: Result<Compiler, Error>, pack: Int) {
             let variants = (try? compiler.get())?.pack.variants.count ?? 0
-            lock.withLock {
-                compilers[pack] = compiler
-                files[pack] = Array(repeating: nil, count: variants)
+            slots.withLock {
+                $0.compilers[pack] = compiler
+                $0.files[pack] = Array(repeating: nil, count: variants)
             }
         }
 
         func store(_ file: Result<File, Error>, pack: Int, variant: Int) {
-            lock.withLock { files[pack][variant] = file }
+            slots.withLock { $0.files[pack][variant] = file }
         }
 
         /// Every pack's files in order, or the first failure in that order. Called once every
         /// job is done, when every slot is filled.
         func collect() throws -> [(pack: String, files: [File])] {
-            try lock.withLock {
-                try zip(compilers, files).map { compiler, files in
+            try slots.withLock { slots in
+                try zip(slots.compilers, slots.files).map { compiler, files in
                     let compiler = try compiler!.get()
                     return (compiler.pack.id, try files.map { try $0!.get() })
                 }

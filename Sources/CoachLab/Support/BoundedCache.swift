@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// Values computed from their keys and kept for the process, up to a bound past which the
 /// cache starts again, so a long-lived process that reads ever new texts stays small.
@@ -7,16 +7,15 @@ import Foundation
 /// it waits for that value (``Once``) rather than computing it again, as two cases that
 /// reach a new prompt at the same moment would. A computation must not ask the cache for its
 /// own key.
-final class BoundedCache<Key: Hashable, Value>: @unchecked Sendable {
-    private let lock = NSLock()
+final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let bound: Int
-    private var cells: [Key: Once<Value>] = [:]
+    private let cells = Mutex<[Key: Once<Value>]>([:])
 
     init(bound: Int) { self.bound = bound }
 
     /// The value for `key`, computed by `compute` when the cache does not hold it.
     func value(for key: Key, compute: () -> Value) -> Value {
-        let cell = lock.withLock {
+        let cell = cells.withLock { cells in
             if let cell = cells[key] { return cell }
             if cells.count >= bound { cells.removeAll(keepingCapacity: true) }
             let cell = Once<Value>()
@@ -27,5 +26,5 @@ final class BoundedCache<Key: Hashable, Value>: @unchecked Sendable {
     }
 
     /// How many values the cache holds or is computing.
-    var count: Int { lock.withLock { cells.count } }
+    var count: Int { cells.withLock { $0.count } }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 extension Collection where Self: Sendable, Element: Sendable, Index == Int {
     /// `map` over every core: for independent, CPU-bound work such as parsing a suite's fixture
@@ -24,21 +25,25 @@ extension Collection where Self: Sendable, Element: Sendable, Index == Int {
 /// `first` and `second` side by side, on two cores when there are two: for two independent,
 /// CPU-bound parts of one preparation, such as a compiler's screener and its templates.
 package func concurrently<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
-    let results = Pair<A, B>()
+    let results = Mutex<(first: A?, second: B?)>((nil, nil))
     DispatchQueue.concurrentPerform(iterations: 2) { part in
-        // Each part writes its own field, and concurrentPerform returns after both.
-        if part == 0 { results.first = first() } else { results.second = second() }
+        // Each part computes outside the lock and only stores its result under it.
+        if part == 0 {
+            let value = first()
+            results.withLock { $0.first = value }
+        } else {
+            let value = second()
+            results.withLock { $0.second = value }
+        }
     }
-    return (results.first!, results.second!)
-}
-
-/// The two results of ``concurrently(_:_:)``, each written by one part.
-private final class Pair<A, B>: @unchecked Sendable {
-    var first: A?
-    var second: B?
+    return results.withLock { ($0.first!, $0.second!) }
 }
 
 /// The result buffer, shared by iterations that never write the same slot.
+///
+/// Unchecked because a buffer pointer is not Sendable: safe as each iteration of
+/// `concurrentPerform` writes only the slot of its own index, and the buffer is read only after
+/// `concurrentPerform` has returned, which orders every write before the reads.
 private struct Slots<T>: @unchecked Sendable {
     let base: UnsafeMutableBufferPointer<T?>
 }
@@ -47,6 +52,11 @@ private struct Slots<T>: @unchecked Sendable {
 /// as loading packs and then compiling each pack's variants. A core that runs out of its own
 /// work takes the next job whichever stage it belongs to, so one large pack does not leave
 /// the other core idle while it loads.
+///
+/// Unchecked because its state is guarded by an `NSCondition`, which the compiler cannot see:
+/// safe as every read and write of `pending`, `next` and `running` happens between that
+/// condition's `lock()` and `unlock()`. A `Mutex` would not do, since a worker with nothing to
+/// take must wait for another to add a job or finish, which needs the condition's `wait()`.
 package final class WorkQueue<Job: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [Job]

@@ -1,14 +1,14 @@
 import Foundation
+import Synchronization
 
 /// Regular expressions, kept for the life of the process: the mock reads every prompt
 /// with the same few dozen patterns, and a pack's guardrail patterns are compiled by lint's
 /// check and again by the screener built from the same pack.
-final class RegexCache: @unchecked Sendable {
+final class RegexCache: Sendable {
     static let shared = RegexCache()
-    private let lock = NSLock()
     /// By case sensitivity, then by pattern: a key joining the two would copy the pattern on
     /// every look-up, and the mock looks up a few dozen per prompt line.
-    private var patterns: (insensitive: [String: CompiledPattern], sensitive: [String: CompiledPattern]) = ([:], [:])
+    private let patterns = Mutex<(insensitive: [String: CompiledPattern], sensitive: [String: CompiledPattern])>(([:], [:]))
 
     /// The pattern compiled, or nil when it is not a valid regular expression.
     func expression(_ pattern: String, caseSensitive: Bool) -> NSRegularExpression? {
@@ -17,7 +17,7 @@ final class RegexCache: @unchecked Sendable {
 
     /// Whether `pattern` is compiled and held.
     func holds(_ pattern: String, caseSensitive: Bool) -> Bool {
-        lock.withLock { (caseSensitive ? patterns.sensitive[pattern] : patterns.insensitive[pattern]) != nil }
+        patterns.withLock { (caseSensitive ? $0.sensitive[pattern] : $0.insensitive[pattern]) != nil }
     }
 
     /// The pattern compiled with the literals a match needs, or nil when it is not a valid
@@ -33,14 +33,14 @@ final class RegexCache: @unchecked Sendable {
     /// one costs far more than the byte search that rules it out. An invalid pattern matches
     /// nothing.
     func written(_ pattern: String, caseSensitive: Bool) -> CompiledPattern {
-        lock.lock()
-        defer { lock.unlock() }
-        if let cached = caseSensitive ? patterns.sensitive[pattern] : patterns.insensitive[pattern] { return cached }
-        let compiled = CompiledPattern(pattern, caseSensitive: caseSensitive)
-        // A long-lived process that reloads edited packs starts again past a bound.
-        if patterns.insensitive.count + patterns.sensitive.count >= 4096 { patterns = ([:], [:]) }
-        if caseSensitive { patterns.sensitive[pattern] = compiled } else { patterns.insensitive[pattern] = compiled }
-        return compiled
+        patterns.withLock { patterns in
+            if let cached = caseSensitive ? patterns.sensitive[pattern] : patterns.insensitive[pattern] { return cached }
+            let compiled = CompiledPattern(pattern, caseSensitive: caseSensitive)
+            // A long-lived process that reloads edited packs starts again past a bound.
+            if patterns.insensitive.count + patterns.sensitive.count >= 4096 { patterns = ([:], [:]) }
+            if caseSensitive { patterns.sensitive[pattern] = compiled } else { patterns.insensitive[pattern] = compiled }
+            return compiled
+        }
     }
 }
 
@@ -50,7 +50,7 @@ final class RegexCache: @unchecked Sendable {
 /// A case-insensitive pattern that folding cannot change on a text without capitals (see
 /// ``foldsAlike(_:)``) is run on such a text in its case-sensitive form, which ICU compiles
 /// and runs several times faster: the mock reads lower-cased prompt lines.
-final class CompiledPattern: @unchecked Sendable {
+final class CompiledPattern: Sendable {
     let source: String
     let literals: RequiredLiterals?
     private let options: NSRegularExpression.Options

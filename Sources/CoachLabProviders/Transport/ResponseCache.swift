@@ -1,5 +1,6 @@
 import CoachLab
 import Foundation
+import Synchronization
 
 /// A transparent cache of live providers' answers, so an author who re-runs an eval after
 /// editing one fixture pays only for the requests that changed.
@@ -223,10 +224,9 @@ public struct ResponseCache: Sendable {
         return Double(trimmed).flatMap { $0 >= 0 ? $0 : nil }
     }
 
-    private final class Counters: @unchecked Sendable {
-        private let lock = NSLock()
-        private var statistics = Statistics()
-        var value: Statistics { lock.withLock { statistics } }
-        func update(_ change: (inout Statistics) -> Void) { lock.withLock { change(&statistics) } }
+    private final class Counters: Sendable {
+        private let statistics = Mutex(Statistics())
+        var value: Statistics { statistics.withLock { $0 } }
+        func update(_ change: (inout Statistics) -> Void) { statistics.withLock { change(&$0) } }
     }
 }
