@@ -1,51 +1,6 @@
 import CoachLab
 import CoachLabProviders
 
-/// What a user asks of an eval run, before anything is read: the suites, providers and
-/// settings, which cases to run, and whether the run continues a stored one. `coachlab eval`
-/// and `coachlab compare` fill it from their flags; an app fills it in code.
-public struct EvalRequest: Sendable {
-    /// How a run relates to a stored one.
-    public enum Continuation: Sendable, Hashable {
-        /// Finished cases are kept; the rest run into the same run.
-        case resume(String)
-        /// Only the cases that errored run again, into the same run.
-        case retryErrors(String)
-
-        public var run: String {
-            switch self {
-            case .resume(let run), .retryErrors(let run): run
-            }
-        }
-    }
-
-    /// Suite files; empty means every suite in `evals/` (or the stored run's, when continuing).
-    public var suites: [String] = []
-    /// Replaces each suite's providers when not empty.
-    public var providers: [String] = []
-    /// Replaces each suite's repeats when set.
-    public var repeats: Int?
-    /// Overall cases running at once.
-    public var concurrency: Int?
-    /// For inline providers.
-    public var baseURL: String?
-    public var apiKeyVariable: String?
-    /// Settings over every provider (max tokens, temperature, timeout…).
-    public var settings = ProviderOverrides()
-    /// Only cases whose id contains this text.
-    public var filter: String?
-    /// Only this slice of the cases.
-    public var shard: Shard?
-    /// A stored run this one continues.
-    public var continuation: Continuation?
-    /// Whether replies are streamed (time to first token).
-    public var streaming = false
-    /// Whether replies go through the sanitiser before they are scored.
-    public var sanitize = false
-
-    public init() {}
-}
-
 /// An eval run, planned: the suites loaded and checked, the runner set up, the cases chosen
 /// and the run opened in the store. What is left is to execute it (``RunExecution``).
 public struct EvalPlan: Sendable {
@@ -162,57 +117,5 @@ public struct EvalPlan: Sendable {
         case .resume(let run)? where kept > 0: "resuming run \(run): \(kept) \(kept == 1 ? "case" : "cases") already finished, \(total) to go"
         default: nil
         }
-    }
-}
-
-/// Runs a plan's cases into the store, a result at a time, and marks the run finished or
-/// interrupted: cancelling the task that runs it is a clean stop, where the cases in flight
-/// are dropped and finished ones stay stored for `--resume`.
-public struct RunExecution: Sendable {
-    /// Whether the run was cancelled before every case finished.
-    public var interrupted: Bool
-    /// Cases finished (and stored) by this execution.
-    public var done: Int
-    /// Wall-clock seconds, planning excluded.
-    public var seconds: Double
-    public var run: String
-
-    /// Executes `plan`, handing each stored result to `progress`.
-    /// - Throws: ``ProviderError`` when a provider cannot be built (the run is marked
-    ///   interrupted); store errors.
-    public static func run(_ plan: EvalPlan, store: ResultStore, clock: ContinuousClock = ContinuousClock(),
-                           progress: @escaping @Sendable (CaseResult) async -> Void = { _ in }) async throws -> RunExecution {
-        let started = clock.now
-        let counter = Counter()
-        let run = plan.run
-        var interrupted = false
-        let writer = GroupCommit(store: store, run: run)
-        do {
-            try await plan.runner.run(plan.suites, include: plan.include) { result in
-                try await writer.record(result)
-                await counter.increment()
-                await progress(result)
-            }
-        } catch is CancellationError {
-            interrupted = true
-        } catch {
-            try? store.finishRun(run, status: "interrupted")
-            throw error
-        }
-        try store.finishRun(run, status: interrupted ? "interrupted" : "finished")
-        let elapsed = started.duration(to: clock.now)
-        return RunExecution(interrupted: interrupted, done: await counter.value,
-                            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, run: run)
-    }
-
-    /// "N cases in S s (R cases/s)", with "1 case" for one.
-    public var speed: String {
-        "\(done) \(done == 1 ? "case" : "cases") in "
-            + String(format: "%.2f s (%.0f cases/s)", seconds, seconds > 0 ? Double(done) / seconds : 0)
-    }
-
-    private actor Counter {
-        var value = 0
-        func increment() { value += 1 }
     }
 }
