@@ -7,7 +7,7 @@ public struct SuiteCatalog: Sendable {
     public var fileSystem: FileSystem
 
     /// The default of ``load(_:heldFixtures:)``: about 9 MB of parsed fixtures at most
-    /// (about 550 bytes each on a generated suite; see docs/benchmarks.md), enough to hold
+    /// (a few hundred bytes each on a generated suite), enough to hold
     /// every fixture of a 10,000-case run and so parse each file once.
     public static let heldFixtureLimit = 16_384
 
