@@ -625,13 +625,17 @@ actor PlayerProvider: ChatProvider {
         let after = Set(rescored.turns.flatMap(\.checks).map(\.check))
         #expect(before.isSuperset(of: ["simulated-user", "role-adherence", "knowledge-retention"]))
         #expect(after == before, "lost: \(before.subtracting(after)), gained: \(after.subtracting(before))")
+        // In the run's order too: the reply's checks, the simulated user's verdict, then the
+        // rubrics over the whole conversation.
+        #expect(rescored.turns.map { $0.checks.map(\.check) } == stored.turns.map { $0.checks.map(\.check) })
         #expect(rescorer.summary.judgeUngraded == 0 && rescorer.summary.judgeCarried == 2)
         #expect(rescored.outcome == stored.outcome)
     }
 }
 
 /// Rescoring an unchanged run with unchanged suites changes no verdict: every stored reply is
-/// scored against the prompt it answered, a rotated session's carried summary included.
+/// scored against the prompt it answered, a rotated session's carried summary included. Eval
+/// and rescore score through one path, so every check result comes back the same, in order.
 @Suite struct RescoreUnchangedTests {
     @Test func rescoringEveryShippedCaseChangesNoVerdict() async throws {
         let fileSystem = EvalSupport.fileSystem()
@@ -645,6 +649,7 @@ actor PlayerProvider: ChatProvider {
             let rescored = try await rescorer.rescore(result)
             #expect(rescored.outcome == result.outcome && rescored.score == result.score,
                     "\(result.id): \(rescored.turns.flatMap(\.checks).filter { !$0.passed }.map(\.reason))")
+            #expect(rescored.turns.map(\.checks) == result.turns.map(\.checks), "\(result.id)")
         }
     }
 }

@@ -122,12 +122,18 @@ public struct Check: Sendable, Hashable {
     /// Whether an LLM grades this check.
     public var isJudge: Bool { kind.value is CheckKinds.Judge }
 
+    /// What scoring this check needs besides the reply (``CheckKind/callout``).
+    public var callout: CheckCallout { kind.value.callout }
+
     /// Whether a provider scores this check (a judge, or `similar` by embedding): the runner
     /// asks it, and a rescore carries the stored verdict.
-    public var callsModel: Bool { isJudge || (kind.value as? CheckKinds.Similar)?.byEmbedding == true }
+    public var callsModel: Bool {
+        if case .model = callout { return true }
+        return false
+    }
 
     /// Whether an executable outside CoachLab scores this check.
-    public var isScript: Bool { kind.value is CheckKinds.Script }
+    public var isScript: Bool { callout == .process }
 }
 
 /// The outcome of one check on one reply.

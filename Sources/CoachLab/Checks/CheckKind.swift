@@ -10,8 +10,27 @@ public protocol CheckKind: Sendable, Hashable {
     static var fields: [FieldSpec] { get }
     /// Reads a check written under one of ``names``: nil after recording why in `reading`.
     static func read(_ reading: inout CheckReading) -> Self?
-    /// Scores one reply; `check` gives the id and weight the result carries.
+    /// Scores one reply; `check` gives the id and weight the result carries. A kind that calls
+    /// out (``callout``) is scored by the eval runner instead, and says here that it needs it.
     func evaluate(_ subject: CheckSubject, as check: Check) -> CheckResult
+    /// What scoring it needs besides the reply and its prompt: nothing (the default), a model, or
+    /// a process. The eval runner gives a kind that calls out what it names, and a rescore
+    /// carries a model's stored verdicts rather than calling it again.
+    var callout: CheckCallout { get }
+}
+
+extension CheckKind {
+    public var callout: CheckCallout { .none }
+}
+
+/// What a check needs to be scored besides the reply and the prompt it answered.
+public enum CheckCallout: Sendable, Hashable {
+    /// Nothing: it is scored from the reply and the prompt alone, anywhere.
+    case none
+    /// A provider scores it: the one named, else the suite's `judge:`, else the mock.
+    case model(provider: String?)
+    /// An executable outside CoachLab scores it.
+    case process
 }
 
 /// A name a check kind answers to in YAML.

@@ -9,11 +9,11 @@ enum SimulatedUserPlayer {
     /// - Parameters:
     ///   - step: How many simulated messages came before, from 0.
     ///   - history: The conversation so far, from the coach's side.
-    static func next(_ user: SimulatedUser, step: Int, history: [ChatMessage], slot: EvalRunner.ProviderSlot,
+    static func next(_ user: SimulatedUser, step: Int, history: [ChatMessage], slot: ProviderSlot,
                      bypassCache: Bool) async throws -> (text: String, goalReached: Bool) {
         if step == 0, let opening = user.opening { return (opening, false) }
         guard slot.configuration.kind != .mock else { return user.scriptedMessage(turn: step) }
-        let reply = try await slot.semaphore.run {
+        let reply = try await slot.run {
             try await EvalRunner.uncached(bypassCache) { try await slot.provider.complete(request(user, history: history)) }
         }
         var text = reply.text.trimmingCharacters(in: .whitespacesAndNewlines)

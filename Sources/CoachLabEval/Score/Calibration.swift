@@ -66,7 +66,7 @@ public struct Calibration: Sendable {
     ///   parsed counts as no verdict instead.
     public static func run(_ judgements: [Judgement], judge configuration: ProviderConfiguration,
                            provider: any ChatProvider) async throws -> Calibration {
-        let slot = EvalRunner.ProviderSlot(provider: provider, configuration: configuration,
+        let slot = ProviderSlot(provider: provider, configuration: configuration,
                                            semaphore: AsyncSemaphore(configuration.concurrency))
         let pairs = try await withThrowingTaskGroup(of: [Pair].self) { group in
             for judgement in judgements {
@@ -79,7 +79,7 @@ public struct Calibration: Sendable {
         return Calibration(judge: configuration.id, pairs: pairs)
     }
 
-    static func grade(_ judgement: Judgement, slot: EvalRunner.ProviderSlot) async throws -> [Pair] {
+    static func grade(_ judgement: Judgement, slot: ProviderSlot) async throws -> [Pair] {
         let messages = judgement.transcript.map { ChatMessage($0.isUser ? .user : .assistant, $0.text) }
         var history = messages, graded: String?
         switch judgement.rubric.scope {

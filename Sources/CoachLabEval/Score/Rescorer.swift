@@ -1,4 +1,5 @@
 import CoachLab
+import CoachLabProviders
 import Foundation
 
 /// Scores a stored run's replies again with the current suites' checks, calling no provider:
@@ -30,6 +31,8 @@ public struct Rescorer {
     private let suites: [String: LoadedSuite]
     private let fileSystem: FileSystem
     private let prompt: (String) throws -> CompiledPrompt?
+    /// Checks scored again; a model's verdicts are the stored ones.
+    private let scoring: CheckScoring
     private var packs: [String: Pack] = [:]
     private var fixtures: [String: Fixture] = [:]
     public private(set) var summary = Summary()
@@ -41,6 +44,7 @@ public struct Rescorer {
         self.suites = Dictionary(suites.map { ($0.suite.id, $0) }) { first, _ in first }
         self.fileSystem = fileSystem
         self.prompt = prompt
+        scoring = CheckScoring(models: .stored, fileSystem: fileSystem, environment: ProcessInfo.processInfo.environment)
     }
 
     /// Results the runner writes itself rather than a check.
@@ -61,6 +65,7 @@ public struct Rescorer {
         let resolved = try? ResolvedInputs(fixture.inputs, pack: pack, fileSystem: fileSystem)
         let persona = resolved?.coach?.value.located("name")?.value ?? pack.persona?.located("name")?.value
         var result = stored
+        var later: [Check] = []
         for (index, turn) in stored.turns.enumerated() where turn.turn > 0 {
             let compiled = try prompt(turn.promptHash)
             // What the user had said by this turn, as the run's checks saw it: the fixture's
@@ -74,43 +79,38 @@ public struct Rescorer {
                                        personaName: persona, latency: turn.latency, outputTokens: turn.outputTokens, cost: turn.cost,
                                        finishReason: turn.finishReason, userMessages: users, contract: pack.reply)
             let expected = fixture.turns.indices.contains(turn.turn - 1) ? fixture.turns[turn.turn - 1].expect : []
-            var checks: [CheckResult] = []
-            let isLast = index == stored.turns.count - 1
-            for check in loaded.suite.checks + expected {
-                if let rubric = check.kind.as(CheckKinds.Judge.self)?.rubric, rubric.scope != .reply, !isLast {
-                    continue  // graded once, on the last turn
-                }
-                if check.callsModel {
-                    // A rubric with criteria stored one result per criterion (`id.criterion`); a
-                    // similarity by embedding, the one its provider gave.
-                    let verdicts = turn.checks.filter { $0.check == check.id || $0.check.hasPrefix(check.id + ".") }
-                    if verdicts.isEmpty {
-                        summary.judgeUngraded += 1
-                    } else {
-                        checks += verdicts
-                        summary.judgeCarried += verdicts.count
-                    }
-                } else if check.isScript {
-                    let transcript = stored.turns.prefix(index + 1).filter { $0.turn > 0 }.flatMap {
-                        [ScriptCheck.Input.Message(role: "user", text: $0.user), ScriptCheck.Input.Message(role: "assistant", text: $0.reply)]
-                    }
-                    let input = ScriptCheck.Input(check: check.id, suite: stored.suite, fixture: stored.fixture, provider: stored.provider,
-                                                  turn: turn.turn, user: turn.user, reply: turn.reply, transcript: transcript,
-                                                  system: compiled?.system ?? "", inputs: ScriptCheck.Input.inputs(fixture.inputs, pack: fixture.pack))
-                    checks.append(await ScriptCheck.evaluate(check, input: input, on: fileSystem))
-                } else {
-                    checks.append(CheckEvaluator.evaluate(check, subject))
-                }
+            // The conversation up to this reply, as a script reads it.
+            let history = stored.turns.prefix(index + 1).filter { $0.turn > 0 }.flatMap {
+                [ChatMessage(.user, $0.user), ChatMessage(.assistant, $0.reply)]
             }
+            let context = CalloutContext(subject: subject, reply: turn.reply, history: history, suite: stored.suite,
+                                         fixture: stored.fixture, provider: stored.provider, turn: turn.turn, user: turn.user,
+                                         inputs: ScriptCheck.Input.inputs(fixture.inputs, pack: fixture.pack), model: nil,
+                                         fileSystem: fileSystem, environment: scoring.environment)
+            let scored = try await scoring.score(reply: loaded.suite.checks + expected, in: context, stored: turn.checks)
             // The runner's own verdicts (a simulated conversation reaching its stop) are not any
-            // check's to redo.
-            checks += turn.checks.filter { Self.runnerChecks.contains($0.check) }
+            // check's to redo; the checks over the whole conversation follow them on the last turn.
+            var checks = scored.results + turn.checks.filter { Self.runnerChecks.contains($0.check) }
+            later += scored.later.filter { check in !later.contains { $0.id == check.id } }
+            tally(scored)
+            if index == stored.turns.count - 1, !later.isEmpty {
+                var whole = context
+                whole.reply = nil
+                let conversation = try await scoring.score(conversation: later, in: whole, stored: turn.checks)
+                checks += conversation.results
+                tally(conversation)
+            }
             result.turns[index].checks = checks
         }
         result = EvalRunner.scored(result)
         summary.rescored += 1
         if result.outcome != stored.outcome { summary.changed.append("\(stored.id): \(stored.outcome.rawValue) → \(result.outcome.rawValue)") }
         return result
+    }
+
+    private mutating func tally(_ scored: CheckScoring.Scored) {
+        summary.judgeCarried += scored.carried
+        summary.judgeUngraded += scored.ungraded
     }
 
     private mutating func pack(_ path: String) throws -> Pack {

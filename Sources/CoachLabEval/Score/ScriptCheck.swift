@@ -359,3 +359,14 @@ public enum ScriptCheck {
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
     #endif
 }
+
+extension CheckKinds.Script: CallingCheck {
+    /// Runs the executable on the case as JSON (``ScriptCheck/Input``).
+    public func score(as check: Check, in context: CalloutContext) async throws -> [CheckResult] {
+        let transcript = context.history.map { ScriptCheck.Input.Message(role: $0.role.rawValue, text: $0.content) }
+        let input = ScriptCheck.Input(check: check.id, suite: context.suite, fixture: context.fixture, provider: context.provider,
+                                      turn: context.turn, user: context.user, reply: context.reply ?? context.subject.reply,
+                                      transcript: transcript, system: context.subject.system, inputs: context.inputs)
+        return [await ScriptCheck.evaluate(check, input: input, on: context.fileSystem, environment: context.environment)]
+    }
+}

@@ -28,6 +28,8 @@ extension CheckKinds {
         public func evaluate(_ subject: CheckSubject, as check: Check) -> CheckResult {
             check.result(false, "judge checks need a model; run them with coachlab eval")
         }
+
+        public var callout: CheckCallout { .model(provider: provider) }
     }
 }
 

@@ -51,6 +51,8 @@ extension CheckKinds {
         public func evaluate(_ subject: CheckSubject, as check: Check) -> CheckResult {
             check.result(false, "script checks run an executable; run them with coachlab eval")
         }
+
+        public var callout: CheckCallout { .process }
     }
 }
 

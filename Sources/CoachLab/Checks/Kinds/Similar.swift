@@ -71,6 +71,9 @@ extension CheckKinds {
             return check.result(score + 1e-9 >= minimum, String(format: "%@ %.2f with the gold reply; wanted at least %.2f", name, score, minimum),
                                 score: score)
         }
+
+        /// By embedding, the provider that embeds; otherwise scored from the reply alone.
+        public var callout: CheckCallout { embeddingProvider.map { .model(provider: $0) } ?? .none }
     }
 }
 
