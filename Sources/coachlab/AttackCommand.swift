@@ -57,6 +57,34 @@ struct AttackCommand: AsyncParsableCommand {
     func run() async throws {
         let fileSystem = FileSystem.invocation
         let pack = try PackLoader(fileSystem: fileSystem).load(self.pack).get()
+        let (attacks, skipped) = try plan(pack, fileSystem: fileSystem)
+        if list { return show(attacks, skipped: skipped) }
+        guard !attacks.isEmpty else {
+            throw CoachLabError(usage: "no attack family applies to \(self.pack)", hint: skipped.map { "\($0.family): \($0.reason)" }.joined(separator: "; "))
+        }
+        if let out { try write(attacks, to: out, pack: pack, fileSystem: fileSystem) }
+        let outcomes = try await outcomes(of: attacks, pack: pack, fileSystem: fileSystem)
+        Terminal.out(AttackReporter.text(outcomes, skipped: skipped, rules: pack.rules, verbose: verbose), terminator: "")
+        if let json { try fileSystem.write(AttackReporter.json(outcomes, skipped: skipped), to: json, replacing: .attackReport) }
+        if outcomes.contains(where: { $0.error != nil }) { throw ExitCode(Exit.infrastructure) }
+        if outcomes.contains(where: { !$0.held }) { throw ExitCode(Exit.failed) }
+    }
+
+    /// The attacks the chosen families make on `pack`, and those they could not make.
+    private func plan(_ pack: Pack, fileSystem: FileSystem) throws -> (attacks: [Attack], skipped: [AttackPlanner.Skipped]) {
+        let all = try families(fileSystem)
+        for id in families where !all.contains(where: { $0.id == id }) {
+            throw CoachLabError(usage: "no attack family '\(id)'", hint: ContentValidator.suggestion(for: id, in: all.map(\.id), noun: "family"))
+        }
+        let chosen = families.isEmpty ? all : all.filter { families.contains($0.id) }
+        let labelled = try GuardrailDataset.discover(for: self.pack, fileSystem: fileSystem).flatMap(\.items)
+        let planner = AttackPlanner(pack: pack, packPath: self.pack.hasSuffix("/") ? String(self.pack.dropLast()) : self.pack, labelled: labelled)
+        return planner.attacks(chosen)
+    }
+
+    /// The built-in families, with those of the files named (or of `attacks/`) replacing any
+    /// of the same id.
+    private func families(_ fileSystem: FileSystem) throws -> [AttackFamily] {
         var all = AttackFamily.builtIn
         let files = familyFiles.isEmpty && fileSystem.isDirectory("attacks")
             ? try fileSystem.list("attacks").filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted().map { "attacks/\($0)" } : familyFiles
@@ -68,39 +96,28 @@ struct AttackCommand: AsyncParsableCommand {
             let added = try AttackFamily.load(data, file: file)
             all = all.filter { family in !added.contains { $0.id == family.id } } + added
         }
-        for id in families where !all.contains(where: { $0.id == id }) {
-            throw CoachLabError(usage: "no attack family '\(id)'", hint: ContentValidator.suggestion(for: id, in: all.map(\.id), noun: "family"))
-        }
-        let chosen = families.isEmpty ? all : all.filter { families.contains($0.id) }
-        let labelled = try GuardrailDataset.discover(for: self.pack, fileSystem: fileSystem).flatMap(\.items)
-        let planner = AttackPlanner(pack: pack, packPath: self.pack.hasSuffix("/") ? String(self.pack.dropLast()) : self.pack, labelled: labelled)
-        let (attacks, skipped) = planner.attacks(chosen)
-        if list {
-            var rows: [[String]] = [["ATTACK", "FAMILY", "RULE", "TURNS"]]
-            for attack in attacks { rows.append([attack.id, attack.family.id, attack.rule?.id ?? "-", String(attack.turns.count)]) }
-            Terminal.out(TextTable.text(rows), terminator: "")
-            for skip in skipped { Terminal.out("not made: \(skip.family)" + (skip.rule.map { " on rule \($0)" } ?? "") + ": \(skip.reason)") }
-            return
-        }
-        guard !attacks.isEmpty else {
-            throw CoachLabError(usage: "no attack family applies to \(self.pack)", hint: skipped.map { "\($0.family): \($0.reason)" }.joined(separator: "; "))
-        }
-        if let out { try write(attacks, to: out, pack: pack, fileSystem: fileSystem) }
+        return all
+    }
 
+    /// `--list`: the attacks as a table, then what was not made and why.
+    private func show(_ attacks: [Attack], skipped: [AttackPlanner.Skipped]) {
+        var rows: [[String]] = [["ATTACK", "FAMILY", "RULE", "TURNS"]]
+        for attack in attacks { rows.append([attack.id, attack.family.id, attack.rule?.id ?? "-", String(attack.turns.count)]) }
+        Terminal.out(TextTable.text(rows), terminator: "")
+        for skip in skipped { Terminal.out("not made: \(skip.family)" + (skip.rule.map { " on rule \($0)" } ?? "") + ": \(skip.reason)") }
+    }
+
+    /// Runs the attacks on the providers and says of each whether the pack held.
+    private func outcomes(of attacks: [Attack], pack: Pack, fileSystem: FileSystem) async throws -> [AttackRun.Outcome] {
         let loaded = try AttackRun.suite(attacks, pack: pack, fileSystem: fileSystem)
-        let registry = try provider.registry()
-        var runner = EvalRunner(registry: registry, providerOverride: provider.providers, baseURL: provider.baseURL,
+        var runner = EvalRunner(registry: try provider.registry(), providerOverride: provider.providers, baseURL: provider.baseURL,
                                 apiKeyVariable: provider.apiKeyEnv, fileSystem: fileSystem)
         runner.streaming = false
         let results = AttackResults()
         try await runner.run([loaded]) { await results.add($0) }
         let byId: [String: Attack] = Dictionary(attacks.map { ($0.id, $0) }) { first, _ in first }
-        let outcomes = await results.all.compactMap { result in byId[result.fixture].map { AttackRun.outcome(result, attack: $0) } }
+        return await results.all.compactMap { result in byId[result.fixture].map { AttackRun.outcome(result, attack: $0) } }
             .sorted { ($0.family, $0.rule ?? "", $0.provider) < ($1.family, $1.rule ?? "", $1.provider) }
-        Terminal.out(AttackReporter.text(outcomes, skipped: skipped, rules: pack.rules, verbose: verbose), terminator: "")
-        if let json { try fileSystem.write(AttackReporter.json(outcomes, skipped: skipped), to: json, replacing: .attackReport) }
-        if outcomes.contains(where: { $0.error != nil }) { throw ExitCode(Exit.infrastructure) }
-        if outcomes.contains(where: { !$0.held }) { throw ExitCode(Exit.failed) }
     }
 
     /// Writes the attacks as fixtures into `folder`, and the suite when asked; refuses before

@@ -117,6 +117,22 @@ struct EvalCommand: AsyncParsableCommand {
         try outputs.check(fileSystem: .invocation)
         let gate = try baseline.map { (path: $0, file: try Baseline.read($0, fileSystem: .invocation)) }
         let store = try ResultStore(path: Terminal.storePath(store), system: Invocation.current.system)
+        let sources = self.sources
+        guard let plan = try plan(store: store, sources: sources) else { return }
+        let budget = try maxCost.map { try EvalTerminal.budget($0, for: plan) }
+        let execution = try await EvalTerminal.execute(plan, store: store, cache: sources.cache, verbose: verbose, budget: budget)
+        let report = try RunReport(run: plan.run, suites: plan.suites.map(\.suite), store: store)
+        Terminal.out(Reporters.terminal(report, colour: Terminal.stdoutIsTerminal), terminator: "")
+        if sanitize { Terminal.error(try SanitizerSummary(report).line) }
+        try outputs.write(report)
+        try EvalTerminal.finish(report, execution: execution, failUnder: failUnder, baseline: gate,
+                                resumeHint: (shard.map { " --shard \($0)" } ?? "") + (maxCost.map { " --max-cost \($0)" } ?? ""), budget: budget)
+    }
+
+    /// The run planned, its providers built (through their batch APIs under `--batch`, with
+    /// the journal opened); nil, once said, when `--retry-errors` finds nothing to retry. A
+    /// plan that fails leaves no new store behind.
+    private func plan(store: ResultStore, sources: (transport: (any HTTPTransport)?, cache: ResponseCache?)) throws -> EvalPlan? {
         let (transport, cache) = sources
         let journal = BatchJournal(redactor: .environment(Invocation.current.system.variables))
         let plan: EvalPlan
@@ -128,20 +144,14 @@ struct EvalCommand: AsyncParsableCommand {
                 return try Self.batching(made, configuration: $0, journal: journal, poll: poll)
             }
         } catch let nothing as EvalPlan.NothingToRetry {
-            return Terminal.error("\(nothing)")
+            Terminal.error("\(nothing)")
+            return nil
         } catch {
             store.discardIfNew()
             throw error
         }
         if batch { journal.open(FileSystem.invocation.onDisk(Self.journalPath(store: store.path, run: plan.run))) }
-        let budget = try maxCost.map { try EvalTerminal.budget($0, for: plan) }
-        let execution = try await EvalTerminal.execute(plan, store: store, cache: cache, verbose: verbose, budget: budget)
-        let report = try RunReport(run: plan.run, suites: plan.suites.map(\.suite), store: store)
-        Terminal.out(Reporters.terminal(report, colour: Terminal.stdoutIsTerminal), terminator: "")
-        if sanitize { Terminal.error(try SanitizerSummary(report).line) }
-        try outputs.write(report)
-        try EvalTerminal.finish(report, execution: execution, failUnder: failUnder, baseline: gate,
-                                resumeHint: (shard.map { " --shard \($0)" } ?? "") + (maxCost.map { " --max-cost \($0)" } ?? ""), budget: budget)
+        return plan
     }
 
     /// Where `--batch` keeps the batches a run submitted: beside the result store, one file a run.

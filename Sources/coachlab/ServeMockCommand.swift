@@ -69,14 +69,29 @@ struct ServeMockCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var token: String?
-        if let appTokenEnv {
-            guard let value = Invocation.current.variables[appTokenEnv], !value.isEmpty else {
-                throw ValidationError("--app-token-env names \(appTokenEnv), which is not set")
-            }
-            token = value
-        }
+        let token = try appToken()
         let apps = try app.map { try MockApp(folder: $0, token: token, fileSystem: Invocation.current.fileSystem) }
+        let host = self.host
+        let tokenNote = token == nil ? "" : " (bearer token from $\(appTokenEnv ?? ""))"
+        try await MockServer(configuration: configuration(apps: apps)).run { port in
+            Terminal.error("serve-mock listening on http://\(host):\(port) (OpenAI-compatible base URL: http://\(host):\(port)/v1)")
+            for app in apps {
+                Terminal.error("app '\(app.id)' at http://\(host):\(port)\(MockApp.path(app.id))" + tokenNote)
+            }
+        }
+    }
+
+    /// The bearer token `--app-token-env` names, which must be set; nil without the option.
+    private func appToken() throws -> String? {
+        guard let appTokenEnv else { return nil }
+        guard let value = Invocation.current.variables[appTokenEnv], !value.isEmpty else {
+            throw ValidationError("--app-token-env names \(appTokenEnv), which is not set")
+        }
+        return value
+    }
+
+    /// The server the options describe, serving `apps`.
+    private func configuration(apps: [MockApp]) -> MockServerConfiguration {
         var configuration = MockServerConfiguration(host: host, port: port, latency: Double(latencyMs) / 1000,
                                                     chunkDelay: Double(chunkDelayMs) / 1000, slowDelay: Double(slowMs) / 1000,
                                                     retryAfterMilliseconds: retryAfterMs,
@@ -85,13 +100,6 @@ struct ServeMockCommand: AsyncParsableCommand {
         configuration.apps = apps
         configuration.tokensPerMinute = tpm
         configuration.batches = MockBatchSettings(seconds: batchSeconds, failEvery: batchFailEvery, expire: batchExpire)
-        let host = self.host
-        let tokenNote = token == nil ? "" : " (bearer token from $\(appTokenEnv ?? ""))"
-        try await MockServer(configuration: configuration).run { port in
-            Terminal.error("serve-mock listening on http://\(host):\(port) (OpenAI-compatible base URL: http://\(host):\(port)/v1)")
-            for app in apps {
-                Terminal.error("app '\(app.id)' at http://\(host):\(port)\(MockApp.path(app.id))" + tokenNote)
-            }
-        }
+        return configuration
     }
 }
