@@ -71,11 +71,11 @@ public struct MockApp: Sendable {
             ChatMessage(turn["from"]?.string == "coach" ? .assistant : .user, turn["text"]?.string ?? "")
         }
         let session = AppData(json: body["session"] ?? .object([:]))
-        let chat: ChatRequest
-        do { chat = try chatRequest(message: message, history: history, session: session) } catch {
+        let (chat, cue): (ChatRequest, MockCue)
+        do { (chat, cue) = try chatRequest(message: message, history: history, session: session) } catch {
             return failure(400, "bad_request", "\(error)")
         }
-        let (text, _) = MockProvider.answer(chat)
+        let (text, _) = MockProvider.answer(chat, cue: cue)
         let usage = Usage.estimate(chat, reply: text)
         let counts: JSONValue = ["in": .number(Double(usage.inputTokens)), "out": .number(Double(usage.outputTokens))]
         guard body["stream"]?.bool == true else {
@@ -113,7 +113,7 @@ public struct MockApp: Sendable {
 
     /// What the mock coach is asked: the prompt the server builds for `message` from the pack
     /// and the session data, as CoachLab compiles it, with the alert a flag adds.
-    func chatRequest(message: String, history: [ChatMessage], session: AppData) throws -> ChatRequest {
+    func chatRequest(message: String, history: [ChatMessage], session: AppData) throws -> (request: ChatRequest, cue: MockCue) {
         let inputs = CompileInputs(coach: session.coach, topic: session.topic, intent: session.intent,
                                    now: session.now.flatMap(LocalDateTime.init(parsing:)), screen: message)
         var resolved = try ResolvedInputs(inputs, pack: pack, fileSystem: fileSystem)
@@ -122,13 +122,13 @@ public struct MockApp: Sendable {
         if let context = session.context { resolved.context = Entity(id: "session", value: YAMLValue(json: context, source: source)) }
         if let memory = session.memory { resolved.memory = Memory(yaml: YAMLValue(json: memory, source: source)) }
         let compiled = compiler.compile(resolved)
-        var alert: String?
-        if compiled.screening?.isFlagged == true {
+        let compiler = self.compiler
+        let cue = MockCue(structure: compiled.structure) { [resolved] in
+            guard compiled.screening?.isFlagged == true else { return nil }
             var plain = resolved
             plain.screen = nil
-            alert = compiled.alert(comparedWith: compiler.compile(plain))
+            return compiled.alert(comparedWith: compiler.compile(plain))
         }
-        return ChatRequest(system: compiled.system, messages: history + [ChatMessage(.user, message)], alert: alert,
-                           structure: compiled.structure)
+        return (ChatRequest(system: compiled.system, messages: history + [ChatMessage(.user, message)]), cue)
     }
 }

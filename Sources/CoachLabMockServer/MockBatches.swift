@@ -286,7 +286,7 @@ public final class MockBatches: Sendable {
             guard let parsed = try? wire.chatRequest(from: body) else {
                 return Item(id: id, result: .failure(MockBatchError(message: "the request is not a valid chat request", expired: false)))
             }
-            let (text, finish) = MockProvider.answer(parsed.request)
+            let (text, finish) = MockProvider.answer(parsed.request, cue: nil)
             let usage = Usage.estimate(parsed.request, reply: text)
             let model = parsed.request.settings.model.isEmpty ? MockProvider.modelName : parsed.request.settings.model
             let reply = wire.body(text: text, finish: finish, usage: usage, model: model,

@@ -209,8 +209,8 @@ public struct MockServer: Sendable {
             let (status, body, headers) = wire.error(.rateLimit, retryAfterMilliseconds: wait)
             return Self.json(status, body, headers: headers + rateLimit.tokenHeaders(waitMilliseconds: wait))
         }
-        if let scripted = request.headers[HTTPField.Name("x-coachlab-mock-reply")!] { chat.scriptedReply = scripted }
-        let (text, finish) = MockProvider.answer(chat)
+        let scripted = request.headers[HTTPField.Name("x-coachlab-mock-reply")!]
+        let (text, finish) = MockProvider.answer(chat, cue: MockCue(scriptedReply: scripted))
         let usage = Usage.estimate(chat, reply: text)
         let model = chat.settings.model.isEmpty ? MockProvider.modelName : chat.settings.model
         let id = StableHash.hex(chat.system + (chat.messages.last?.content ?? ""))

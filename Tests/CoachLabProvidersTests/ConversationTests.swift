@@ -18,8 +18,13 @@ import CoachLabTestSupport
     /// Records what was sent; answers like the mock.
     actor Recorder {
         var requests: [ChatRequest] = []
+        /// The alert the mock's cue held at each request.
+        var alerts: [String?] = []
         var summaries = 0
-        func add(_ request: ChatRequest) { requests.append(request) }
+        func add(_ request: ChatRequest) {
+            requests.append(request)
+            alerts.append(MockCue.current?.alert)
+        }
         func summarised() { summaries += 1 }
     }
 
@@ -64,9 +69,10 @@ import CoachLabTestSupport
         }
         let calm = try await conversation.send("I had a long day.", using: send) { _, _ in "" }
         let flagged = try await conversation.send("Sometimes I want to hurt myself.", using: send) { _, _ in "" }
-        let requests = await recorder.requests
-        #expect(requests[0].alert == nil)
-        #expect(requests[1].alert == "~ Self-harm ~\nRing Samaritans on 116 123 tonight\nStay with them in the conversation")
+        // The alert reaches the mock on its cue, never in the request a provider is sent.
+        let alerts = await recorder.alerts
+        #expect(alerts.count == 2 && alerts[0] == nil)
+        #expect(alerts[1] == "~ Self-harm ~\nRing Samaritans on 116 123 tonight\nStay with them in the conversation")
         #expect(!calm.text.contains("116 123"))
         #expect(flagged.text.contains("116 123"), "\(flagged.text)")
         // Read from its wording alone, the prompt names no alert, so the mock would not follow it.

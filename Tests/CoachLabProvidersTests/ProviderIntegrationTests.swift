@@ -336,11 +336,15 @@ func collectStream(_ stream: AsyncThrowingStream<StreamEvent, Error>) async thro
 
     @Test func scriptedRepliesWinAndMaxTokensTruncates() async throws {
         let mock = MockProvider()
-        var request = ChatRequest(system: "s", messages: [ChatMessage(.user, "hi")], scriptedReply: "Exactly this.")
-        #expect(try await mock.complete(request).text == "Exactly this.")
-        request.scriptedReply = String(repeating: "word ", count: 100)
+        var request = ChatRequest(system: "s", messages: [ChatMessage(.user, "hi")])
+        let scripted = try await MockCue.$current.withValue(MockCue(scriptedReply: "Exactly this.")) { try await mock.complete(request) }
+        #expect(scripted.text == "Exactly this.")
+        // Only within the cue's scope: outside it the mock coach answers.
+        #expect(try await mock.complete(request).text != "Exactly this.")
         request.settings.maxTokens = 10
-        let truncated = try await mock.complete(request)
+        let truncated = try await MockCue.$current.withValue(MockCue(scriptedReply: String(repeating: "word ", count: 100))) {
+            try await mock.complete(request)
+        }
         #expect(truncated.finishReason == .length)
         #expect(TokenEstimator.estimate(truncated.text) <= 10)
     }

@@ -93,13 +93,11 @@ public struct Conversation: Sendable {
             rotated = true
         }
         var prompt = carried.map { ContextRotation.carry($0, into: compiled) } ?? compiled
-        let alert = compiled.screening?.isFlagged == true ? compiled.alert(comparedWith: unflagged()) : nil
-        var request = ChatRequest(system: prompt.system, messages: history + [ChatMessage(.user, message)], scriptedReply: scriptedReply, alert: alert,
-                                  structure: prompt.structure)
+        var request = ChatRequest(system: prompt.system, messages: history + [ChatMessage(.user, message)])
         request.appData = AppData(inputs)
         let reply: ProviderReply
         do {
-            reply = try await send(request)
+            reply = try await MockCue.$current.withValue(cue(prompt, compiled: compiled, scriptedReply: scriptedReply)) { try await send(request) }
         } catch let error as ProviderError where error.code == .contextLength && !history.isEmpty {
             // The window overflowed before the declared point: rotate now and retry once.
             guard let rotation else { throw error }
@@ -108,10 +106,9 @@ public struct Conversation: Sendable {
             rotations += 1
             rotated = true
             prompt = ContextRotation.carry(carried ?? "", into: compiled)
-            request = ChatRequest(system: prompt.system, messages: [ChatMessage(.user, message)], scriptedReply: scriptedReply, alert: alert,
-                                  structure: prompt.structure)
+            request = ChatRequest(system: prompt.system, messages: [ChatMessage(.user, message)])
             request.appData = AppData(inputs)
-            reply = try await send(request)
+            reply = try await MockCue.$current.withValue(cue(prompt, compiled: compiled, scriptedReply: scriptedReply)) { try await send(request) }
         }
         var text = reply.text
         var removed: [String]?
@@ -123,14 +120,19 @@ public struct Conversation: Sendable {
         return Turn(prompt: prompt, system: prompt.system, reply: reply, text: text, removed: removed, rotated: rotated)
     }
 
-    /// The prompt these inputs give with no message flagged, for what a flag adds to it
-    /// (``CompiledPrompt/alert(comparedWith:)``): from the cache, where every unflagged
-    /// message of the conversation's inputs shares it.
-    private func unflagged() -> CompiledPrompt {
-        if let cache { return cache.prompts.prompt(compiler, resolved: inputs, key: cache.key, message: "") }
-        var plain = inputs
-        plain.screen = nil
-        return compiler.compile(plain)
+    /// What the mock reads of this turn besides the request (``MockCue``). The alert is worked
+    /// out only if the mock asks for it, from the prompt these inputs give with no message
+    /// flagged: from the cache, where every unflagged message of the conversation's inputs
+    /// shares it.
+    private func cue(_ prompt: CompiledPrompt, compiled: CompiledPrompt, scriptedReply: String?) -> MockCue {
+        let (compiler, inputs, cache) = (self.compiler, self.inputs, self.cache)
+        return MockCue(scriptedReply: scriptedReply, structure: prompt.structure) {
+            guard compiled.screening?.isFlagged == true else { return nil }
+            if let cache { return compiled.alert(comparedWith: cache.prompts.prompt(compiler, resolved: inputs, key: cache.key, message: "")) }
+            var plain = inputs
+            plain.screen = nil
+            return compiled.alert(comparedWith: compiler.compile(plain))
+        }
     }
 
     /// Asks `provider` to summarise the latest messages for a rotated session, as a structured

@@ -57,30 +57,16 @@ public struct ChatRequest: Sendable, Hashable {
     public var messages: [ChatMessage]
     /// Settings; the model may be empty to use the provider's configured one.
     public var settings: GenerationSettings
-    /// A reply the mock provider must give (a fixture's scripted reply); others ignore it.
-    public var scriptedReply: String?
-    /// The lines the latest message's flag added to `system` (``CompiledPrompt/alert(comparedWith:)``):
-    /// the mock provider reads them as the live alert however the pack words it; others
-    /// ignore it, and nothing of it is sent.
-    public var alert: String?
-    /// Where each value in `system` came from (``CompiledPrompt/structure``): the mock provider
-    /// takes names, facts and the alert's instructions from it before it reads any wording;
-    /// others ignore it, and nothing of it is sent.
-    public var structure: PromptStructure?
     /// What the app knows besides the messages (the fixture's profile and context, the coach
     /// and topic): an `http` target's body template may send it, as an app's own backend is
     /// sent it; model providers ignore it.
     public var appData: AppData?
 
     /// Creates a request.
-    public init(system: String, messages: [ChatMessage], settings: GenerationSettings = GenerationSettings(model: ""),
-                scriptedReply: String? = nil, alert: String? = nil, structure: PromptStructure? = nil) {
+    public init(system: String, messages: [ChatMessage], settings: GenerationSettings = GenerationSettings(model: "")) {
         self.system = system
         self.messages = messages
         self.settings = settings
-        self.scriptedReply = scriptedReply
-        self.alert = alert
-        self.structure = structure
     }
 }
 

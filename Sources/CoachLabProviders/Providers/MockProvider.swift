@@ -22,11 +22,12 @@ public struct MockProvider: ChatProvider {
 
     public var isComputeBound: Bool { latency <= 0 }
 
-    /// The reply text and finish reason for a request, without waiting.
-    public static func answer(_ request: ChatRequest) -> (text: String, finish: FinishReason) {
-        var text = request.scriptedReply
-            ?? MockCoach.reply(system: request.system, userMessages: request.messages.filter { $0.role == .user }.map(\.content), alert: request.alert,
-                            structure: request.structure)
+    /// The reply text and finish reason for a request, without waiting: the cue's scripted
+    /// reply, or the mock coach's, read from the cue's structure and alert first.
+    public static func answer(_ request: ChatRequest, cue: MockCue? = MockCue.current) -> (text: String, finish: FinishReason) {
+        var text = cue?.scriptedReply
+            ?? MockCoach.reply(system: request.system, userMessages: request.messages.filter { $0.role == .user }.map(\.content), alert: cue?.alert,
+                               structure: cue?.structure)
         var finish = FinishReason.stop
         if let limit = request.settings.maxTokens, TokenEstimator.estimate(text) > limit {
             var words: [Substring] = []

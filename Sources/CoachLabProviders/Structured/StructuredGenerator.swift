@@ -43,8 +43,11 @@ public struct StructuredGenerator: Sendable {
         var messages = [ChatMessage(.user, task.message)]
         var attempts: [StructuredOutcome.Attempt] = []
         for round in 0...max(0, retries) {
-            let request = ChatRequest(system: task.system, messages: messages, settings: settings, scriptedReply: scriptedReply)
-            let reply = try await provider.complete(request)
+            let request = ChatRequest(system: task.system, messages: messages, settings: settings)
+            // Its own cue, or none: a generation never answers from a conversation's.
+            let reply = try await MockCue.$current.withValue(scriptedReply.map { MockCue(scriptedReply: $0) }) {
+                try await provider.complete(request)
+            }
             var parsed = StructuredReply(reply.text, task: task)
             if reply.finishReason == .length {
                 // The provider may have capped the request below what was asked (--max-tokens):
