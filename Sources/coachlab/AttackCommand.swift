@@ -65,7 +65,7 @@ struct AttackCommand: AsyncParsableCommand {
         if let out { try write(attacks, to: out, pack: pack, fileSystem: fileSystem) }
         let outcomes = try await outcomes(of: attacks, pack: pack, fileSystem: fileSystem)
         Terminal.out(AttackReporter.text(outcomes, skipped: skipped, rules: pack.rules, verbose: verbose), terminator: "")
-        if let json { try fileSystem.write(AttackReporter.json(outcomes, skipped: skipped), to: json, replacing: .attackReport) }
+        try ReportFiles(ReportFormats.attack, paths: ["json": json]).write(AttackReport(outcomes: outcomes, skipped: skipped), fileSystem: fileSystem)
         if outcomes.contains(where: { $0.error != nil }) { throw ExitCode(Exit.infrastructure) }
         if outcomes.contains(where: { !$0.held }) { throw ExitCode(Exit.failed) }
     }

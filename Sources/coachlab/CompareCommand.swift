@@ -60,7 +60,8 @@ struct CompareCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try ReportFiles(markdown: markdown, html: html).check(fileSystem: .invocation)
+        let files = ReportFiles(ReportFormats.comparison, paths: ["markdown": markdown, "html": html])
+        try files.check(fileSystem: .invocation)
         let store = try ResultStore(path: Terminal.storePath(self.store), system: Invocation.current.system)
         let reports = runs.isEmpty ? [try await runSuites(into: store)] : try runs.map { try RunReport(stored: $0, in: store, fileSystem: .invocation) }
         let page = try HTMLReport(runs: reports, title: "CoachLab comparison")
@@ -70,14 +71,8 @@ struct CompareCommand: AsyncParsableCommand {
             Terminal.out("\nPaired comparison (the same cases on both sides):")
             for comparison in paired { Terminal.out("  " + comparison.summary) }
         }
-        if let html {
-            try FileSystem.invocation.stream(to: html, replacing: .htmlReport) { try page.render(to: $0) }
-            Terminal.error("HTML report written to \(html)")
-        }
-        if let markdown {
-            let section = paired.isEmpty ? "" : "\n### Paired comparison\n\n" + paired.map { "- " + $0.summary + "\n" }.joined()
-            try FileSystem.invocation.write(page.matrix.markdown() + section, to: markdown, replacing: .markdownSummary)
-        }
+        try files.write(page, fileSystem: .invocation)
+        if let html { Terminal.error("HTML report written to \(html)") }
         if runs.isEmpty, reports.contains(where: { $0.totals.errors > 0 }) { throw ExitCode(Exit.infrastructure) }
     }
 
@@ -179,7 +174,7 @@ struct MergeCommand: ParsableCommand {
         if inputs.isEmpty { throw ValidationError("name the shard stores or JSON reports to merge") }
     }
 
-    var outputs: ReportFiles { ReportFiles(json: json, junit: junit, markdown: markdown, html: html) }
+    var outputs: ReportFiles<RunReport> { ReportFiles(json: json, junit: junit, markdown: markdown, html: html) }
 
     func run() throws {
         try outputs.check(fileSystem: .invocation)

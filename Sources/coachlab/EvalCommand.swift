@@ -191,7 +191,7 @@ struct EvalCommand: AsyncParsableCommand {
         return request
     }
 
-    var outputs: ReportFiles {
+    var outputs: ReportFiles<RunReport> {
         ReportFiles(json: json, junit: junit, markdown: markdown, html: html, baseline: writeBaseline)
     }
 }
@@ -270,11 +270,13 @@ enum EvalTerminal {
     }
 }
 
-extension ReportFiles {
+extension ReportFiles where Subject == RunReport {
     /// Writes the reports a run asked for (eval, merge, rescore), and says where the baseline went.
     func write(_ report: RunReport) throws {
         try write(report, fileSystem: .invocation)
-        if let baseline { Terminal.error("baseline of run \(report.run) written to \(baseline)") }
+        for (format, path) in requested where format.name == "baseline" {
+            Terminal.error("baseline of run \(report.run) written to \(path)")
+        }
     }
 }
 

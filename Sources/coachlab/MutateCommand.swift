@@ -54,7 +54,7 @@ struct MutateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        for path in [json, markdown].compactMap({ $0 }) { try FileSystem.invocation.checkReplaceable(path, by: .mutationReport) }
+        try reports.check(fileSystem: .invocation)
         let loaded = try EvalContent.load(suites: suites, heldFixtures: .max)
         let tester = MutationTester(suites: loaded, registry: ProviderRegistry(system: Invocation.current.system), fileSystem: .invocation,
                                     concurrency: concurrency ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -74,10 +74,11 @@ struct MutateCommand: AsyncParsableCommand {
         try write(summary)
     }
 
+    private var reports: ReportFiles<MutationSummary> { ReportFiles(ReportFormats.mutation, paths: ["json": json, "markdown": markdown]) }
+
     /// The reports, then the gate: every pack's score must reach --fail-under.
     private func write(_ summary: MutationSummary) throws {
-        if let json { try FileSystem.invocation.write(try MutationReport.json(summary), to: json, replacing: .mutationReport) }
-        if let markdown { try FileSystem.invocation.write(MutationReport.markdown(summary), to: markdown, replacing: .mutationReport) }
+        try reports.write(summary, fileSystem: .invocation)
         if let failUnder, summary.packs.contains(where: { summary.counts(pack: $0).score < failUnder }) {
             throw ExitCode(Exit.failed)
         }

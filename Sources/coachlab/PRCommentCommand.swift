@@ -61,8 +61,9 @@ struct PRCommentCommand: AsyncParsableCommand {
             throw CoachLabError(usage: "the store at \(path) has no runs", hint: "coachlab runs lists the stored runs")
         }
         let report = try RunReport(stored: id, in: results, fileSystem: .invocation)
-        let body = try PullRequestComment.body(report: report, baseline: try baseline.map { try Baseline.read($0, fileSystem: .invocation) },
-                                               promptDiff: try promptDiff.map { try FileSystem.invocation.text(at: $0) }, artifactURL: artifactURL)
+        let body = try ReportFormats.pullRequestComment.text(PullRequestComment.Content(
+            report: report, baseline: try baseline.map { try Baseline.read($0, fileSystem: .invocation) },
+            promptDiff: try promptDiff.map { try FileSystem.invocation.text(at: $0) }, artifactURL: artifactURL))
         guard !dryRun else { return Terminal.out(body, terminator: "") }
         let (client, number) = try GitHubComments.target(repository: repo, pullRequest: pr, tokenVariable: tokenEnv, apiURL: apiURL,
                                                                 author: author, system: Invocation.current.system)

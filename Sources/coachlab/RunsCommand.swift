@@ -81,7 +81,7 @@ struct ReportCommand: ParsableCommand {
                 throw CoachLabError(usage: "no result store at \(path)", hint: "coachlab eval creates it")
             }
             let trends = try Trends(store: ResultStore(readingFrom: path, on: .invocation), suite: suite, limit: max(1, limit))
-            try FileSystem.invocation.write(TrendsReport(trends).render(), to: html, replacing: .htmlReport)
+            try ReportFiles(ReportFormats.trends, paths: ["html": html]).write(trends, fileSystem: .invocation)
             Terminal.error("trends of \(Set(trends.points.map(\.run)).count) runs written to \(html)")
         }
     }

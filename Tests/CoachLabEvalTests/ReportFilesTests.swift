@@ -7,24 +7,34 @@ import Testing
 /// renderer writes and nothing the others write, and a person's file at a report's path is
 /// refused before the run and left as it was.
 @Suite struct ReportFilesTests {
-    /// Every report CoachLab writes to a path the user names, with the kind that guards it.
+    /// Every report CoachLab writes, from the one list of them (``ReportFormats``), with the
+    /// kind that guards it, and the other files commands write beside a person's own.
     static func outputs() async throws -> [(kind: OutputKind, text: String)] {
         let report = try await ReporterGoldenTests.report()
         let page = try HTMLReport(runs: [report], title: "CoachLab comparison")
-        let mutation = MutationSummary(results: [])
-        return [
-            (.jsonReport, try Reporters.json(report)),
-            (.junitReport, try Reporters.junit(report)),
-            (.markdownSummary, Reporters.markdown(report)),
-            (.markdownSummary, page.matrix.markdown()),
-            (.htmlReport, try page.render()),
-            (.htmlReport, TrendsReport(Trends(points: [])).render()),
-            (.baseline, try Baseline(report: report).json()),
-            (.mutationReport, try MutationReport.json(mutation)),
-            (.mutationReport, MutationReport.markdown(mutation)),
+        var outputs: [(kind: OutputKind, text: String)] = []
+        for format in ReportFormats.run { outputs.append((format.kind, try format.text(report))) }
+        for format in ReportFormats.comparison { outputs.append((format.kind, try format.text(page))) }
+        for format in ReportFormats.mutation { outputs.append((format.kind, try format.text(MutationSummary(results: [])))) }
+        for format in ReportFormats.trends { outputs.append((format.kind, try format.text(Trends(points: [])))) }
+        for format in ReportFormats.attack { outputs.append((format.kind, try format.text(AttackReport(outcomes: [], skipped: [])))) }
+        let comment = PullRequestComment.Content(report: report, baseline: nil, promptDiff: nil, artifactURL: nil)
+        outputs.append((ReportFormats.pullRequestComment.kind, try ReportFormats.pullRequestComment.text(comment)))
+        #expect(outputs.count == 12)
+        return outputs + [
             (.schema, try #require(JSONSchemaEmitter.schema(for: "pack"))),
             (.recording, FixtureRecording(id: "x", pack: "p", inputs: CompileInputs(), turns: []).yaml),
         ]
+    }
+
+    /// Two reports of one command named to one path are refused before any work, whichever
+    /// command's list they come from.
+    @Test func twoReportsToOnePathAreRefused() throws {
+        let files = ReportFiles(ReportFormats.mutation, paths: ["json": "out/score", "markdown": "./out/score"])
+        #expect(throws: CoachLabError.self) { try files.check(fileSystem: .inMemory([:])) }
+        let apart = ReportFiles(ReportFormats.mutation, paths: ["json": "out/score.json", "markdown": nil])
+        #expect(apart.requested.map(\.path) == ["out/score.json"])
+        try apart.check(fileSystem: .inMemory([:]))
     }
 
     /// A person's files that could sit at a report's path.
