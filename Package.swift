@@ -132,7 +132,7 @@ let package = Package(
             dependencies: ["CoachLab", "CoachLabProviders", "CoachLabEval", "CoachLabMockServer", "CoachLabTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             // The reporters' golden files, read from the source tree by ReporterGoldenTests.
-            exclude: ["Golden"]
+            exclude: ["Report/Golden"]
         ),
         // End-to-end tests run the built `coachlab` binary.
         .testTarget(

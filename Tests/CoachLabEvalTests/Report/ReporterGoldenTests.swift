@@ -7,7 +7,7 @@ import Testing
 /// Each reporter is pinned by a golden file: the same run, rendered, must give the same text.
 /// Timings are the one thing a run cannot repeat, so they are replaced by placeholders first.
 /// After an intended change, regenerate with COACHLAB_UPDATE_GOLDEN=1 swift test --filter ReporterGolden
-/// and review the diff of Tests/CoachLabEvalTests/Golden/.
+/// and review the diff of Tests/CoachLabEvalTests/Report/Golden/.
 @Suite struct ReporterGoldenTests {
     /// Answers every message with one fixed reply.
     struct FixedReply: ChatProvider {
@@ -58,7 +58,7 @@ import Testing
     }
 
     static func check(_ rendered: String, against name: String) throws {
-        let path = EvalSupport.root + "/Tests/CoachLabEvalTests/Golden/" + name
+        let path = EvalSupport.root + "/Tests/CoachLabEvalTests/Report/Golden/" + name
         let text = placeheld(rendered)
         if ProcessInfo.processInfo.environment["COACHLAB_UPDATE_GOLDEN"] == "1" {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
