@@ -187,3 +187,51 @@ import Testing
         #expect(read.has(.alert) && !read.has(.alertIgnored))
     }
 }
+
+/// A fact whose figure lies past the clip is said whole when the turn's leak checks let a reply
+/// quote the layer it comes from, as a model passes a fact on; clipped when they do not, or when
+/// the same words also stand in a layer no check lets a reply quote.
+@Suite struct QuotedKnowledgeTests {
+    static func pack(repeatedInPersona: Bool) -> String {
+        """
+        pack: {id: debt, name: Debt}
+        persona:
+          name: Marlow
+          background: \(repeatedInPersona ? "You explain that a Debt Relief Order in England and Wales can write off debts of £50,000 or less." : "A calm money coach.")
+        stack:
+          layers:
+            - id: role
+              template: |
+                You are {{persona.name}}. {{persona.background}}
+            - id: knowledge
+              template: |
+                {{#knowledge}}
+                {{coreIdea}}
+                {{/knowledge}}
+        topics:
+          - slug: money
+            title: Money
+            knowledge:
+              - id: dro
+                title: Debt Relief Orders
+                coreIdea: A Debt Relief Order in England and Wales can write off debts of £50,000 or less if you have £75 or less a month left over.
+        """
+    }
+
+    static func reply(repeatedInPersona: Bool = false, quotable: Set<String>) throws -> String {
+        let pack = try #require(TestSupport.load(["app/pack.yaml": Self.pack(repeatedInPersona: repeatedInPersona)]).pack)
+        let prompt = try Compiler(pack: pack).compile(CompileInputs(topic: "money"), fileSystem: .inMemory([:]))
+        return MockCoach.reply(system: prompt.system, userMessages: ["Is there a limit on how much I can owe for a Debt Relief Order?"],
+                               structure: prompt.structure, quotable: quotable)
+    }
+
+    @Test func aQuotableFactIsSaidWholeAndAnUnquotableOneIsClipped() throws {
+        let quoted = try Self.reply(quotable: ["knowledge"])
+        #expect(quoted.contains("£50,000 or less"), "\(quoted)")
+        let clipped = try Self.reply(quotable: [])
+        #expect(!clipped.contains("50,000"), "\(clipped)")
+        // The same words in the persona, which no check lets a reply quote: still clipped.
+        let repeated = try Self.reply(repeatedInPersona: true, quotable: ["knowledge"])
+        #expect(!repeated.contains("50,000"), "\(repeated)")
+    }
+}

@@ -45,7 +45,11 @@ public enum MockCoach {
     ///     prompt's wording alone does not say which lines it is.
     ///   - structure: Where each value in `system` came from (``CompiledPrompt/structure``):
     ///     names, facts and the alert's instructions are taken from it whatever the wording.
-    public static func reply(system: String, userMessages: [String], alert: String? = nil, structure: PromptStructure? = nil) -> String {
+    ///   - quotable: Ids of the layers a reply may quote (those the turn's leak checks name
+    ///     quotable): the best fact is said as written when it comes from one of them and runs
+    ///     on with no other text of the prompt.
+    public static func reply(system: String, userMessages: [String], alert: String? = nil, structure: PromptStructure? = nil,
+                             quotable: Set<String> = []) -> String {
         let latest = userMessages.last?.trimmed(.whitespacesAndNewlines) ?? ""
         if let kind = StructuredTask.Kind(system: system), kind != .summary || system.contains("JSON") {
             // The first message is the task's; later ones ask for corrections.
@@ -54,8 +58,31 @@ public enum MockCoach {
         if system.hasPrefix(ContextRotation.summaryMarker) { return summary(of: latest) }
         if system.hasPrefix(StageTwoClassifier.marker) { return classify(latest, system: system) }
         if let count = Paraphrase.requestedCount(in: system) { return paraphrases(of: latest, count: count).joined(separator: "\n") }
-        return MockComposer(reading: MockReading.of(system, alert: alert, structure: structure), message: latest).reply()
+        return MockComposer(reading: MockReading.of(system, alert: alert, structure: structure), message: latest,
+                            unquotable: unquotable(system, structure: structure, quotable: quotable)).reply()
     }
+
+    /// The prompt less the values of the `quotable` layers, as the words a quoted fact must not
+    /// share ten in a row with; nil when no layer that holds knowledge may be quoted.
+    static func unquotable(_ system: String, structure: PromptStructure?, quotable: Set<String>) -> SystemWords.Index? {
+        guard !quotable.isEmpty, let structure, structure.parts.contains(where: { $0.kind == .knowledge && quotable.contains($0.layer) }) else {
+            return nil
+        }
+        return unquotableIndexes.value(for: UnquotableKey(system: SampledTextKey(system), quotable: quotable.sorted())) {
+            var rest = system
+            for part in structure.parts where quotable.contains(part.layer) && part.text.split(separator: " ").count >= 3 {
+                rest = rest.replacingText(part.text, with: "\n")
+            }
+            return SystemWords.Index(rest)
+        }
+    }
+
+    private struct UnquotableKey: Hashable, Sendable {
+        var system: SampledTextKey
+        var quotable: [String]
+    }
+
+    private static let unquotableIndexes = BoundedCache<UnquotableKey, SystemWords.Index>(bound: 64)
 
     /// Up to `count` rewrites of `message` that keep its words: a literal-minded model's
     /// paraphrases. It changes the register (lower case, no final punctuation), contractions

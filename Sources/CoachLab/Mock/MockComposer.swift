@@ -5,11 +5,16 @@ import Foundation
 struct MockComposer {
     let reading: MockReading
     let message: String
+    /// The prompt less the layers the turn's leak checks let a reply quote
+    /// (``MockCoach/unquotable(_:structure:quotable:)``): a fact that shares no ten words in a
+    /// row with it is said as written. Nil when no knowledge may be quoted.
+    let unquotable: SystemWords.Index?
     let lower: String
     /// The message's first sentence, and whether it asks something.
     let opening: (text: String, isQuestion: Bool)
 
-    init(reading: MockReading, message: String) {
+    init(reading: MockReading, message: String, unquotable: SystemWords.Index? = nil) {
+        self.unquotable = unquotable
         self.reading = reading
         self.message = message
         // "r u a real person?? whats ur name" asks what "are you a real person?? what's your name" does.
@@ -25,6 +30,9 @@ struct MockComposer {
         var ownLine = false
         /// What to say in one sentence instead, when the reply has no room for this part.
         var shorter: String?
+        /// Whether it passes a fact on as the prompt words it, which the suite allows
+        /// (``quotesKnowledge``): it is not paraphrased.
+        var quotes = false
     }
 
     /// The sentences a reply runs to when the prompt sets no limit: long, as a model's is
@@ -293,8 +301,17 @@ struct MockComposer {
         let ranked = rankedKnowledge().prefix(3)
         var ideas = ranked.map { reading.ideas[$0] }
         if let first = ranked.first, !reading.answerClauses[first].clauses.isEmpty { ideas[0] = answering(ideas[0], item: first, asked: askedStems()) }
-        // Else the best idea is said whole, where it can be without quoting the prompt.
-        if let first = ranked.first, ideas[0] == reading.ideas[first], let whole = reading.fullIdeas[first] { ideas[0] = whole }
+        // Else the best idea is said whole: as written when the suite lets a reply quote the
+        // knowledge, else where it can be without quoting the prompt.
+        var quotes = false
+        if let first = ranked.first, ideas[0] == reading.ideas[first] {
+            if let unquotable, let whole = reading.wholeIdeas[first], CheckEvaluator.longestSharedRunLength(whole, in: unquotable) < 10 {
+                ideas[0] = whole
+                quotes = true
+            } else if let whole = reading.fullIdeas[first] {
+                ideas[0] = whole
+            }
+        }
         if let first = ranked.first, let example = reading.ideaExamples[first] { ideas[0] += " (try this: \(example))" }
         if ideas.isEmpty {
             guard reading.all(.data).isEmpty else { return [] }  // a data assistant answers from the data
@@ -303,7 +320,7 @@ struct MockComposer {
         let emphasise = emphasised
         let one = "One idea that may help: \(emphasise(ideas[0]))."
         if reading.has(.oneIdea) || ideas.count == 1 {
-            return [Part(text: one)]
+            return [Part(text: one, quotes: quotes)]
         }
         let chosen = Array(ideas.prefix(3))
         if !reading.bansLists {
@@ -312,7 +329,7 @@ struct MockComposer {
             return [Part(text: "A few ideas that may help:\n" + list, sentences: 1 + chosen.count, ownLine: true, shorter: one)]
         }
         let joined = chosen.dropLast().map(emphasise).joined(separator: "; ") + "; and " + emphasise(chosen.last ?? "")
-        return [Part(text: "A few ideas that may help: \(joined).", shorter: one)]
+        return [Part(text: "A few ideas that may help: \(joined).", shorter: one, quotes: quotes)]
     }
 
     private func reflection() -> String {
@@ -351,7 +368,7 @@ struct MockComposer {
     /// prompt is cut to the first nine words.
     private func paraphrase(_ parts: inout [Part], keeping leadCount: Int) {
         let system = SystemWords.shared.index(of: reading.system)
-        for index in parts.indices.dropFirst(leadCount) where !parts[index].ownLine {
+        for index in parts.indices.dropFirst(leadCount) where !parts[index].ownLine && !parts[index].quotes {
             var text = parts[index].text
             guard CheckEvaluator.longestSharedRunLength(text, in: system) >= 10 else { continue }
             // Reworded first, as a model would, so what the line asks for (a number at its end)

@@ -73,6 +73,10 @@ public struct MockReading: Sendable, Equatable {
     /// ``all(_:)`` order: the best idea is said whole, so a fact's end ("…chat in full
     /// sentences") is not lost to the clip.
     private(set) var fullIdeas: [String?] = []
+    /// Each knowledge item's whole first sentence, when its idea clips it, in ``all(_:)``
+    /// order: what a reply says of the best item when the suite lets it quote the knowledge
+    /// (``MockCue/quotesKnowledge``), as a model passes a fact on whole. Nil past 32 words.
+    private(set) var wholeIdeas: [String?] = []
     /// The example each knowledge item gives on its own line ("For example: light a candle",
     /// "e.g. list volunteering"), as a reply adds it to the idea, in ``all(_:)`` order.
     private(set) var ideaExamples: [String?] = []
@@ -162,6 +166,11 @@ public struct MockReading: Sendable, Equatable {
         ideas = all(.knowledge).map { MockComposer.lowercasedFirst(Self.idea(Self.unmarked($0.value))) }
         if !ideas.isEmpty {
             let words = SystemWords.shared.index(of: system)
+            wholeIdeas = zip(all(.knowledge), ideas).map { item, idea in
+                let whole = MockComposer.lowercasedFirst(Self.firstSentence(Self.unmarked(item.value)))
+                guard whole != idea, whole.split(separator: " ").count <= 32 else { return nil }
+                return whole.hasSuffix(".") ? String(whole.dropLast()) : whole
+            }
             fullIdeas = zip(all(.knowledge), ideas).map { item, idea in
                 let whole = MockComposer.lowercasedFirst(Self.firstSentence(Self.unmarked(item.value)))
                 // Only an idea clipped from the sentence's start: one joined from two clauses is said as it is.

@@ -125,6 +125,7 @@ struct CaseSession {
                 conversation.record(user: turn.user, reply: turn.reply ?? "")
                 continue
             }
+            conversation.quotable = Self.quotable(job.suite.checks + turn.expect)
             let exchange = try await conversation.send(turn.user, scriptedReply: turn.mock, using: send, summarise: summarise)
             guard scored.contains(index) else { continue }
             try await score(exchange, in: conversation, turn: index + 1, user: turn.user, expect: turn.expect, simulated: false)
@@ -137,6 +138,7 @@ struct CaseSession {
         guard let user = fixture.simulatedUser else { return }
         guard let simulator = job.simulator else { throw CoachLabError(usage: "the suite has no simulator for '\(fixture.id)'") }
         var ended: String?
+        conversation.quotable = Self.quotable(job.suite.checks)
         for step in 0..<user.maxTurns {
             let (message, goalReached) = try await SimulatedUserPlayer.next(user, step: step, history: conversation.history,
                                                                             slot: simulator, bypassCache: settings.repeated)
@@ -151,6 +153,18 @@ struct CaseSession {
                                   reason: ended ?? "no stop fired within \(user.maxTurns) coach replies: the conversation never got where the fixture waits for")
         if result.turns.isEmpty { throw CoachLabError(usage: "the simulated user of '\(fixture.id)' spoke no turn") }
         result.turns[result.turns.count - 1].checks.append(verdict)
+    }
+
+    /// The layers a reply may quote: those every leak check among `checks` names quotable
+    /// (none when no check looks for a leak, as a model is not told either).
+    static func quotable(_ checks: [Check]) -> Set<String> {
+        let named = checks.compactMap { check -> Set<String>? in
+            if let leak = check.kind.as(CheckKinds.LeakedPrompt.self) { return Set(leak.quotable.map(\.value)) }
+            if let contract = check.kind.as(CheckKinds.FollowsContract.self) { return Set(contract.quotable.map(\.value)) }
+            return nil
+        }
+        guard let first = named.first else { return [] }
+        return named.dropFirst().reduce(first) { $0.intersection($1) }
     }
 
     /// Scores one coach reply with the suite's checks and the turn's own, and keeps the turn.

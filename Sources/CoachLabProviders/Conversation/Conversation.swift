@@ -23,6 +23,9 @@ public struct Conversation: Sendable {
     public private(set) var carried: String?
     /// How many times the conversation rotated.
     public private(set) var rotations = 0
+    /// Ids of the layers a reply may quote, which the mock is told (``MockCue/quotable``): set
+    /// before each message from the leak checks that will score its reply.
+    public var quotable: Set<String> = []
     private let rotation: ContextRotation?
     private let cache: (prompts: PromptCache, key: CompileInputs)?
 
@@ -126,7 +129,7 @@ public struct Conversation: Sendable {
     /// shares it.
     private func cue(_ prompt: CompiledPrompt, compiled: CompiledPrompt, scriptedReply: String?) -> MockCue {
         let (compiler, inputs, cache) = (self.compiler, self.inputs, self.cache)
-        return MockCue(scriptedReply: scriptedReply, structure: prompt.structure) {
+        return MockCue(scriptedReply: scriptedReply, structure: prompt.structure, quotable: quotable) {
             guard compiled.screening?.isFlagged == true else { return nil }
             if let cache { return compiled.alert(comparedWith: cache.prompts.prompt(compiler, resolved: inputs, key: cache.key, message: "")) }
             var plain = inputs

@@ -11,13 +11,18 @@ public struct MockCue: Sendable {
     /// Where each value in the system prompt came from: the mock takes names, facts and the
     /// alert's instructions from it before it reads any wording.
     public var structure: PromptStructure?
+    /// Ids of the layers a reply may quote: those every leak check of the turn
+    /// (`leaked-prompt`, `follows-contract`) names quotable.
+    public var quotable: Set<String>
     private let alertLines: @Sendable () -> String?
 
     /// - Parameter alert: The alert lines, asked for only when the mock reads them: working them
     ///   out compiles the prompt without the flag, which no other provider needs.
-    public init(scriptedReply: String? = nil, structure: PromptStructure? = nil, alert: @escaping @Sendable () -> String? = { nil }) {
+    public init(scriptedReply: String? = nil, structure: PromptStructure? = nil, quotable: Set<String> = [],
+                alert: @escaping @Sendable () -> String? = { nil }) {
         self.scriptedReply = scriptedReply
         self.structure = structure
+        self.quotable = quotable
         alertLines = alert
     }
 

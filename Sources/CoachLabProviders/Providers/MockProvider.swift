@@ -27,7 +27,7 @@ public struct MockProvider: ChatProvider {
     public static func answer(_ request: ChatRequest, cue: MockCue? = MockCue.current) -> (text: String, finish: FinishReason) {
         var text = cue?.scriptedReply
             ?? MockCoach.reply(system: request.system, userMessages: request.messages.filter { $0.role == .user }.map(\.content), alert: cue?.alert,
-                               structure: cue?.structure)
+                               structure: cue?.structure, quotable: cue?.quotable ?? [])
         var finish = FinishReason.stop
         if let limit = request.settings.maxTokens, TokenEstimator.estimate(text) > limit {
             var words: [Substring] = []
