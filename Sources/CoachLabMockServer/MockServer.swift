@@ -202,7 +202,7 @@ public struct MockServer: Sendable {
         do { parsed = try wire.chatRequest(from: body) } catch MockError.badRequest(let message) {
             return failure(.badRequest(message))
         }
-        var chat = parsed.request
+        let chat = parsed.request
         // Tokens a minute are drawn as OpenAI draws them: the prompt and the most the reply may take.
         if fault == nil, let rateLimit,
            let wait = rateLimit.admit(tokens: Usage.estimate(chat, reply: "").inputTokens + (chat.settings.maxTokens ?? 256)) {

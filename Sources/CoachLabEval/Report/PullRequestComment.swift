@@ -87,3 +87,20 @@ public enum PullRequestComment {
         return open + diff + close
     }
 }
+
+extension PullRequestComment {
+    /// What the comment is made of.
+    public struct Content: Sendable {
+        public var report: RunReport
+        public var baseline: Baseline?
+        public var promptDiff: String?
+        public var artifactURL: String?
+
+        public init(report: RunReport, baseline: Baseline?, promptDiff: String?, artifactURL: String?) {
+            self.report = report
+            self.baseline = baseline
+            self.promptDiff = promptDiff
+            self.artifactURL = artifactURL
+        }
+    }
+}

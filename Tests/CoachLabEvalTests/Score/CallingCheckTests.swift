@@ -60,12 +60,12 @@ struct AskedTone: CallingCheck {
         #expect(rescorer.summary.judgeCarried == 1 && rescorer.summary.judgeUngraded == 0)
     }
 
-    @Test func aKindWhoseProviderIsUnknownIsRefusedBeforeAnyCaseRuns() async throws {
+    @Test func aKindWhoseProviderIsUnknownIsRefusedBeforeAnyCaseRuns() throws {
         let fileSystem = EvalSupport.fileSystem()
         var (suites, _) = SuiteCatalog(fileSystem: fileSystem).load(["evals/luna.yaml"], heldFixtures: .max)
         try #require(suites.count == 1)
         suites[0].suite.checks.append(Check(id: "tone", kind: Check.Kind(AskedTone(reader: "nowhere"))))
         let runner = EvalRunner(registry: ProviderRegistry(system: .tests), fileSystem: fileSystem)
-        await #expect(throws: CoachLabError.self) { try runner.checkProviders(of: suites) }
+        #expect(throws: CoachLabError.self) { try runner.checkProviders(of: suites) }
     }
 }
