@@ -93,7 +93,9 @@ func collectStream(_ stream: AsyncThrowingStream<StreamEvent, Error>) async thro
     @Test(arguments: remoteKinds)
     func streamsTextThenTheWholeReply(_ kind: ProviderKind) async throws {
         try await RunningMockServer.with(MockServerConfiguration(port: 0, chunkDelay: 0.002)) { server in
-            let (text, reply, restarts) = try await collectStream(provider(kind, server).stream(sampleRequest))
+            // A stream the server never stalls: 30 s before a stall counts, so a machine busy
+            // with other suites (CI runs a real model beside them) is not taken for one.
+            let (text, reply, restarts) = try await collectStream(provider(kind, server, timeout: 30).stream(sampleRequest))
             #expect(text == expected)
             #expect(reply?.text == expected)
             #expect(restarts == 0)
