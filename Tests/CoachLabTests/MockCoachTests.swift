@@ -187,10 +187,32 @@ import Testing
     }
 
     /// Asked who it is in other words, it gives its name.
-    @Test(arguments: ["Who am I talking to?", "Tell me about yourself.", "Howdy!", "What do I call you?"])
+    @Test(arguments: ["Who am I talking to?", "Tell me about yourself.", "Howdy!", "What do I call you?", "Kia ora! Just downloaded the app.",
+                      "What can you help me with?"])
     func askedWhoItIsItSaysItsName(_ message: String) {
         let reply = MockCoach.reply(system: "=== Coach ===\nYou are Luna, a gentle sleep companion.", userMessages: [message])
         #expect(reply.contains("I'm Luna"), "\(reply)")
+    }
+
+    /// "What do you do when you can't sleep?" asks about sleep, not about the coach.
+    @Test func aQuestionAboutWhatToDoIsNoQuestionAboutTheCoach() {
+        let reply = MockCoach.reply(system: "=== Coach ===\nYou are Luna, a gentle sleep companion.", userMessages: ["What do you do when you can't sleep?"])
+        #expect(!reply.contains("I'm Luna"), "\(reply)")
+    }
+
+    /// A cited line with a full stop of its own ("B.2 Sleep. 5 hours a night…") is two
+    /// sentences to a check: the reply still keeps the prompt's limit.
+    @Test func aReplyIsCountedAsACheckCountsIt() {
+        let system = """
+            === Coach ===
+            You are Ivy, a sleep coach.
+            Reply in 2 to 3 sentences.
+            === The user's particulars ===
+            B.2 Sleep. 5 hours a night on work days, 2 hours short of the goal.
+            """
+        let reply = MockCoach.reply(system: system, userMessages: ["How much sleep am I getting a night on work days?"])
+        #expect(reply.contains("5 hours"), "\(reply)")
+        #expect(TextMetrics.sentences(reply).count <= 3, "\(reply)")
     }
 
     /// "Ask exactly one … question at the end" and "One question at the end, never more" ask

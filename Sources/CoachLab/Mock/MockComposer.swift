@@ -100,6 +100,7 @@ struct MockComposer {
         var parts = lead + directives + body + ending
         paraphrase(&parts, keeping: lead.count)
         trimToWordLimit(&parts, removable: body.count, before: ending.count)
+        trimToSentenceLimit(&parts, removable: body.count, before: ending.count)
         styleFirstSentence(&parts)
         return render(parts)
     }
@@ -113,9 +114,10 @@ struct MockComposer {
     }
 
     private func identity() -> Part? {
-        let greeting = MockReading.startsWithWord(lower, ["hi", "hello", "hey", "hiya", "howdy", "yo", "greetings", "good morning", "good afternoon", "good evening"])
+        let greeting = MockReading.startsWithWord(lower, ["hi", "hello", "hey", "hiya", "howdy", "yo", "greetings", "good morning", "good afternoon", "good evening",
+                                                                  "kia ora", "g'day", "gday", "hola", "bonjour", "aloha", "namaste", "ciao", "salut"])
         let mentionsYou = mayMatch(["you"])
-        let askedName = (mentionsYou || mayMatch(["who am i"])) && MockReading.contains(#"\b(?:who are you|what(?:'s| is) your name|what should i call you|what do i call you|introduce yourself|tell me about yourself|who am i (?:talking|speaking|chatting) (?:to|with)|what are you called|who(?:'s| is) (?:this|that|there|speaking|talking))\b"#, lower)
+        let askedName = (mentionsYou || mayMatch(["who am i"])) && MockReading.contains(#"\b(?:who are you|what(?:'s| is) your name|what should i call you|what do i call you|introduce yourself|tell me about yourself|who am i (?:talking|speaking|chatting) (?:to|with)|what are you called|who(?:'s| is) (?:this|that|there|speaking|talking)|what (?:can|do) you (?:help (?:me )?with|do)(?=\s*[?.!]|$)|how can you help)\b"#, lower)
         // "Are you a bot?", "You're an AI though, right?", "Is this a chatbot?"
         let askedNature = mentionsYou && MockReading.contains(#"\bare you (?:a |an )?(?:real|human|person|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
             || mayMatch(["you're", "you are"]) && lower.utf8.contains(UInt8(ascii: "?"))
@@ -133,6 +135,8 @@ struct MockComposer {
         }
         guard greeting || askedName else { return nil }
         let hello = greeting ? "Hi, " : ""
+        // The author's own introduction ("introduce yourself as Kiri, Ledgerline's cash-flow coach").
+        if let introduction = reading.first(.greetingReply) { return Part(text: MockDirective.capitalized(hello + introduction.value)) }
         guard let name = reading.name else { return Part(text: MockDirective.capitalized(hello + "I'm an AI assistant here to help.")) }
         return Part(text: MockDirective.capitalized(hello + "I'm \(name)."))
     }
@@ -492,6 +496,19 @@ struct MockComposer {
         func words() -> Int { parts.reduce(0) { $0 + TextMetrics.words($1.text).count } }
         var remaining = removable
         while words() > limit, remaining > 0 {
+            parts.remove(at: parts.count - endingCount - 1)
+            remaining -= 1
+        }
+    }
+
+    /// A part counted as one sentence may hold a full stop of its own (a data line cited as
+    /// "A.4 Provisional tax. Provisional tax applies…"): the reply is counted as a check counts
+    /// it, and the body's last parts give way until it keeps the prompt's sentence limit.
+    private func trimToSentenceLimit(_ parts: inout [Part], removable: Int, before endingCount: Int) {
+        guard let limit = reading.sentenceLimit,
+              parts.contains(where: { part in part.text.dropLast().contains { ".!?".contains($0) } }) else { return }
+        var remaining = removable
+        while remaining > 0, TextMetrics.sentences(render(parts)).count > limit {
             parts.remove(at: parts.count - endingCount - 1)
             remaining -= 1
         }

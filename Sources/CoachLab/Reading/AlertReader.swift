@@ -54,7 +54,8 @@ extension MockReading {
     }
 
     mutating func readAlertItem(_ item: String, _ index: Int) {
-            for part in MockDirective.parts(of: item) {
+            // "Ivy should tell them…": the coach, named, is the one asked.
+            for part in MockDirective.parts(of: alertInstructionText(item)) {
                 switch MockDirective.read(part, caregiver: addressesCaregiver) {
                 case .say(let sentence): note(.directive, sentence, index)
                 case .suppress(let what): note(.suppress, what, index)

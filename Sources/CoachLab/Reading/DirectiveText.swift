@@ -155,7 +155,8 @@ extension MockDirective {
     static let caregiverPronouns: [String: String] = [
         "they": "you", "their": "your", "theirs": "yours", "them": "you", "themselves": "yourself", "they're": "you're",
         "they've": "you've", "they'll": "you'll", "the user": "you", "the user's": "your", "the user is": "you are",
-        "the user has": "you have", "the user was": "you were", "the parent": "you", "the parent's": "your",
+        "the user has": "you have", "the user was": "you were", "the user mentions": "you mention", "the user says": "you say",
+        "the user feels": "you feel", "the user wants": "you want", "the user asks": "you ask", "the user needs": "you need", "the parent": "you", "the parent's": "your",
         "the parent is": "you are", "the caregiver": "you", "the caregiver's": "your", "the caregiver is": "you are",
     ]
 

@@ -119,6 +119,8 @@ extension MockReading {
         alertRange = nil
         alertTitled = false
         alertLocatedByStructure = false
+        coachName = nil
+        userNoun = nil
         addressesCaregiver = false
     }
 }

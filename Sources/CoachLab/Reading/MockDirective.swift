@@ -91,6 +91,8 @@ enum MockDirective: Equatable {
         // "No Spanish practice in this reply": whatever it names, it is left for later.
         if MockReading.contains(#"^no (?:[\w-]+ )?(?:talk|advice|tips|coaching|suggestions|lessons?|practice|planning|exercises?|homework)\b|^no (?:[\w-]+ ){1,3}(?:in|for|during) this (?:reply|response|message|turn)\b"#, lower) { return .suppress("coaching") }
         if MockReading.contains(#"^nothing else (?:belongs|goes|should go|should be) in (?:this|the|your) (?:reply|response|answer)"#, lower) { return .suppress("coaching") }
+        // "Give no sleep-schedule advice in this reply", "Offer no tips".
+        if MockReading.contains(#"^(?:give|offer|include|share|provide|make)\s+no\s+(?:[\w-]+\s+){0,2}?(?:advice|tips|coaching|suggestions|plans?|planning|ideas|recommendations|strategies|routes?)\b"#, lower) { return .suppress("coaching") }
         if MockReading.contains(#"^(?:do not|don't|never|avoid)\b"#, lower) {
             var what: [String] = []
             if MockReading.contains(#"\bask (?:any )?questions?\b"#, lower) { what.append("questions") }
@@ -112,7 +114,8 @@ enum MockDirective: Equatable {
         // "For a fever in a baby under three months, they need to …"
         if let match = MockReading.matches(#"^((?:if|for|after|once|whenever) [^,]+),\s*(.+)$"#, in: text).first {
             condition = swapListener(match[1]) + ", "
-            text = match[2]
+            // "If they are driving, you must tell them…": the request after the case.
+            text = match[2].replacingMatches(ofPattern: requestPreamble, with: "", caseSensitive: false)
             lower = MockReading.fold(text)
         }
         text = text.replacingMatches(ofPattern: #"^(?:clearly|gently|kindly|calmly|firmly|warmly)\s+"#, with: "", caseSensitive: false)
@@ -135,6 +138,14 @@ enum MockDirective: Equatable {
         // what follows.
         text = text.replacingMatches(ofPattern: #"^(ask)\s+(?:only\s+)?(?:one|a single|just one|exactly one)\s+question(?:\s+only)?\s*[,:—-]?\s+(?=(?:whether|if)\b)"#,
                                      with: "$1 ", caseSensitive: false)
+        // "End with one question that checks they are safe right now", "End with one short
+        // question about right now, like whether anyone is hurt": the question is what it checks.
+        text = text.replacingMatches(ofPattern: #"^(?:finish|end|close|wrap up)(?:\s+(?:the|your|this)\s+(?:reply|message|response))?\s+with\s+(?:one|a|a single|just one)\s+(?:short\s+|brief\s+|gentle\s+|simple\s+)?question\s+(?:(?:that|which)\s+(?:checks|asks)|checking|to check|asking)\s+(?:whether\s+|if\s+|that\s+)?"#,
+                                     with: "ask whether ", caseSensitive: false)
+            .replacingMatches(ofPattern: #"^(?:finish|end|close|wrap up)(?:\s+(?:the|your|this)\s+(?:reply|message|response))?\s+with\s+(?:one|a|a single|just one)\s+(?:short\s+|brief\s+|gentle\s+|simple\s+)?question\b[^,]*,\s*(?:like|such as|for example|e\.g\.)\s+(?:whether|if)\s+"#,
+                                  with: "ask whether ", caseSensitive: false)
+        // "…like whether anyone is hurt or whether they have signal": the first is asked.
+        if text.hasPrefix("ask whether "), let other = text.range(of: " or whether ") { text = String(text[..<other.lowerBound]) }
         // "Finish by asking whether they're able to make that call now": the question, last.
         text = text.replacingMatches(ofPattern: #"^(?:finish|end|close|wrap up)(?:\s+(?:the|your|this)\s+(?:reply|message|response))?\s+(?:by|with)\s+asking\s+"#,
                                      with: "ask ", caseSensitive: false)

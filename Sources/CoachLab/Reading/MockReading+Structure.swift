@@ -88,8 +88,8 @@ extension MockReading {
             // in its other lines.
             let itsLines = instruction.text.split(whereSeparator: \.isNewline).map(String.init)
             let turns = Self.exampleTurns(in: itsLines).turns
-            let text = itsLines.indices.filter { !turns.contains($0) && !Self.labelsExample(itsLines[$0]) }.map { itsLines[$0] }
-                .joined(separator: " ").trimmed(.whitespacesAndNewlines)
+            let text = alertInstructionText(itsLines.indices.filter { !turns.contains($0) && !Self.labelsExample(itsLines[$0]) }.map { itsLines[$0] }
+                .joined(separator: " ").trimmed(.whitespacesAndNewlines))
             guard text.contains(where: \.isLetter) else { continue }
             for part in MockDirective.parts(of: Self.faqInstruction(text) ?? text) {
                 let understood = MockDirective.read(part, caregiver: addressesCaregiver)

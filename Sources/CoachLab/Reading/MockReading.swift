@@ -13,7 +13,7 @@ public struct MockReading: Sendable, Equatable {
             case noMarkdown = "no-markdown", noHeadings = "no-headings", noLists = "no-lists", noBold = "no-bold"
             case noEmoji = "no-emoji", noExclamation = "no-exclamation"
             case stayInRole = "stay-in-role", confidential, invitesLeak = "invites-leak"
-            case identityReply = "identity-reply", secrecyReply = "secrecy-reply", formReply = "form-reply"
+            case identityReply = "identity-reply", greetingReply = "greeting-reply", secrecyReply = "secrecy-reply", formReply = "form-reply"
             case knowledge, memory, time
             case data
             case alert, alertIgnored = "alert-ignored", directive, suppress, cite, conditional, boundary
@@ -51,6 +51,11 @@ public struct MockReading: Sendable, Equatable {
     /// Whether the structure placed the alert: its instructions are the live alert's, rendered
     /// because the message was flagged, so the section they close is live whatever follows them in it.
     let alertLocatedByStructure: Bool
+    /// The persona's name as the pack gives it (the source map's), before the prose is read: a
+    /// prompt that speaks of its coach by name is read with the coach as "you" (``addressed(_:name:)``).
+    let coachName: String?
+    /// The pack's word for its user, from the persona's audience (``userNoun(audience:)``).
+    let userNoun: String?
     /// The lines of example dialogues (``exampleTurns(in:)``): no reader takes an instruction,
     /// a datum or an alert line from them.
     private(set) var exampleTurns: Set<Int> = []
@@ -114,6 +119,8 @@ public struct MockReading: Sendable, Equatable {
     public init(system: String, alert: String? = nil, structure: PromptStructure? = nil) {
         self.system = system
         written = system.components(separatedBy: "\n")
+        coachName = structure?.parts(.name).first.map { $0.text.trimmed(.whitespacesAndNewlines) }
+        userNoun = structure?.parts(.persona).first { $0.field == "audience" }.flatMap { Self.userNoun(audience: $0.text) }
         var (readLines, readHeaders, readOrigin) = Self.readable(written)
         // A layer's heading is a heading whatever marks it ("// reply format"): the structure says so.
         if let structure { Self.markHeadings(of: structure, in: readLines, headers: &readHeaders) }
@@ -314,10 +321,11 @@ public struct MockReading: Sendable, Equatable {
         // Under a title such as "Don't" or "Avoid", each item is a thing never to do.
         var forbidding = false
         for (index, line) in lines.enumerated() {
-            var text = Self.withQuestion(Self.plain(Self.expandingShorthand(line)), lines, at: index)
+            var text = Self.addressed(Self.withQuestion(Self.plain(Self.expandingShorthand(line)), lines, at: index), name: coachName)
             guard !text.consists(of: .whitespaces) else { continue }
             let opensSection = headers[index] || Self.isLabel(line) || Self.isLeadIn(lines, at: index)
-            if opensSection { forbidding = Self.titlesForbidden(line) } else if forbidding, let item = Self.listItem(text) {
+            // "3.2 The Assistant shall not:" forbids what it leads in to, as "Don't:" does.
+            if opensSection { forbidding = Self.titlesForbidden(line) || Self.titlesForbidden(text) } else if forbidding, let item = Self.listItem(text) {
                 text = "Never " + MockComposer.lowercasedFirst(item)
             } else if let item = Self.crossedItem(text) {
                 // "❌ Markdown, bullet lists or headings": a crossed item is a thing never to do.

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A prompt that speaks of its coach in the third person, by name or by role, read in the second
+/// person every reader knows: "Ivy should tell them not to drive" is "You must tell them not to
+/// drive", "The Assistant shall not:" is "You must not:", "Ivy introduces herself as…" is "You
+/// introduce yourself as…", and "say that she is Ivy, a digital sleep coach" is "say that you
+/// are Ivy, a digital sleep coach". The name is the pack's, from the source map, or the one the
+/// prompt's reading found; the roles are the usual ones ("the Assistant", "the coach").
+///
+/// A policy document, a user story and a spec sheet all write this way, and none of their
+/// instructions is read until the coach is "you".
+extension MockReading {
+    /// `line` with the coach in the second person; the line as it is when it names no coach.
+    static func addressed(_ line: String, name: String?) -> String {
+        let lower = line.lowercased()
+        let name = name.flatMap { $0.count >= 2 ? $0 : nil }
+        let names = name.map { lower.contains($0.lowercased()) } ?? false
+        guard names || roles.contains(where: { lower.contains($0) }) else { return line }
+        let escaped = name.map { NSRegularExpression.escapedPattern(for: $0) }
+        let subject = #"\b(?:the (?:assistant|coach|bot|chatbot|model|ai|ai coach|agent)"# + (escaped.map { "|" + $0 } ?? "") + #")"#
+        let modal = #"\s+(?:shall|should|must|will|is to|needs to|has to|ought to|is required to)"#
+        var text = line
+            // "The Assistant shall not:", "Ivy must never…".
+            .replacingMatches(ofPattern: subject + modal + #"\s+(not|never)\b"#, with: "you must $1", caseSensitive: false)
+            .replacingMatches(ofPattern: subject + modal + #"\b"#, with: "you must", caseSensitive: false)
+            // "The coach never…", "Ivy always…", "Kiri may…".
+            .replacingMatches(ofPattern: subject + #"\s+(never|always|may|can|cannot|can't|does not|doesn't|won't)\b"#, with: "you $1", caseSensitive: false)
+            // "introduce itself", "describes herself": the coach's own self.
+            .replacingMatches(ofPattern: #"\b(introduces?|describes?|calls?|presents?|identif(?:y|ies)|refers? to)\s+(?:itself|herself|himself)\b"#, with: "$1 yourself", caseSensitive: false)
+        guard let escaped else { return text }
+        // "Then Ivy introduces herself…", "Ivy tells them…": the named coach acts.
+        text = text.replacingMatches(ofPattern: #"\b"# + escaped + #"\s+(introduce|say|ask|tell|give|name|suggest|end|keep|stay|use|write|answer|point|offer|refer|mention|remind|check|avoid|encourage|acknowledge|explain|respond|greet)s\b"#,
+                                     with: "you $1", caseSensitive: false)
+            .replacingMatches(ofPattern: #"\b"# + escaped + #"\s+replies\b"#, with: "you reply", caseSensitive: false)
+            // "say that she is Ivy", "that it is Kiri", "we're Rowan": a pronoun that is the coach, by its own name.
+            .replacingMatches(ofPattern: #"\b(?:it|she|he|they|we)\s*(?:\s(?:is|are)|['’]s|['’]re)\s+(?="# + escaped + #"\b)"#, with: "you are ", caseSensitive: false)
+        return text
+    }
+
+    /// The word the pack's audience gives its user, singular: "nurses in the United States who
+    /// work nights" is "nurse", "day hikers and first-time backpackers" is "hiker". Nil when the
+    /// audience opens with no plural noun.
+    static func userNoun(audience: String) -> String? {
+        let lead = fold(audience).replacingMatches(ofPattern: #"\s+(?:in|who|with|that|planning|preparing|working|at|on|of|from|and|or|aged|under|over)\b.*$|[,;(].*$"#, with: "")
+        guard let last = lead.split(separator: " ").last.map(String.init), last.count >= 4, last.hasSuffix("s"), !last.hasSuffix("ss"),
+              !["adults", "people", "users", "others", "folks", "persons"].contains(last) else { return nil }
+        return String(last.dropLast())
+    }
+
+    /// An alert instruction as a reader takes it: the coach is "you" (``addressed(_:name:)``) and
+    /// the pack's word for its user ("If the nurse is about to drive") is "the user", whom the
+    /// reply speaks to.
+    func alertInstructionText(_ item: String) -> String {
+        var text = Self.addressed(item, name: name ?? coachName)
+        if let userNoun, FoldedText.text(text.lowercased(), contains: "the " + userNoun) {
+            text = text.replacingMatches(ofPattern: #"\bthe "# + NSRegularExpression.escapedPattern(for: userNoun) + #"\b"#, with: "the user", caseSensitive: false)
+        }
+        return text
+    }
+
+    /// The roles a prompt may call its coach by.
+    private static let roles = ["the assistant", "the coach", "the bot", "the chatbot", "the model", "the ai", "the agent", "itself", "herself", "himself"]
+}
