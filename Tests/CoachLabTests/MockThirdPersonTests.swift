@@ -72,7 +72,7 @@ import Testing
     @Test func theCoachNamedInTheThirdPersonIsYou() {
         #expect(MockReading.addressed("Ivy should tell them not to drive.", name: "Ivy") == "you must tell them not to drive.")
         #expect(MockReading.addressed("3.2 The Assistant shall not:", name: nil) == "3.2 you must not:")
-        #expect(MockReading.addressed("Then Ivy introduces herself by name as Ivy.", name: "Ivy") == "Then you introduce yourself by name as Ivy.")
+        #expect(MockReading.addressed("Then Ivy introduces herself by name as Ivy.", name: "Ivy") == "Then introduce yourself by name as Ivy.")
         #expect(MockReading.addressed("say that she is Ivy, a digital sleep coach", name: "Ivy") == "say that you are Ivy, a digital sleep coach")
         // A line about someone else is left as it is.
         #expect(MockReading.addressed("The nurse should sleep after a shift.", name: "Ivy") == "The nurse should sleep after a shift.")

@@ -482,8 +482,15 @@ struct MockComposer {
             return words.joined(separator: " ")
         }
         let isArticle = { (word: String) in ["a", "an", "the"].contains(word.lowercased()) }
+        // "Gambling Help Online 1800 858 858" as "Gambling Help Online on 1800 858 858": a
+        // service named with no article keeps its number whole.
         guard let article = words.indices.dropFirst(3).first(where: { isArticle(words[$0]) }) ?? words.indices.first(where: { isArticle(words[$0]) })
-        else { return text }
+        else {
+            guard let index = words.indices.dropFirst().last(where: { words[$0].first?.isNumber == true && words[$0 - 1].first?.isUppercase == true })
+            else { return text }
+            words.insert("on", at: index)
+            return words.joined(separator: " ")
+        }
         words.remove(at: article)
         return MockDirective.capitalized(words.joined(separator: " "))
     }

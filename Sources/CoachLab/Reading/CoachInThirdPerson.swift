@@ -28,9 +28,9 @@ extension MockReading {
             // "introduce itself", "describes herself": the coach's own self.
             .replacingMatches(ofPattern: #"\b(introduces?|describes?|calls?|presents?|identif(?:y|ies)|refers? to)\s+(?:itself|herself|himself)\b"#, with: "$1 yourself", caseSensitive: false)
         guard let escaped else { return text }
-        // "Then Ivy introduces herself…", "Ivy tells them…": the named coach acts.
-        text = text.replacingMatches(ofPattern: #"\b"# + escaped + #"\s+(introduce|say|ask|tell|give|name|suggest|end|keep|stay|use|write|answer|point|offer|refer|mention|remind|check|avoid|encourage|acknowledge|explain|respond|greet)s\b"#,
-                                     with: "you $1", caseSensitive: false)
+        // "Then Ivy introduces herself…", "Cal tells them…": what the named coach does is asked of it.
+        text = text.replacingMatches(ofPattern: #"\b"# + escaped + #"\s+(introduce|say|ask|tell|give|name|suggest|end|keep|stay|use|write|answer|point|offer|refer|mention|remind|check|avoid|encourage|acknowledge|explain|respond|greet|thank|close|open|start|urge|share|validate|reassure|name)s\b"#,
+                                     with: "$1", caseSensitive: false)
             .replacingMatches(ofPattern: #"\b"# + escaped + #"\s+replies\b"#, with: "you reply", caseSensitive: false)
             // "say that she is Ivy", "that it is Kiri", "we're Rowan": a pronoun that is the coach, by its own name.
             .replacingMatches(ofPattern: #"\b(?:it|she|he|they|we)\s*(?:\s(?:is|are)|['’]s|['’]re)\s+(?="# + escaped + #"\b)"#, with: "you are ", caseSensitive: false)
@@ -51,10 +51,38 @@ extension MockReading {
     /// the pack's word for its user ("If the nurse is about to drive") is "the user", whom the
     /// reply speaks to.
     func alertInstructionText(_ item: String) -> String {
-        var text = Self.addressed(item, name: name ?? coachName)
+        var text = Self.addressed(Self.alertLineShape(item), name: name ?? coachName)
         if let userNoun, FoldedText.text(text.lowercased(), contains: "the " + userNoun) {
             text = text.replacingMatches(ofPattern: #"\bthe "# + NSRegularExpression.escapedPattern(for: userNoun) + #"\b"#, with: "the user", caseSensitive: false)
         }
+        return text
+    }
+
+    /// An alert instruction in a house style's shape, as the sentence it stands for:
+    /// - a line of code with a comment ("reply.add(NO_INDUCED_VOMITING)  // tell them not to make
+    ///   the pet vomit") asks what its comment says, and a negated one ("assert !reply.suggests(HOME_REMEDY)
+    ///   // no peroxide, salt…") forbids it;
+    /// - a stage direction ahead of it ("(quiet, no panic) Cal thanks them…") says how, not what;
+    /// - a case closed by a colon ("If the signs point to a severe hypo: the coach MUST say…") is
+    ///   one closed by a comma.
+    static func alertLineShape(_ item: String) -> String {
+        var text = item.trimmed(.whitespaces)
+        if let match = matches(#"^([^/#]*?[().=!_\[\]][^/#]*?)\s+(?://|#)\s*(\S.*)$"#, in: text).first,
+           contains(#"[a-z_]\w*(?:\.\w+)*\s*\(|^\s*(?:assert|if|return|let|const|var)\b|\w+\s*=\s*\S"#, match[1].lowercased()) {
+            let code = match[1].lowercased()
+            let comment = match[2]
+            let negated = contains(#"(?:^|[\s(])!|\bnot\b|\bnever\b"#, code)
+            if negated, !startsWithWord(comment, ["don't", "do not", "never", "no", "not", "nothing", "avoid"]) {
+                text = "Do not give " + comment
+            } else if contains(#"\b(?:end|close|finish)_?with\b"#, code), startsWithWord(comment, ["one", "a", "a single", "just one"]) {
+                // "reply.end_with(ONE_QUESTION) // one short question, such as…": the call says where.
+                text = "End with " + comment
+            } else {
+                text = comment
+            }
+        }
+        text = text.replacingMatches(ofPattern: #"^\([^()]{1,40}\)\s+(?=[A-Za-z])"#, with: "")
+        if let match = matches(#"^((?:if|when|where|for)\s[^,:]{3,80}):\s+(.+)$"#, in: text).first { text = match[1] + ", " + match[2] }
         return text
     }
 

@@ -91,6 +91,8 @@ enum MockDirective: Equatable {
         // "No Spanish practice in this reply": whatever it names, it is left for later.
         if MockReading.contains(#"^no (?:[\w-]+ )?(?:talk|advice|tips|coaching|suggestions|lessons?|practice|planning|exercises?|homework)\b|^no (?:[\w-]+ ){1,3}(?:in|for|during) this (?:reply|response|message|turn)\b"#, lower) { return .suppress("coaching") }
         if MockReading.contains(#"^nothing else (?:belongs|goes|should go|should be) in (?:this|the|your) (?:reply|response|answer)"#, lower) { return .suppress("coaching") }
+        // "Nothing about training, feeding or treats in this reply".
+        if MockReading.contains(#"^nothing (?:about|on|of|regarding)\b"#, lower) { return .suppress("coaching") }
         // "Give no sleep-schedule advice in this reply", "Offer no tips".
         if MockReading.contains(#"^(?:give|offer|include|share|provide|make)\s+no\s+(?:[\w-]+\s+){0,2}?(?:advice|tips|coaching|suggestions|plans?|planning|ideas|recommendations|strategies|routes?)\b"#, lower) { return .suppress("coaching") }
         if MockReading.contains(#"^(?:do not|don't|never|avoid)\b"#, lower) {
@@ -108,6 +110,11 @@ enum MockDirective: Equatable {
             let lead = match[1].trimmed(.whitespaces)
             let when = lead.isEmpty || lead.split(separator: " ").count > 8 ? "" : swapListener(lead) + ", "
             return .say(capitalized(when + bounded(swapListener(match[2]))) + ".")
+        }
+        // "Give both numbers, written exactly like this: Lifeline 13 11 14 and …": what follows
+        // the colon is what is given.
+        if let match = MockReading.matches(#"^(?:give|share|offer|provide|write|include)\b[^:]{0,60}\b(?:like this|as follows|exactly|word for word|verbatim|in these words)\s*:\s*(.*\d.*)$"#, in: text).first {
+            return .say(capitalized(bounded(swapListener(match[1]))) + ".")
         }
         // "If they may have taken too much, tell them to …"
         var condition = ""
@@ -140,9 +147,9 @@ enum MockDirective: Equatable {
                                      with: "$1 ", caseSensitive: false)
         // "End with one question that checks they are safe right now", "End with one short
         // question about right now, like whether anyone is hurt": the question is what it checks.
-        text = text.replacingMatches(ofPattern: #"^(?:finish|end|close|wrap up)(?:\s+(?:the|your|this)\s+(?:reply|message|response))?\s+with\s+(?:one|a|a single|just one)\s+(?:short\s+|brief\s+|gentle\s+|simple\s+)?question\s+(?:(?:that|which)\s+(?:checks|asks)|checking|to check|asking)\s+(?:whether\s+|if\s+|that\s+)?"#,
+        text = text.replacingMatches(ofPattern: #"^(?:finish|end|close|wrap up)(?:\s+(?:the|your|this)\s+(?:reply|message|response))?\s+(?:with|on)\s+(?:one|a|a single|just one)\s+(?:short\s+|brief\s+|gentle\s+|simple\s+)?question\s+(?:(?:that|which)\s+(?:checks|asks)|checking|to check|asking)\s+(?:whether\s+|if\s+|that\s+)?"#,
                                      with: "ask whether ", caseSensitive: false)
-            .replacingMatches(ofPattern: #"^(?:finish|end|close|wrap up)(?:\s+(?:the|your|this)\s+(?:reply|message|response))?\s+with\s+(?:one|a|a single|just one)\s+(?:short\s+|brief\s+|gentle\s+|simple\s+)?question\b[^,]*,\s*(?:like|such as|for example|e\.g\.)\s+(?:whether|if)\s+"#,
+            .replacingMatches(ofPattern: #"^(?:finish|end|close|wrap up)(?:\s+(?:the|your|this)\s+(?:reply|message|response))?\s+(?:with|on)\s+(?:one|a|a single|just one)\s+(?:short\s+|brief\s+|gentle\s+|simple\s+)?question\b[^,]*,\s*(?:like|such as|for example|e\.g\.)\s+(?:whether|if)\s+"#,
                                   with: "ask whether ", caseSensitive: false)
         // "…like whether anyone is hurt or whether they have signal": the first is asked.
         if text.hasPrefix("ask whether "), let other = text.range(of: " or whether ") { text = String(text[..<other.lowerBound]) }
