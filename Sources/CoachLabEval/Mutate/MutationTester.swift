@@ -177,8 +177,44 @@ public struct MutationTester: Sendable {
             result.hint = "the mock reads no instruction on this line, so no check can catch its loss on the mock: a length, question, form, role or secrecy rule belongs in the pack's reply contract; anything else a judge check on a live run can test"
             return result
         }
+        if let restated = restated(mutant, mutated: loaded.pack) {
+            result.verdict = .equivalent
+            result.hint = restated
+            return result
+        }
         result.hint = Self.hint(for: mutant)
         return result
+    }
+
+    /// The form, length, role and secrecy instructions a prompt gives: what a deleted instruction
+    /// line, or an inverted contract section, can take away.
+    static let restatable: Set<MockReading.Instruction.Kind> = [
+        .sentences, .words, .paragraphs, .endQuestion, .oneQuestion, .oneIdea, .noMarkdown, .noHeadings, .noLists, .noBold,
+        .noEmoji, .noExclamation, .stayInRole, .confidential, .invitesLeak,
+    ]
+
+    /// Why a mutant that deleted an instruction the mock reads (or inverted a section of the
+    /// reply contract) is equivalent, when it is: every prompt of the pack (each variant, or
+    /// the default inputs) still gives the same form, length, role and secrecy instructions,
+    /// because another line says the same ("MUST NOT use headings." beside the contract's "no
+    /// headings"). A model reading the mutant is asked for the same reply, so no check can
+    /// catch it. Nil otherwise, and for every other operator.
+    func restated(_ mutant: Mutant, mutated: Pack?) -> String? {
+        let deletesReadLine = mutant.operator == .deleteInstruction && !mutant.description.contains("does not read")
+        let invertsContract = mutant.operator == .invertCondition && mutant.before.contains("reply.")
+        guard deletesReadLine || invertsContract, let mutated,
+              let original = try? PackLoader(fileSystem: fileSystem).load(mutant.pack, warnings: false).get(),
+              let before = try? Compiler(pack: original), let after = try? Compiler(pack: mutated) else { return nil }
+        let inputs = original.variants.isEmpty ? [CompileInputs()] : original.variants.map(CompileInputs.init)
+        func asked(_ compiler: Compiler, _ input: CompileInputs) -> Set<String>? {
+            guard let prompt = try? compiler.compile(input, fileSystem: fileSystem) else { return nil }
+            let reading = MockReading.of(prompt.system, structure: prompt.structure)
+            return Set(reading.instructions.filter { Self.restatable.contains($0.kind) }.map { "\($0.kind.rawValue)=\($0.value)" })
+        }
+        for input in inputs {
+            guard let was = asked(before, input), let now = asked(after, input), was == now, !was.isEmpty else { return nil }
+        }
+        return "another line still asks for what this one did, so a model reading the mutant is asked for the same reply"
     }
 
     /// Whether a screening mutant changes the decision on its own keyword: a removed keyword
