@@ -513,7 +513,8 @@ struct MockComposer {
     /// it, and the body's last parts give way until it keeps the prompt's sentence limit.
     private func trimToSentenceLimit(_ parts: inout [Part], removable: Int, before endingCount: Int) {
         guard let limit = reading.sentenceLimit,
-              parts.contains(where: { part in part.text.dropLast().contains { ".!?".contains($0) } }) else { return }
+              parts.contains(where: { part in part.text.utf8.dropLast().contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "!") || $0 == UInt8(ascii: "?") } })
+        else { return }
         var remaining = removable
         while remaining > 0, TextMetrics.sentences(render(parts)).count > limit {
             parts.remove(at: parts.count - endingCount - 1)

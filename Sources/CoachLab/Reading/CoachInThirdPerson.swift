@@ -12,10 +12,10 @@ import Foundation
 extension MockReading {
     /// `line` with the coach in the second person; the line as it is when it names no coach.
     static func addressed(_ line: String, name: String?) -> String {
-        let lower = line.lowercased()
+        // Most lines name no coach: a byte search rules them out before any pattern runs.
         let name = name.flatMap { $0.count >= 2 ? $0 : nil }
-        let names = name.map { lower.contains($0.lowercased()) } ?? false
-        guard names || roles.contains(where: { lower.contains($0) }) else { return line }
+        let names = name.map { FoldedText.text(line, contains: $0) || FoldedText.text(line, contains: $0.lowercased()) } ?? false
+        guard names || roleMarks.contains(where: { FoldedText.text(line, contains: $0) }) else { return line }
         let escaped = name.map { NSRegularExpression.escapedPattern(for: $0) }
         let subject = #"\b(?:the (?:assistant|coach|bot|chatbot|model|ai|ai coach|agent)"# + (escaped.map { "|" + $0 } ?? "") + #")"#
         let modal = #"\s+(?:shall|should|must|will|is to|needs to|has to|ought to|is required to)"#
@@ -86,6 +86,8 @@ extension MockReading {
         return text
     }
 
-    /// The roles a prompt may call its coach by.
-    private static let roles = ["the assistant", "the coach", "the bot", "the chatbot", "the model", "the ai", "the agent", "itself", "herself", "himself"]
+    /// What a line that speaks of its coach by role holds, in any case: "The Assistant", "the
+    /// coach", "THE BOT", "itself".
+    private static let roleMarks = ["ssistant", "SSISTANT", "oach", "OACH", " bot", " BOT", "hatbot", "HATBOT", "odel", "ODEL", " ai", " AI", "gent", "GENT",
+                                    "self", "SELF"]
 }
