@@ -1,6 +1,7 @@
 import CoachLab
 import CoachLabProviders
 import Foundation
+import Synchronization
 
 /// Runs suites against mutants of the packs they use, in memory: each mutant is one changed
 /// file overlaid on the real ones; nothing is written.
@@ -14,11 +15,21 @@ public struct MutationTester: Sendable {
     /// Mutants run at once.
     public var concurrency: Int
 
+    /// What each pack's own prompts ask for (``restated(_:mutated:)``), found once a pack rather
+    /// than once a mutant.
+    private let askedCache = AskedCache()
+
     public init(suites: [LoadedSuite], registry: ProviderRegistry, fileSystem: FileSystem, concurrency: Int = 2) {
         self.suites = suites
         self.registry = registry
         self.fileSystem = fileSystem
         self.concurrency = max(1, concurrency)
+    }
+
+    /// The instructions each real pack's prompts give, by pack path, with the inputs they
+    /// were compiled for.
+    final class AskedCache: Sendable {
+        let packs = Mutex<[String: (inputs: [CompileInputs], asked: [Set<String>]?)]>([:])
     }
 
     /// A case's outcome and the compiled prompts it used.
@@ -202,17 +213,27 @@ public struct MutationTester: Sendable {
     func restated(_ mutant: Mutant, mutated: Pack?) -> String? {
         let deletesReadLine = mutant.operator == .deleteInstruction && !mutant.description.contains("does not read")
         let invertsContract = mutant.operator == .invertCondition && mutant.before.contains("reply.")
-        guard deletesReadLine || invertsContract, let mutated,
-              let original = try? PackLoader(fileSystem: fileSystem).load(mutant.pack, warnings: false).get(),
-              let before = try? Compiler(pack: original), let after = try? Compiler(pack: mutated) else { return nil }
-        let inputs = original.variants.isEmpty ? [CompileInputs()] : original.variants.map(CompileInputs.init)
+        guard deletesReadLine || invertsContract, let mutated, let after = try? Compiler(pack: mutated) else { return nil }
         func asked(_ compiler: Compiler, _ input: CompileInputs) -> Set<String>? {
             guard let prompt = try? compiler.compile(input, fileSystem: fileSystem) else { return nil }
             let reading = MockReading.of(prompt.system, structure: prompt.structure)
             return Set(reading.instructions.filter { Self.restatable.contains($0.kind) }.map { "\($0.kind.rawValue)=\($0.value)" })
         }
-        for input in inputs {
-            guard let was = asked(before, input), let now = asked(after, input), was == now, !was.isEmpty else { return nil }
+        let known = askedCache.packs.withLock { $0[mutant.pack] }
+        let original: (inputs: [CompileInputs], asked: [Set<String>]?)
+        if let known {
+            original = known
+        } else {
+            guard let pack = try? PackLoader(fileSystem: fileSystem).load(mutant.pack, warnings: false).get(),
+                  let before = try? Compiler(pack: pack) else { return nil }
+            let inputs = pack.variants.isEmpty ? [CompileInputs()] : pack.variants.map(CompileInputs.init)
+            let sets = inputs.map { asked(before, $0) }
+            original = (inputs, sets.contains(nil) ? nil : sets.compactMap { $0 })
+            askedCache.packs.withLock { $0[mutant.pack] = original }
+        }
+        guard let was = original.asked else { return nil }
+        for (input, was) in zip(original.inputs, was) {
+            guard !was.isEmpty, let now = asked(after, input), was == now else { return nil }
         }
         return "another line still asks for what this one did, so a model reading the mutant is asked for the same reply"
     }
