@@ -74,6 +74,9 @@ import Testing
         #expect(MockReading.addressed("3.2 The Assistant shall not:", name: nil) == "3.2 you must not:")
         #expect(MockReading.addressed("Then Ivy introduces herself by name as Ivy.", name: "Ivy") == "Then introduce yourself by name as Ivy.")
         #expect(MockReading.addressed("say that she is Ivy, a digital sleep coach", name: "Ivy") == "say that you are Ivy, a digital sleep coach")
+        // A coach called Will is not every "will" of the prompt.
+        #expect(MockReading.addressed("They will never know, and Will should tell them.", name: "Will") == "They will never know, and you must tell them.")
+        #expect(MockReading.addressed("IVY MUST NOT give doses.", name: "Ivy") == "you must NOT give doses.")
         // A line about someone else is left as it is.
         #expect(MockReading.addressed("The nurse should sleep after a shift.", name: "Ivy") == "The nurse should sleep after a shift.")
         #expect(MockReading.userNoun(audience: "nurses in the United States who work night shifts") == "nurse")

@@ -14,26 +14,28 @@ extension MockReading {
     static func addressed(_ line: String, name: String?) -> String {
         // Most lines name no coach: a byte search rules them out before any pattern runs.
         let name = name.flatMap { $0.count >= 2 ? $0 : nil }
-        let names = name.map { FoldedText.text(line, contains: $0) || FoldedText.text(line, contains: $0.lowercased()) } ?? false
+        let names = name.map { FoldedText.text(line, contains: $0) || FoldedText.text(line, contains: $0.uppercased()) } ?? false
         guard names || roleMarks.contains(where: { FoldedText.text(line, contains: $0) }) else { return line }
-        let escaped = name.map { NSRegularExpression.escapedPattern(for: $0) }
-        let subject = #"\b(?:the (?:assistant|coach|bot|chatbot|model|ai|ai coach|agent)"# + (escaped.map { "|" + $0 } ?? "") + #")"#
-        let modal = #"\s+(?:shall|should|must|will|is to|needs to|has to|ought to|is required to)"#
+        // The name as the pack writes it, or in capitals ("IVY"), never in lower case: a coach
+        // called Will, May or Hope is not every "will", "may" or "hope" of the prompt.
+        let named = name.map { #"(?:"# + NSRegularExpression.escapedPattern(for: $0) + "|" + NSRegularExpression.escapedPattern(for: $0.uppercased()) + ")" }
+        let subject = #"\b(?:(?i:the (?:assistant|coach|bot|chatbot|model|ai|ai coach|agent))"# + (named.map { "|" + $0 } ?? "") + #")"#
+        let modal = #"\s+(?i:shall|should|must|will|is to|needs to|has to|ought to|is required to)"#
         var text = line
             // "The Assistant shall not:", "Ivy must never…".
-            .replacingMatches(ofPattern: subject + modal + #"\s+(not|never)\b"#, with: "you must $1", caseSensitive: false)
-            .replacingMatches(ofPattern: subject + modal + #"\b"#, with: "you must", caseSensitive: false)
+            .replacingMatches(ofPattern: subject + modal + #"\s+((?i:not|never))\b"#, with: "you must $1")
+            .replacingMatches(ofPattern: subject + modal + #"\b"#, with: "you must")
             // "The coach never…", "Ivy always…", "Kiri may…".
-            .replacingMatches(ofPattern: subject + #"\s+(never|always|may|can|cannot|can't|does not|doesn't|won't)\b"#, with: "you $1", caseSensitive: false)
+            .replacingMatches(ofPattern: subject + #"\s+((?i:never|always|may|can|cannot|can't|does not|doesn't|won't))\b"#, with: "you $1")
             // "introduce itself", "describes herself": the coach's own self.
             .replacingMatches(ofPattern: #"\b(introduces?|describes?|calls?|presents?|identif(?:y|ies)|refers? to)\s+(?:itself|herself|himself)\b"#, with: "$1 yourself", caseSensitive: false)
-        guard let escaped else { return text }
+        guard let named else { return text }
         // "Then Ivy introduces herself…", "Cal tells them…": what the named coach does is asked of it.
-        text = text.replacingMatches(ofPattern: #"\b"# + escaped + #"\s+(introduce|say|ask|tell|give|name|suggest|end|keep|stay|use|write|answer|point|offer|refer|mention|remind|check|avoid|encourage|acknowledge|explain|respond|greet|thank|close|open|start|urge|share|validate|reassure|name)s\b"#,
-                                     with: "$1", caseSensitive: false)
-            .replacingMatches(ofPattern: #"\b"# + escaped + #"\s+replies\b"#, with: "you reply", caseSensitive: false)
+        text = text.replacingMatches(ofPattern: #"\b"# + named + #"\s+((?i:introduce|say|ask|tell|give|name|suggest|end|keep|stay|use|write|answer|point|offer|refer|mention|remind|check|avoid|encourage|acknowledge|explain|respond|greet|thank|close|open|start|urge|share|validate|reassure))(?i:s)\b"#,
+                                     with: "$1")
+            .replacingMatches(ofPattern: #"\b"# + named + #"\s+(?i:replies)\b"#, with: "you reply")
             // "say that she is Ivy", "that it is Kiri", "we're Rowan": a pronoun that is the coach, by its own name.
-            .replacingMatches(ofPattern: #"\b(?:it|she|he|they|we)\s*(?:\s(?:is|are)|['’]s|['’]re)\s+(?="# + escaped + #"\b)"#, with: "you are ", caseSensitive: false)
+            .replacingMatches(ofPattern: #"\b(?i:it|she|he|they|we)\s*(?:\s(?i:is|are)|['’](?i:s|re))\s+(?="# + named + #"\b)"#, with: "you are ")
         return text
     }
 
