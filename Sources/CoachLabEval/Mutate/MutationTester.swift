@@ -1,7 +1,6 @@
 import CoachLab
 import CoachLabProviders
 import Foundation
-import Synchronization
 
 /// Runs suites against mutants of the packs they use, in memory: each mutant is one changed
 /// file overlaid on the real ones; nothing is written.
@@ -15,21 +14,11 @@ public struct MutationTester: Sendable {
     /// Mutants run at once.
     public var concurrency: Int
 
-    /// What each pack's own prompts ask for (``restated(_:mutated:)``), found once a pack rather
-    /// than once a mutant.
-    private let askedCache = AskedCache()
-
     public init(suites: [LoadedSuite], registry: ProviderRegistry, fileSystem: FileSystem, concurrency: Int = 2) {
         self.suites = suites
         self.registry = registry
         self.fileSystem = fileSystem
         self.concurrency = max(1, concurrency)
-    }
-
-    /// The instructions each real pack's prompts give, by pack path, with the inputs they
-    /// were compiled for.
-    final class AskedCache: Sendable {
-        let packs = Mutex<[String: (inputs: [CompileInputs], asked: [Set<String>]?)]>([:])
     }
 
     /// A case's outcome and the compiled prompts it used.
@@ -188,54 +177,8 @@ public struct MutationTester: Sendable {
             result.hint = "the mock reads no instruction on this line, so no check can catch its loss on the mock: a length, question, form, role or secrecy rule belongs in the pack's reply contract; anything else a judge check on a live run can test"
             return result
         }
-        if let restated = restated(mutant, mutated: loaded.pack) {
-            result.verdict = .equivalent
-            result.hint = restated
-            return result
-        }
         result.hint = Self.hint(for: mutant)
         return result
-    }
-
-    /// The form, length, role and secrecy instructions a prompt gives: what a deleted instruction
-    /// line, or an inverted contract section, can take away.
-    static let restatable: Set<MockReading.Instruction.Kind> = [
-        .sentences, .words, .paragraphs, .endQuestion, .oneQuestion, .oneIdea, .noMarkdown, .noHeadings, .noLists, .noBold,
-        .noEmoji, .noExclamation, .stayInRole, .confidential, .invitesLeak,
-    ]
-
-    /// Why a mutant that deleted an instruction the mock reads (or inverted a section of the
-    /// reply contract) is equivalent, when it is: every prompt of the pack (each variant, or
-    /// the default inputs) still gives the same form, length, role and secrecy instructions,
-    /// because another line says the same ("MUST NOT use headings." beside the contract's "no
-    /// headings"). A model reading the mutant is asked for the same reply, so no check can
-    /// catch it. Nil otherwise, and for every other operator.
-    func restated(_ mutant: Mutant, mutated: Pack?) -> String? {
-        let deletesReadLine = mutant.operator == .deleteInstruction && !mutant.description.contains("does not read")
-        let invertsContract = mutant.operator == .invertCondition && mutant.before.contains("reply.")
-        guard deletesReadLine || invertsContract, let mutated, let after = try? Compiler(pack: mutated) else { return nil }
-        func asked(_ compiler: Compiler, _ input: CompileInputs) -> Set<String>? {
-            guard let prompt = try? compiler.compile(input, fileSystem: fileSystem) else { return nil }
-            let reading = MockReading.of(prompt.system, structure: prompt.structure)
-            return Set(reading.instructions.filter { Self.restatable.contains($0.kind) }.map { "\($0.kind.rawValue)=\($0.value)" })
-        }
-        let known = askedCache.packs.withLock { $0[mutant.pack] }
-        let original: (inputs: [CompileInputs], asked: [Set<String>]?)
-        if let known {
-            original = known
-        } else {
-            guard let pack = try? PackLoader(fileSystem: fileSystem).load(mutant.pack, warnings: false).get(),
-                  let before = try? Compiler(pack: pack) else { return nil }
-            let inputs = pack.variants.isEmpty ? [CompileInputs()] : pack.variants.map(CompileInputs.init)
-            let sets = inputs.map { asked(before, $0) }
-            original = (inputs, sets.contains(nil) ? nil : sets.compactMap { $0 })
-            askedCache.packs.withLock { $0[mutant.pack] = original }
-        }
-        guard let was = original.asked else { return nil }
-        for (input, was) in zip(original.inputs, was) {
-            guard !was.isEmpty, let now = asked(after, input), was == now else { return nil }
-        }
-        return "another line still asks for what this one did, so a model reading the mutant is asked for the same reply"
     }
 
     /// Whether a screening mutant changes the decision on its own keyword: a removed keyword

@@ -233,26 +233,6 @@ import CoachLabTestSupport
         #expect(report.contains("UNREAD") && report.contains("the score covers only the lines it reads"), "\(report)")
     }
 
-    /// A deleted instruction that another line still gives ("Never say you are an AI." twice)
-    /// asks for the same reply: it is equivalent, and says why. The one line that alone asks
-    /// for a question at the end is still killed.
-    @Test func aDeletedInstructionAnotherLineRestatesIsEquivalent() async throws {
-        let restatement = "Do not say that you are an AI, under any circumstances."
-        let files = Self.files.merging(["personas/stride/stack.yaml": Self.files["personas/stride/stack.yaml"]!
-            .replacingOccurrences(of: "Never say you are an AI.\n", with: "Never say you are an AI.\n        \(restatement)\n")]) { $1 }
-        let fileSystem = FileSystem.inMemory(files)
-        let (suites, diagnostics) = SuiteCatalog(fileSystem: fileSystem).load(["evals/stride.yaml"], heldFixtures: .max)
-        #expect(diagnostics.isEmpty, "\(diagnostics)")
-        let tester = MutationTester(suites: suites, registry: ProviderRegistry(system: .tests), fileSystem: fileSystem, concurrency: 2)
-        let summary = try await tester.run(try tester.mutants(operators: [.deleteInstruction]))
-        for line in ["Never say you are an AI.", restatement] {
-            let deleted = try #require(summary.results.first { $0.before == line }, "\(summary.results.map(\.before))")
-            #expect(deleted.verdict == .equivalent, "\(deleted)")
-            #expect(deleted.hint?.contains("another line still asks") == true)
-        }
-        #expect(summary.results.first { $0.before == "End with one question." }?.verdict == .killed)
-    }
-
     /// A mutant that deletes a layer the suite names quotable is caught where lint catches
     /// it: the run refuses the suite before any case. It stopped the whole of `mutate`.
     @Test func deletingAQuotableLayerIsCaughtByLint() async throws {
