@@ -12,8 +12,11 @@ import Testing
                 == "Do not give home remedies such as peroxide")
         #expect(MockReading.alertLineShape("reply.end_with(ONE_QUESTION)  // one short question, such as whether they can call now")
                 == "End with one short question, such as whether they can call now")
-        // A comment on prose is not code's.
-        #expect(MockReading.alertLineShape("Tell them to call 911 // now") == "Tell them to call 911 // now")
+        // Prose with a "#" or "//" in it is no code.
+        for line in ["Tell them to call 911 // now", "If they can't reach anyone (not even family), text HOME to 741741 # Crisis Text Line, free and 24 hours.",
+                     "Ring the pharmacy (open late) and press # to reach the on-call pharmacist."] {
+            #expect(MockReading.alertLineShape(line) == line)
+        }
     }
 
     @Test func aStageDirectionAndACaseClosedByAColonAreRead() {

@@ -195,8 +195,9 @@ import Testing
     }
 
     /// "What do you do when you can't sleep?" asks about sleep, not about the coach.
-    @Test func aQuestionAboutWhatToDoIsNoQuestionAboutTheCoach() {
-        let reply = MockCoach.reply(system: "=== Coach ===\nYou are Luna, a gentle sleep companion.", userMessages: ["What do you do when you can't sleep?"])
+    @Test(arguments: ["What do you do when you can't sleep?", "How can you help me fall asleep faster when my mind races?"])
+    func aQuestionAboutWhatToDoIsNoQuestionAboutTheCoach(_ message: String) {
+        let reply = MockCoach.reply(system: "=== Coach ===\nYou are Luna, a gentle sleep companion.", userMessages: [message])
         #expect(!reply.contains("I'm Luna"), "\(reply)")
     }
 

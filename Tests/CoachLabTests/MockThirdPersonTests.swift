@@ -77,8 +77,12 @@ import Testing
         // A coach called Will is not every "will" of the prompt.
         #expect(MockReading.addressed("They will never know, and Will should tell them.", name: "Will") == "They will never know, and you must tell them.")
         #expect(MockReading.addressed("IVY MUST NOT give doses.", name: "Ivy") == "you must NOT give doses.")
+        #expect(MockReading.addressed("The Bot shall not:", name: nil) == "you must not:")
         // A line about someone else is left as it is.
-        #expect(MockReading.addressed("The nurse should sleep after a shift.", name: "Ivy") == "The nurse should sleep after a shift.")
+        for line in ["The nurse should sleep after a shift.", "The nurse describes herself as tired.", "Tell them the coach can bench them.",
+                     "Say the agent will call them back."] {
+            #expect(MockReading.addressed(line, name: "Ivy") == line)
+        }
         #expect(MockReading.userNoun(audience: "nurses in the United States who work night shifts") == "nurse")
         #expect(MockReading.userNoun(audience: "day hikers and first-time backpackers in Canada") == "hiker")
         #expect(MockReading.userNoun(audience: "adults in the UK who vape") == nil)

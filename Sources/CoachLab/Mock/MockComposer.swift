@@ -99,8 +99,8 @@ struct MockComposer {
         }
         var parts = lead + directives + body + ending
         paraphrase(&parts, keeping: lead.count)
-        trimToWordLimit(&parts, removable: body.count, before: ending.count)
-        trimToSentenceLimit(&parts, removable: body.count, before: ending.count)
+        let removed = trimToWordLimit(&parts, removable: body.count, before: ending.count)
+        trimToSentenceLimit(&parts, removable: body.count - removed, before: ending.count)
         styleFirstSentence(&parts)
         return render(parts)
     }
@@ -117,7 +117,7 @@ struct MockComposer {
         let greeting = MockReading.startsWithWord(lower, ["hi", "hello", "hey", "hiya", "howdy", "yo", "greetings", "good morning", "good afternoon", "good evening",
                                                                   "kia ora", "g'day", "gday", "hola", "bonjour", "aloha", "namaste", "ciao", "salut"])
         let mentionsYou = mayMatch(["you"])
-        let askedName = (mentionsYou || mayMatch(["who am i"])) && MockReading.contains(#"\b(?:who are you|what(?:'s| is) your name|what should i call you|what do i call you|introduce yourself|tell me about yourself|who am i (?:talking|speaking|chatting) (?:to|with)|what are you called|who(?:'s| is) (?:this|that|there|speaking|talking)|what (?:can|do) you (?:help (?:me )?with|do)(?=\s*[?.!]|$)|how can you help)\b"#, lower)
+        let askedName = (mentionsYou || mayMatch(["who am i"])) && MockReading.contains(#"\b(?:who are you|what(?:'s| is) your name|what should i call you|what do i call you|introduce yourself|tell me about yourself|who am i (?:talking|speaking|chatting) (?:to|with)|what are you called|who(?:'s| is) (?:this|that|there|speaking|talking)|what (?:can|do) you (?:help (?:me )?with|do)(?=\s*[?.!]|$)|how can you help(?: me)?(?=\s*[?.!]|$))"#, lower)
         // "Are you a bot?", "You're an AI though, right?", "Is this a chatbot?"
         let askedNature = mentionsYou && MockReading.contains(#"\bare you (?:a |an )?(?:real|human|person|bot|robot|ai|chatbot|machine|computer)\b"#, lower)
             || mayMatch(["you're", "you are"]) && lower.utf8.contains(UInt8(ascii: "?"))
@@ -498,14 +498,17 @@ struct MockComposer {
     /// Words a model says another way when it paraphrases an instruction.
     static let synonyms = ["contact": "reach", "call": "ring", "speak": "talk", "immediately": "right away", "straight": "right"]
 
-    private func trimToWordLimit(_ parts: inout [Part], removable: Int, before endingCount: Int) {
-        guard let limit = reading.wordLimit else { return }
+    /// Removes the body's last parts until the reply keeps the word limit; returns how many went.
+    @discardableResult
+    private func trimToWordLimit(_ parts: inout [Part], removable: Int, before endingCount: Int) -> Int {
+        guard let limit = reading.wordLimit else { return 0 }
         func words() -> Int { parts.reduce(0) { $0 + TextMetrics.words($1.text).count } }
         var remaining = removable
         while words() > limit, remaining > 0 {
             parts.remove(at: parts.count - endingCount - 1)
             remaining -= 1
         }
+        return removable - remaining
     }
 
     /// A part counted as one sentence may hold a full stop of its own (a data line cited as
@@ -516,7 +519,7 @@ struct MockComposer {
               parts.contains(where: { part in part.text.utf8.dropLast().contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "!") || $0 == UInt8(ascii: "?") } })
         else { return }
         var remaining = removable
-        while remaining > 0, TextMetrics.sentences(render(parts)).count > limit {
+        while remaining > 0, parts.count > endingCount, TextMetrics.sentences(render(parts)).count > limit {
             parts.remove(at: parts.count - endingCount - 1)
             remaining -= 1
         }

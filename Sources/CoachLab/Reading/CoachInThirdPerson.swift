@@ -5,7 +5,7 @@ import Foundation
 /// drive", "The Assistant shall not:" is "You must not:", "Ivy introduces herself as…" is "You
 /// introduce yourself as…", and "say that she is Ivy, a digital sleep coach" is "say that you
 /// are Ivy, a digital sleep coach". The name is the pack's, from the source map, or the one the
-/// prompt's reading found; the roles are the usual ones ("the Assistant", "the coach").
+/// prompt's reading found in an alert; the roles are the usual ones ("the Assistant", "the coach").
 ///
 /// A policy document, a user story and a spec sheet all write this way, and none of their
 /// instructions is read until the coach is "you".
@@ -19,24 +19,29 @@ extension MockReading {
         // The name as the pack writes it, or in capitals ("IVY"), never in lower case: a coach
         // called Will, May or Hope is not every "will", "may" or "hope" of the prompt.
         let named = name.map { #"(?:"# + NSRegularExpression.escapedPattern(for: $0) + "|" + NSRegularExpression.escapedPattern(for: $0.uppercased()) + ")" }
-        let subject = #"\b(?:(?i:the (?:assistant|coach|bot|chatbot|model|ai|ai coach|agent))"# + (named.map { "|" + $0 } ?? "") + #")"#
-        let modal = #"\s+(?i:shall|should|must|will|is to|needs to|has to|ought to|is required to)"#
+        // "The coach" with a modal of obligation only: a sports coach who "can bench them" is someone else.
+        let role = #"\b(?i:the (?:assistant|coach|bot|chatbot|ai|ai coach))"#
+        let subject = #"(?:"# + role + (named.map { #"|\b"# + $0 } ?? "") + #")"#
+        // Obligation, not the future: "the agent will call them back" is no instruction.
+        let modal = #"\s+(?i:shall|should|must|is to|needs to|has to|ought to|is required to)"#
         var text = line
             // "The Assistant shall not:", "Ivy must never…".
             .replacingMatches(ofPattern: subject + modal + #"\s+((?i:not|never))\b"#, with: "you must $1")
             .replacingMatches(ofPattern: subject + modal + #"\b"#, with: "you must")
-            // "The coach never…", "Ivy always…", "Kiri may…".
-            .replacingMatches(ofPattern: subject + #"\s+((?i:never|always|may|can|cannot|can't|does not|doesn't|won't))\b"#, with: "you $1")
-            // "introduce itself", "describes herself": the coach's own self.
-            .replacingMatches(ofPattern: #"\b(introduces?|describes?|calls?|presents?|identif(?:y|ies)|refers? to)\s+(?:itself|herself|himself)\b"#, with: "$1 yourself", caseSensitive: false)
-        guard let named else { return text }
-        // "Then Ivy introduces herself…", "Cal tells them…": what the named coach does is asked of it.
-        text = text.replacingMatches(ofPattern: #"\b"# + named + #"\s+((?i:introduce|say|ask|tell|give|name|suggest|end|keep|stay|use|write|answer|point|offer|refer|mention|remind|check|avoid|encourage|acknowledge|explain|respond|greet|thank|close|open|start|urge|share|validate|reassure))(?i:s)\b"#,
-                                     with: "$1")
-            .replacingMatches(ofPattern: #"\b"# + named + #"\s+(?i:replies)\b"#, with: "you reply")
-            // "say that she is Ivy", "that it is Kiri", "we're Rowan": a pronoun that is the coach, by its own name.
-            .replacingMatches(ofPattern: #"\b(?i:it|she|he|they|we)\s*(?:\s(?i:is|are)|['’](?i:s|re))\s+(?="# + named + #"\b)"#, with: "you are ")
-        return text
+            // "The Assistant never…", "Ivy always…", "Kiri may…".
+            .replacingMatches(ofPattern: #"(?:\b(?i:the assistant)"# + (named.map { #"|\b"# + $0 } ?? "") + #")\s+((?i:never|always|may|can|cannot|can't|does not|doesn't|won't))\b"#, with: "you $1")
+        if let named {
+            // "Then Ivy introduces herself…", "Cal tells them…": what the named coach does is asked of it.
+            text = text.replacingMatches(ofPattern: #"\b"# + named + #"\s+((?i:introduce|say|ask|tell|give|name|suggest|end|keep|stay|use|write|answer|point|offer|refer|mention|remind|check|avoid|encourage|acknowledge|explain|respond|greet|thank|close|open|start|urge|share|validate|reassure))(?i:s)\b"#,
+                                         with: "$1")
+                .replacingMatches(ofPattern: #"\b"# + named + #"\s+(?i:replies)\b"#, with: "you reply")
+                // "say that she is Ivy", "that it is Kiri", "we're Rowan": a pronoun that is the coach, by its own name.
+                .replacingMatches(ofPattern: #"\b(?i:it|she|he|they|we)\s*(?:\s(?i:is|are)|['’](?i:s|re))\s+(?="# + named + #"\b)"#, with: "you are ")
+        }
+        // "…, introduce itself by name as Kiri", "Then introduce herself": the coach's own self,
+        // where it is asked of the coach (not "the nurse describes herself").
+        return text.replacingMatches(ofPattern: #"(^|[.;:,(]\s*|\b(?i:then|and|to|you|must|should|shall)\s+)((?i:introduce|describe|call|present|identify|refer to))\s+(?i:itself|herself|himself)\b"#,
+                                     with: "$1$2 yourself")
     }
 
     /// The word the pack's audience gives its user, singular: "nurses in the United States who
@@ -69,8 +74,11 @@ extension MockReading {
     ///   one closed by a comma.
     static func alertLineShape(_ item: String) -> String {
         var text = item.trimmed(.whitespaces)
-        if let match = matches(#"^([^/#]*?[().=!_\[\]][^/#]*?)\s+(?://|#)\s*(\S.*)$"#, in: text).first,
-           contains(#"[a-z_]\w*(?:\.\w+)*\s*\(|^\s*(?:assert|if|return|let|const|var)\b|\w+\s*=\s*\S"#, match[1].lowercased()) {
+        // Code closes its statement before the comment (")", ";", "}"), and calls a method or a
+        // function named as code names them ("reply.add(", "end_with(") or asserts: prose with
+        // a "#" in it ("press # to reach the pharmacist") is no code.
+        if let match = matches(#"^([^/#]*?[)};])\s+(?://|#)\s*(\S.*)$"#, in: text).first,
+           contains(#"[A-Za-z_]\w*(?:\.\w+)+\s*\(|\b[a-z]+_\w+\s*\(|^\s*!?\s*(?:assert|return|const|let|var|require|expect)\b"#, match[1]) {
             let code = match[1].lowercased()
             let comment = match[2]
             let negated = contains(#"(?:^|[\s(])!|\bnot\b|\bnever\b"#, code)
@@ -90,6 +98,5 @@ extension MockReading {
 
     /// What a line that speaks of its coach by role holds, in any case: "The Assistant", "the
     /// coach", "THE BOT", "itself".
-    private static let roleMarks = ["ssistant", "SSISTANT", "oach", "OACH", " bot", " BOT", "hatbot", "HATBOT", "odel", "ODEL", " ai", " AI", "gent", "GENT",
-                                    "self", "SELF"]
+    private static let roleMarks = ["ssistant", "SSISTANT", "oach", "OACH", " bot", " Bot", " BOT", "hatbot", "HATBOT", " ai", " AI", "self", "SELF"]
 }

@@ -33,7 +33,10 @@ extension MockReading {
     static func greeting(_ line: String) -> String? {
         let verb = #"\b(?:[Ii]ntroduces?\s+(?:yourself|myself|ourselves|itself|herself|himself)(?:\s+by\s+name)?|[Ss]ay(?:s)?\s+(?:hi|hello|hey|hiya)(?:\s+to\s+them)?)\s+as\s+"#
         let next = #"(?=\s+(?:when|whenever|if|and|then|before|so)\b|\s*(?:→|->|=>|\|)|[.;!]|,\s+(?:and|then|when|if)\b|$)"#
-        guard let match = matches(verb + #"([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*)([^→|;.!]{0,80}?)"# + next, in: line, caseSensitive: true).first,
+        // The coach introduces itself: "If the user introduces himself as Sam" names the user.
+        let someoneElse = #"\b(?:[Tt]he (?:user|member|person|client|parent|child|patient|nurse|student|caller)s?|[Tt]hey|[Hh]e|[Ss]he|[Ss]omeone|[Aa]nyone|[Pp]eople|[Uu]sers?)\s+(?:first\s+|ever\s+)?"#
+        guard !contains(someoneElse + #"(?:introduces?|says?)\b"#, line),
+              let match = matches(verb + #"([A-Z][\p{L}'’-]*(?:\s+[A-Z][\p{L}'’-]*)*)([^→|;.!]{0,80}?)"# + next, in: line, caseSensitive: true).first,
               !notNames.contains(match[1]), !["Not", "A", "An", "The"].contains(match[1]) else { return nil }
         return "I'm " + (match[1] + swapToCoach(match[2])).trimmed(.whitespaces) + "."
     }
@@ -130,5 +133,6 @@ extension LineReader {
         ],
         counterExamples: ["Say you are sorry for their loss.", "Tell them they are not alone.",
                           "You treat what they tell you about their old employer as confidential.", "Answer the question they asked, then stop.",
-                          "Explain that the plan is a suggestion.", "Tell them the weekly plan in the app is optional."])
+                          "Explain that the plan is a suggestion.", "Tell them the weekly plan in the app is optional.",
+                          "If the user introduces himself as Sam or any other name, use that name warmly."])
 }
