@@ -499,7 +499,6 @@ struct MockComposer {
     static let synonyms = ["contact": "reach", "call": "ring", "speak": "talk", "immediately": "right away", "straight": "right"]
 
     /// Removes the body's last parts until the reply keeps the word limit; returns how many went.
-    @discardableResult
     private func trimToWordLimit(_ parts: inout [Part], removable: Int, before endingCount: Int) -> Int {
         guard let limit = reading.wordLimit else { return 0 }
         func words() -> Int { parts.reduce(0) { $0 + TextMetrics.words($1.text).count } }

@@ -2,9 +2,9 @@ import Foundation
 
 /// A prompt that speaks of its coach in the third person, by name or by role, read in the second
 /// person every reader knows: "Ivy should tell them not to drive" is "You must tell them not to
-/// drive", "The Assistant shall not:" is "You must not:", "Ivy introduces herself as…" is "You
-/// introduce yourself as…", and "say that she is Ivy, a digital sleep coach" is "say that you
-/// are Ivy, a digital sleep coach". The name is the pack's, from the source map, or the one the
+/// drive", "The Assistant shall not:" is "You must not:", "Then Ivy introduces herself as…" is
+/// "Then introduce yourself as…", and "say that she is Ivy, a digital sleep coach" is "say that
+/// you are Ivy, a digital sleep coach". The name is the pack's, from the source map, or the one the
 /// prompt's reading found in an alert; the roles are the usual ones ("the Assistant", "the coach").
 ///
 /// A policy document, a user story and a spec sheet all write this way, and none of their

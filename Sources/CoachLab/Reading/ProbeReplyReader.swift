@@ -31,6 +31,8 @@ extension MockReading {
     /// Kiri, Ledgerline's cash-flow coach", "say hi as Rowan from Trailmate when someone greets
     /// us" is "I'm Kiri, Ledgerline's cash-flow coach."; nil for other lines.
     static func greeting(_ line: String) -> String? {
+        // Most lines that say "say" introduce no one: a byte search rules them out first.
+        guard ["ntroduc", "ay hi", "ay hello", "ay hey", "ays hi", "ays hello"].contains(where: { FoldedText.text(line, contains: $0) }) else { return nil }
         let verb = #"\b(?:[Ii]ntroduces?\s+(?:yourself|myself|ourselves|itself|herself|himself)(?:\s+by\s+name)?|[Ss]ay(?:s)?\s+(?:hi|hello|hey|hiya)(?:\s+to\s+them)?)\s+as\s+"#
         let next = #"(?=\s+(?:when|whenever|if|and|then|before|so)\b|\s*(?:→|->|=>|\|)|[.;!]|,\s+(?:and|then|when|if)\b|$)"#
         // The coach introduces itself: "If the user introduces himself as Sam" names the user.
